@@ -1,0 +1,79 @@
+# rvmess: one freestanding RISC-V image per platform + the host tools.
+#
+#   make              build every image and the host tools
+#   make run          the main job on the default target (see README)
+#   make test         unit + integration tests; ends with "N passed, N failed"
+#   make help         targets and variables
+
+PLATFORMS ?= virt sbi spike
+PLATFORM  ?=
+BUILD     ?= build
+OUT       ?= out
+
+ifneq ($(PLATFORM),)
+IMAGE_PLATFORMS := $(PLATFORM)
+else
+IMAGE_PLATFORMS := $(PLATFORMS)
+endif
+
+# ---- cross toolchain (the image) -------------------------------------------
+CROSS    ?= riscv64-unknown-elf-
+TCC      := $(CROSS)gcc
+TOBJCOPY := $(CROSS)objcopy
+TARCH    := -march=rv64ima_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+TCFLAGS  := $(TARCH) -O2 -g -std=c11 -ffreestanding -nostdlib -fno-builtin \
+            -fno-common -fno-pic -fno-stack-protector -fno-tree-loop-distribute-patterns \
+            -Wall -Wextra -Werror -Ifirmware/include -Iplatform -MMD -MP
+TASFLAGS := $(TARCH) -g -Ifirmware/include -Iplatform -MMD -MP
+TLDFLAGS := $(TARCH) -nostdlib -nostartfiles -static -Wl,--gc-sections -Wl,--no-warn-rwx-segments
+
+# ---- host toolchain ---------------------------------------------------------
+CC       ?= cc
+HCFLAGS  := -std=c11 -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra -Werror -Ifirmware/include -Ihostsim -MMD -MP
+HLDLIBS  :=
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.DEFAULT_GOAL := all
+.PHONY: all images host run test unit integration help deps clean FORCE
+
+# Fragments add to these.
+IMAGES      :=
+HOST_BINS   :=
+UNIT_TESTS  :=
+
+include firmware/firmware.mk
+include hostsim/hostsim.mk
+
+all: images host
+images: $(IMAGES)
+host: $(HOST_BINS)
+
+deps:
+	@tools/deps.sh
+
+# The main job.  RUN_TARGET picks where it runs (see README).
+RUN_TARGET ?= qemu-sbi
+RUN_HARTS  ?= 4
+run: deps
+	@$(MAKE) --no-print-directory all
+	@tools/run.sh --target $(RUN_TARGET) --harts $(RUN_HARTS) --out $(OUT)/run
+
+test: deps
+	@$(MAKE) --no-print-directory all unit-bins
+	@ci/test.sh
+
+help:
+	@echo "rvmess make targets:"
+	@echo "  make                 build images ($(IMAGE_PLATFORMS)) and host tools"
+	@echo "  make PLATFORM=<p>    build only build/images/<p>.elf; platforms: $(PLATFORMS)"
+	@echo "  make run             run the default suites (RUN_TARGET=$(RUN_TARGET), RUN_HARTS=$(RUN_HARTS)),"
+	@echo "                       parse the log into $(OUT)/run/"
+	@echo "  make test            unit tests (plain and ASan+UBSan) and QEMU/hostsim integration tests"
+	@echo "  make deps            install missing Debian packages (root or sudo)"
+	@echo "  make clean"
+	@echo "variables: PLATFORM, RUN_TARGET (qemu-sbi qemu-virt qemu-spike), RUN_HARTS, OUT, CROSS, CC"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,84 @@
+/*
+ * The rvmess config block: what one boot of the image runs.
+ *
+ * The block lives in its own ELF section (.rvmess_config) so that the host
+ * tool (`rvmess config IMAGE key=value ...`) can rewrite it in an existing
+ * image: RTL simulations have no input channel and rebuilding is slow.
+ *
+ * This header is shared by the firmware (freestanding) and the host tool.
+ * Layout rules: fixed-width little-endian fields, no pointers, explicit
+ * padding, the size is checked at compile time on both sides.  Any change
+ * of layout bumps RVM_CFG_VERSION; the host refuses a block whose magic,
+ * version or size it does not know.
+ */
+#ifndef RVMESS_CONFIG_H
+#define RVMESS_CONFIG_H
+
+#include <stdint.h>
+
+#define RVM_CFG_MAGIC   0x3147464d56520a00ull /* "\0\nRVMFG1" little-endian */
+#define RVM_CFG_VERSION 1u
+#define RVM_CFG_SECTION ".rvmess_config"
+
+/* suites bitmask */
+#define RVM_SUITE_CHASE (1u << 0)
+#define RVM_SUITE_LAT   (1u << 1)
+#define RVM_SUITE_PAR   (1u << 2)
+#define RVM_SUITE_MESS  (1u << 3)
+#define RVM_SUITE_CHECK (1u << 4)
+#define RVM_SUITE_ALL   0x1fu
+
+#define RVM_CFG_MAX_STRIDES 8
+#define RVM_CFG_MAX_MIXES   51 /* 0..100 % stores, step 2 */
+#define RVM_CFG_MAX_PAUSES  48
+
+struct rvm_config {
+	uint64_t magic;          /* RVM_CFG_MAGIC */
+	uint32_t version;        /* RVM_CFG_VERSION */
+	uint32_t size;           /* sizeof(struct rvm_config) */
+
+	/* general */
+	uint32_t suites;         /* RVM_SUITE_* bits */
+	uint32_t reps;           /* measured repetitions per point (>= 1) */
+	uint32_t warmups;        /* unmeasured runs before the first rep */
+	uint32_t timeout_ms;     /* rendezvous timeout before a hart is declared missing */
+	uint32_t max_harts;      /* use at most this many harts (0 = all in the FDT) */
+	uint32_t seed;           /* PRNG seed for random chains */
+
+	/* chase: random single-cycle chase over 64-byte lines */
+	uint64_t chase_size;     /* bytes */
+	uint64_t chase_loads;    /* loads per measurement (rounded up to 100) */
+	uint32_t chase_all_harts;/* 1: every hart runs the chase in turn; 0: lead only */
+	uint32_t pad0;
+
+	/* lat: lmbench lat_mem_rd */
+	uint64_t lat_max;        /* largest size, bytes (sizes from 512 B, lmbench steps) */
+	uint64_t lat_loads;      /* minimum loads per point (rounded up to 100) */
+	uint32_t lat_nstrides;
+	uint32_t lat_strides[RVM_CFG_MAX_STRIDES];
+	uint32_t lat_random;     /* 1: also measure a random chain per size */
+
+	/* par: lmbench par_mem */
+	uint64_t par_max;        /* largest size, bytes */
+	uint32_t par_kmax;       /* chains 1..kmax (<= 16) */
+	uint32_t pad1;
+
+	/* mess: bandwidth-latency curves (issue: mess suite) */
+	uint64_t mess_chase_size;   /* chase array on the lead hart, bytes */
+	uint64_t mess_gen_size;     /* per-generator array size (each of load and store), bytes */
+	uint64_t mess_window_loads; /* chase loads per measured window */
+	uint32_t mess_nmix;
+	uint8_t  mess_mix[RVM_CFG_MAX_MIXES + 1]; /* store percentage per curve, even, 0..100 */
+	uint32_t mess_npause;
+	uint32_t mess_pause[RVM_CFG_MAX_PAUSES];  /* nop-loop counts */
+	uint32_t pad2;
+};
+
+#ifdef __cplusplus
+#define RVM_STATIC_ASSERT static_assert
+#else
+#define RVM_STATIC_ASSERT _Static_assert
+#endif
+RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 416, "rvm_config layout changed: bump RVM_CFG_VERSION");
+
+#endif

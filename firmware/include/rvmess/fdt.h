@@ -1,0 +1,62 @@
+/*
+ * A small, defensive flattened-device-tree reader (firmware/lib/fdt.c).
+ *
+ * Pure C, no allocation, no libc: built into the image and, unchanged, into
+ * the host unit tests.  It never reads outside [blob, blob + maxlen) and
+ * never loops without bound: a malformed blob gives status < 0, a reason and
+ * the offending offset, and the caller falls back to platform defaults.
+ */
+#ifndef RVMESS_FDT_H
+#define RVMESS_FDT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RVM_MAX_HARTS 64
+#define RVM_FDT_MAX_RSV 8
+
+struct fdt_hart {
+	uint32_t hartid;      /* reg of the cpu node */
+	uint8_t  enabled;     /* status absent, "okay" or "ok" */
+	char     isa[64];     /* riscv,isa (truncated, NUL-terminated) */
+};
+
+struct fdt_region {
+	uint64_t base, size;
+};
+
+struct fdt_info {
+	int         status;    /* 0 ok, < 0 refused (then only `reason`/`err_off` are meaningful) */
+	const char *reason;    /* static string, e.g. "bad-magic", "truncated", "bad-token" */
+	uint32_t    err_off;   /* byte offset in the blob where parsing failed */
+	uint32_t    totalsize; /* header totalsize */
+
+	uint32_t         nharts;   /* cpu nodes found (enabled or not), at most RVM_MAX_HARTS */
+	struct fdt_hart  harts[RVM_MAX_HARTS];
+	uint64_t         timebase; /* /cpus timebase-frequency (or a cpu's), 0 if absent */
+
+	uint64_t mem_base, mem_size;  /* first /memory reg, 0 if absent */
+
+	/* console: /chosen stdout-path's node, else the first known UART */
+	uint64_t uart_base;           /* 0 if absent */
+	char     uart_compat[32];     /* first compatible string */
+	uint32_t uart_reg_shift;      /* reg-shift, default 0 */
+	uint32_t uart_reg_io_width;   /* reg-io-width, default 1 */
+
+	uint64_t clint_base;          /* riscv,clint0 / sifive,clint0 (mtime at +0xbff8) */
+	uint64_t test_base;           /* sifive,test0 / sifive,test1 (the finisher) */
+	int      has_htif;            /* a ucb,htif0 node exists */
+	uint64_t memctl_base;         /* rvmess,memctl-counters (hostsim), 0 if absent */
+
+	uint32_t          nrsv;       /* /memreserve/ entries and /reserved-memory children */
+	struct fdt_region rsv[RVM_FDT_MAX_RSV];
+};
+
+/*
+ * Parse `blob` (at most `maxlen` bytes are ever read; pass the buffer size,
+ * or a platform bound such as the end of RAM).  Fills `out` and returns
+ * out->status.
+ */
+int fdt_parse(const void *blob, size_t maxlen, struct fdt_info *out);
+
+#endif

@@ -1,0 +1,1 @@
+# The rvmess CLI: build/bin/rvmess

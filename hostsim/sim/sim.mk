@@ -1,0 +1,1 @@
+# hostsim, the RV64 simulator: build/bin/hostsim

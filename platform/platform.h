@@ -1,0 +1,71 @@
+/*
+ * The one interface between the rvmess firmware and a target.
+ *
+ * Each platform/<name>/ folder provides `const struct platform plat` and a
+ * platform.mk that names its sources, its boot mode (M or S) and its link
+ * script.  The firmware never tests which platform it runs on; everything
+ * that differs is a field or an operation here.
+ *
+ * Privilege-mode specifics (which counter CSRs, which trap CSRs) are
+ * implemented once in platform/common/{mmode,smode}.c and chosen by the
+ * platform's makefile fragment.
+ */
+#ifndef RVMESS_PLATFORM_H
+#define RVMESS_PLATFORM_H
+
+#include <stdint.h>
+
+struct fdt_info; /* firmware/include/rvmess/fdt.h */
+
+struct platform {
+	const char *name;      /* "virt", "sbi", "spike", ... */
+	const char *mode;      /* "M" or "S" */
+
+	/* Defaults used when no FDT is passed or it is refused. */
+	uint64_t default_mem_base, default_mem_size;
+	uint64_t default_timebase;   /* Hz */
+	uint32_t default_harts;      /* harts 0..n-1 */
+
+	/*
+	 * Called once on the lead hart before anything is printed, with the
+	 * parsed FDT (NULL fields mean "not found").  Finds the console and
+	 * timer devices.
+	 */
+	void (*init)(const struct fdt_info *fdt);
+
+	/* Write one byte to the console (the caller holds the console lock). */
+	void (*putc)(char c);
+
+	/*
+	 * Start hart `hartid` at `entry` with a1 = `opaque`.  NULL when all harts
+	 * enter the image together (M-mode boot).  Returns 0 or an SBI error.
+	 */
+	long (*start_hart)(unsigned long hartid, uintptr_t entry, uintptr_t opaque);
+
+	/* End the run: status 0 = success.  Never returns. */
+	void (*exit)(int status) __attribute__((noreturn));
+};
+
+extern const struct platform plat;
+
+/*
+ * Privilege-mode layer (platform/common/mmode.c or smode.c).
+ */
+uint64_t pm_cycles(void);
+uint64_t pm_instret(void);
+/* Timebase ticks: the `time` CSR if it works here, else CLINT mtime. */
+uint64_t pm_time(void);
+/* Point the timer at a CLINT mtime register (M-mode without a time CSR). */
+void pm_set_mtime(volatile uint64_t *mtime);
+/* Install the trap vector on the calling hart. */
+void pm_trap_init(void);
+/* Read the HPM counter n (3..31), or 0 when it cannot be read here. */
+uint64_t pm_hpm_read(unsigned n);
+
+/*
+ * Trap entry calls this (firmware/trap.c) with the trap CSRs of the current
+ * mode.  Returns the pc to resume at.
+ */
+uintptr_t rvm_trap(uintptr_t cause, uintptr_t epc, uintptr_t tval);
+
+#endif
