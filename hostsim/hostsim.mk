@@ -19,7 +19,7 @@ $(HOBJ_SAN)/%.o: %.c
 
 include hostsim/cli/cli.mk
 include hostsim/sim/sim.mk
-include hostsim/tests/tests.mk
+include $(sort $(wildcard hostsim/tests/*.mk))
 
 define unit_test_rules
 $(BUILD)/tests/$(1): $$(patsubst %.c,$(HOBJ)/%.o,$$($(1)_SRCS))

@@ -49,7 +49,8 @@ struct rvm_config {
 	uint64_t chase_size;     /* bytes */
 	uint64_t chase_loads;    /* loads per measurement (rounded up to 100) */
 	uint32_t chase_all_harts;/* 1: every hart runs the chase in turn; 0: lead only */
-	uint32_t pad0;
+	uint32_t inject_hang;    /* fault injection for tests: hartid + 1 of a hart that never
+	                          * arrives at the first rendezvous; 0 = none */
 
 	/* lat: lmbench lat_mem_rd */
 	uint64_t lat_max;        /* largest size, bytes (sizes from 512 B, lmbench steps) */
