@@ -1,0 +1,152 @@
+/* Minimal SVG line plots (see svg.h). */
+#include "cli/svg.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { W = 900, H = 600, ML = 80, MR = 190, MT = 50, MB = 60 };
+
+void svg_ramp(double t, char out[8])
+{
+	if (!(t >= 0))
+		t = 0;
+	if (t > 1)
+		t = 1;
+	/* blue (33,102,172) -> purple -> red (178,24,43) */
+	int r = (int)lround(33 + t * (178 - 33));
+	int g = (int)lround(102 + t * (24 - 102));
+	int b = (int)lround(172 + t * (43 - 172));
+	snprintf(out, 8, "#%02x%02x%02x", r, g, b);
+}
+
+static void xml_text(FILE *o, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", o); break;
+		case '>': fputs("&gt;", o); break;
+		case '&': fputs("&amp;", o); break;
+		case '"': fputs("&quot;", o); break;
+		default: fputc(*s, o);
+		}
+	}
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten giving about 6 ticks. */
+static double nice_step(double span)
+{
+	if (!(span > 0))
+		return 1;
+	double raw = span / 6, p = pow(10, floor(log10(raw))), m = raw / p;
+	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void size_label(double bytes, char *buf, size_t n)
+{
+	if (bytes >= 1 << 30)
+		snprintf(buf, n, "%gG", bytes / (1 << 30));
+	else if (bytes >= 1 << 20)
+		snprintf(buf, n, "%gM", bytes / (1 << 20));
+	else if (bytes >= 1 << 10)
+		snprintf(buf, n, "%gK", bytes / (1 << 10));
+	else
+		snprintf(buf, n, "%g", bytes);
+}
+
+int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, size_t ns)
+{
+	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	for (size_t i = 0; i < ns; i++)
+		for (size_t k = 0; k < s[i].n; k++) {
+			double x = s[i].x[k], y = s[i].y[k];
+			if (!isfinite(x) || !isfinite(y) || (p->xlog2 && x <= 0))
+				continue;
+			if (p->xlog2)
+				x = log2(x);
+			x0 = fmin(x0, x); x1 = fmax(x1, x);
+			y0 = fmin(y0, y); y1 = fmax(y1, y);
+		}
+	if (!isfinite(x0)) { x0 = 0; x1 = 1; y0 = 0; y1 = 1; }
+	if (p->y_from_zero && y0 > 0) y0 = 0;
+	if (p->x_from_zero && !p->xlog2 && x0 > 0) x0 = 0;
+	if (x1 <= x0) x1 = x0 + 1;
+	if (y1 <= y0) y1 = y0 + 1;
+	double ys = nice_step(y1 - y0);
+	y0 = floor(y0 / ys) * ys;
+	y1 = ceil(y1 / ys) * ys;
+	double xs = p->xlog2 ? 1 : nice_step(x1 - x0);
+	if (p->xlog2) { x0 = floor(x0); x1 = ceil(x1); if (x1 - x0 > 12) xs = 2; }
+	else { x0 = floor(x0 / xs) * xs; x1 = ceil(x1 / xs) * xs; }
+	if (x1 <= x0) x1 = x0 + xs;
+	if (y1 <= y0) y1 = y0 + ys;
+
+	const double pw = W - ML - MR, ph = H - MT - MB;
+#define PX(x) (ML + ((x) - x0) / (x1 - x0) * pw)
+#define PY(y) (MT + ph - ((y) - y0) / (y1 - y0) * ph)
+	fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+	        "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+	        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H, W, H);
+	fprintf(o, "<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">", ML + (int)pw / 2);
+	xml_text(o, p->title);
+	fputs("</text>\n", o);
+	/* grid and ticks */
+	for (double y = y0; y <= y1 + ys / 2; y += ys) {
+		fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+		        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+		        ML, PY(y), ML + pw, PY(y), ML - 6, PY(y) + 4, y);
+	}
+	for (double x = x0; x <= x1 + xs / 2; x += xs) {
+		char lab[32];
+		if (p->xlog2)
+			size_label(exp2(x), lab, sizeof lab);
+		else
+			snprintf(lab, sizeof lab, "%g", x);
+		fprintf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+		        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+		        PX(x), MT, PX(x), MT + ph, PX(x), MT + ph + 18, lab);
+	}
+	fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#444\"/>\n",
+	        ML, MT, pw, ph);
+	fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", ML + pw / 2, H - 15);
+	xml_text(o, p->xlabel);
+	fprintf(o, "</text>\n<text transform=\"translate(20,%.1f) rotate(-90)\" text-anchor=\"middle\">",
+	        MT + ph / 2);
+	xml_text(o, p->ylabel);
+	fputs("</text>\n", o);
+
+	for (size_t i = 0; i < ns; i++) {
+		fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s points=\"",
+		        s[i].color, s[i].dashed ? " stroke-dasharray=\"5,4\"" : "");
+		for (size_t k = 0; k < s[i].n; k++) {
+			double x = s[i].x[k], y = s[i].y[k];
+			if (!isfinite(x) || !isfinite(y) || (p->xlog2 && x <= 0))
+				continue;
+			if (p->xlog2)
+				x = log2(x);
+			fprintf(o, "%.1f,%.1f ", PX(x), PY(y));
+		}
+		fputs("\"/>\n", o);
+		if (s[i].markers)
+			for (size_t k = 0; k < s[i].n; k++) {
+				double x = s[i].x[k], y = s[i].y[k];
+				if (!isfinite(x) || !isfinite(y) || (p->xlog2 && x <= 0))
+					continue;
+				if (p->xlog2)
+					x = log2(x);
+				fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+				        PX(x), PY(y), s[i].color);
+			}
+		/* legend */
+		double ly = MT + 10 + 16.0 * (double)i;
+		fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>"
+		        "<text x=\"%d\" y=\"%.1f\">", W - MR + 12, ly, W - MR + 36, ly, s[i].color,
+		        s[i].dashed ? " stroke-dasharray=\"5,4\"" : "", W - MR + 42, ly + 4);
+		xml_text(o, s[i].label);
+		fputs("</text>\n", o);
+	}
+	fputs("</svg>\n", o);
+#undef PX
+#undef PY
+	return ferror(o) ? -1 : 0;
+}

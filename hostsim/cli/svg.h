@@ -1,0 +1,33 @@
+/*
+ * Minimal SVG line plots: axes with "nice" ticks, one polyline per series,
+ * optional markers, a legend.  Self-contained files, viewable in a browser.
+ */
+#ifndef RVMESS_SVG_H
+#define RVMESS_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct svg_series {
+	const char   *label;
+	const double *x, *y;
+	size_t        n;
+	char          color[8];  /* "#rrggbb" */
+	int           markers;   /* draw a dot at each point */
+	int           dashed;
+};
+
+struct svg_plot {
+	const char *title, *xlabel, *ylabel;
+	int         xlog2;       /* x axis logarithmic, base 2 (values must be > 0) */
+	int         y_from_zero; /* y axis starts at 0 */
+	int         x_from_zero;
+};
+
+/* Write the plot; returns 0 or -1 on a write error.  Non-finite points are skipped. */
+int svg_write(FILE *out, const struct svg_plot *p, const struct svg_series *s, size_t ns);
+
+/* Colour on a ramp from blue (t = 0) to red (t = 1), as "#rrggbb". */
+void svg_ramp(double t, char out[8]);
+
+#endif

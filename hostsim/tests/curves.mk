@@ -1,0 +1,3 @@
+UNIT_TESTS += test_curves
+test_curves_SRCS := hostsim/tests/test_curves.c hostsim/cli/curves.c hostsim/cli/svg.c
+test_curves_LIBS := -lm
