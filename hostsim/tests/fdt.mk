@@ -1,0 +1,36 @@
+# FDT reader unit test (firmware/lib/fdt.c built for the host).
+#
+# Test blobs: every hostsim/tests/data/*.dts compiled with dtc, one extra
+# copy of virt-like.dts in format version 16, and the real trees QEMU builds
+# for `-M virt` and `-M spike` (4 harts, 128 MiB), all under
+# $(BUILD)/tests/data/.  The test object depends on them (not the binary:
+# the link rule links all of its prerequisites), and finds them through
+# FDT_TEST_DATA, compiled in.
+
+FDT_DATA     := $(BUILD)/tests/data
+FDT_DTS      := $(sort $(wildcard hostsim/tests/data/*.dts))
+FDT_BLOBS    := $(patsubst hostsim/tests/data/%.dts,$(FDT_DATA)/%.dtb,$(FDT_DTS)) \
+                $(FDT_DATA)/virt-like-v16.dtb \
+                $(FDT_DATA)/qemu-virt.dtb $(FDT_DATA)/qemu-spike.dtb
+
+UNIT_TESTS    += test_fdt
+test_fdt_SRCS := hostsim/tests/test_fdt.c firmware/lib/fdt.c
+
+$(FDT_DATA)/%.dtb: hostsim/tests/data/%.dts
+	@mkdir -p $(dir $@)
+	dtc -q -I dts -O dtb -o $@ $<
+
+$(FDT_DATA)/virt-like-v16.dtb: hostsim/tests/data/virt-like.dts
+	@mkdir -p $(dir $@)
+	dtc -q -V 16 -I dts -O dtb -o $@ $<
+
+# QEMU writes the blob padded to 1 MiB and exits; -m pins the memory size.
+$(FDT_DATA)/qemu-%.dtb:
+	@mkdir -p $(dir $@)
+	timeout 60 qemu-system-riscv64 -M $*,dumpdtb=$@.tmp -smp 4 -m 128M \
+		-display none -serial null -monitor none </dev/null
+	mv $@.tmp $@
+
+$(HOBJ)/hostsim/tests/test_fdt.o $(HOBJ_SAN)/hostsim/tests/test_fdt.o: $(FDT_BLOBS)
+$(HOBJ)/hostsim/tests/test_fdt.o $(HOBJ_SAN)/hostsim/tests/test_fdt.o: \
+	HCFLAGS += -DFDT_TEST_DATA='"$(FDT_DATA)"'

@@ -1,0 +1,865 @@
+/*
+ * Unit tests for the FDT reader (firmware/lib/fdt.c).
+ *
+ * Good trees: dtc-compiled blobs from hostsim/tests/data/ (*.dts) and the real
+ * QEMU virt/spike trees, both dumped at build time (see fdt.mk).
+ * Bad trees: mutations of the good ones, and small blobs built by hand here.
+ * Every blob handed to fdt_parse sits in a heap buffer of exactly `maxlen`
+ * bytes, so the ASan build catches any read past the limit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rvmess/fdt.h"
+
+#ifndef FDT_TEST_DATA
+#define FDT_TEST_DATA "build/tests/data"
+#endif
+
+struct blob {
+	uint8_t *p;
+	size_t   n;
+};
+
+static const char *data_dir(void)
+{
+	const char *d = getenv("FDT_TEST_DATA");
+	return d && *d ? d : FDT_TEST_DATA;
+}
+
+static struct blob load(const char *name)
+{
+	char path[512];
+	struct blob b = {0, 0};
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof path, "%s/%s", data_dir(), name);
+	f = fopen(path, "rb");
+	if (!f) {
+		print_error("cannot open %s (run from the repo root after `make unit-bins`)\n", path);
+		fail();
+	}
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	b.p = malloc((size_t)n);
+	assert_non_null(b.p);
+	assert_int_equal(fread(b.p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	b.n = (size_t)n;
+	return b;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+#define H_TOTALSIZE 4
+#define H_OFF_STRUCT 8
+#define H_OFF_STRINGS 12
+#define H_OFF_RSV 16
+#define H_VERSION 20
+#define H_LAST_COMP 24
+#define H_SIZE_STRINGS 32
+#define H_SIZE_STRUCT 36
+
+static struct fdt_info info; /* big: keep it off the stack */
+
+/* Parse a private heap copy of exactly n bytes of src. */
+static int parse_copy(const uint8_t *src, size_t n, struct fdt_info *out)
+{
+	uint8_t *q = malloc(n ? n : 1);
+	int st;
+	assert_non_null(q);
+	if (n)
+		memcpy(q, src, n);
+	st = fdt_parse(q, n, out);
+	free(q);
+	return st;
+}
+
+/* The contract for every refusal. */
+static void assert_refused(const struct fdt_info *fi, int st, size_t maxlen)
+{
+	assert_int_equal(st, fi->status);
+	assert_true(st < 0);
+	assert_non_null(fi->reason);
+	assert_true(strlen(fi->reason) > 0);
+	assert_string_not_equal(fi->reason, "ok");
+	assert_true(fi->err_off <= maxlen);
+	/* nothing half-filled is left behind */
+	assert_int_equal(fi->nharts, 0);
+	assert_int_equal(fi->nrsv, 0);
+	assert_int_equal(fi->uart_base, 0);
+	assert_int_equal(fi->mem_size, 0);
+}
+
+static void expect_refusal(const uint8_t *p, size_t n, const char *reason)
+{
+	int st = parse_copy(p, n, &info);
+	if (st == 0)
+		print_error("accepted a blob that should fail with %s\n", reason);
+	assert_refused(&info, st, n);
+	if (reason)
+		assert_string_equal(info.reason, reason);
+}
+
+static void parse_ok(const struct blob *b)
+{
+	int st = parse_copy(b->p, b->n, &info);
+	if (st != 0)
+		print_error("refused: %s at %u\n", info.reason, info.err_off);
+	assert_int_equal(st, 0);
+	assert_int_equal(info.status, 0);
+	assert_string_equal(info.reason, "ok");
+}
+
+/* ---- good trees ----------------------------------------------------------- */
+
+static void test_virt_like(void **state)
+{
+	struct blob b = load("virt-like.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.totalsize, b.n);
+	assert_int_equal(info.nharts, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		assert_int_equal(info.harts[i].hartid, i);
+		assert_int_equal(info.harts[i].enabled, 1); /* cpu@2 has no status: enabled */
+	}
+	assert_string_equal(info.harts[0].isa, "rv64imafdc");
+	/* 63 characters kept of a longer riscv,isa */
+	assert_int_equal(strlen(info.harts[3].isa), 63);
+	assert_memory_equal(info.harts[3].isa, "rv64imafdc_zicsr_zifencei", 25);
+	assert_int_equal(info.timebase, 10000000);
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 0x10000000);
+	/* stdout-path with :options beats the decoy sifive,uart0 earlier on */
+	assert_int_equal(info.uart_base, 0x10000000);
+	assert_string_equal(info.uart_compat, "ns16550a");
+	assert_int_equal(info.uart_reg_shift, 0);
+	assert_int_equal(info.uart_reg_io_width, 1);
+	assert_int_equal(info.clint_base, 0x2000000);
+	assert_int_equal(info.test_base, 0x100000);
+	assert_int_equal(info.has_htif, 0);
+	assert_int_equal(info.memctl_base, 0);
+	assert_int_equal(info.nrsv, 0);
+	free(b.p);
+}
+
+static void test_virt_like_v16(void **state)
+{
+	struct blob b = load("virt-like-v16.dtb");
+	(void)state;
+	assert_int_equal(be32(b.p + H_VERSION), 16);
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 4);
+	assert_int_equal(info.uart_base, 0x10000000);
+	assert_int_equal(info.test_base, 0x100000);
+	free(b.p);
+}
+
+static void test_jh7110_like(void **state)
+{
+	struct blob b = load("jh7110-like.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 5);
+	assert_int_equal(info.harts[0].hartid, 0);
+	assert_int_equal(info.harts[0].enabled, 0); /* the S7 monitor core */
+	assert_string_equal(info.harts[0].isa, "rv64imac_zba_zbb");
+	for (uint32_t i = 1; i < 5; i++) {
+		assert_int_equal(info.harts[i].hartid, i);
+		assert_int_equal(info.harts[i].enabled, 1);
+	}
+	assert_int_equal(info.timebase, 4000000);
+	assert_int_equal(info.mem_base, 0x40000000);
+	assert_int_equal(info.mem_size, 0x100000000ull);
+	/* alias serial0 -> uart0, although uart1 comes first (and is disabled) */
+	assert_int_equal(info.uart_base, 0x10000000);
+	assert_string_equal(info.uart_compat, "snps,dw-apb-uart");
+	assert_int_equal(info.uart_reg_shift, 2);
+	assert_int_equal(info.uart_reg_io_width, 4);
+	assert_int_equal(info.clint_base, 0x2000000);
+	assert_int_equal(info.test_base, 0);
+	assert_int_equal(info.nrsv, 1);
+	assert_int_equal(info.rsv[0].base, 0x40000000);
+	assert_int_equal(info.rsv[0].size, 0x80000);
+	free(b.p);
+}
+
+static void test_cells1(void **state)
+{
+	struct blob b = load("cells1.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 2); /* not-a-cpu@9 has no device_type */
+	assert_int_equal(info.harts[0].hartid, 5);
+	assert_int_equal(info.harts[0].enabled, 1);
+	assert_int_equal(info.harts[1].hartid, 7);
+	assert_int_equal(info.harts[1].enabled, 1); /* status = "ok" */
+	assert_int_equal(info.timebase, 1000000);   /* first cpu's, /cpus has none */
+	assert_int_equal(info.mem_base, 0x80000000); /* first entry of the first node */
+	assert_int_equal(info.mem_size, 0x10000000);
+	/* no stdout-path: the first known UART (second compatible string) */
+	assert_int_equal(info.uart_base, 0x20000);
+	assert_string_equal(info.uart_compat, "vendor,other");
+	assert_int_equal(info.clint_base, 0x2000000);
+	/* syscon-poweroff -> regmap phandle -> syscon@4000, + offset 8 */
+	assert_int_equal(info.test_base, 0x4008);
+	free(b.p);
+}
+
+static void test_cells2(void **state)
+{
+	struct blob b = load("cells2.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 2);
+	assert_int_equal(info.harts[1].hartid, 1);
+	assert_int_equal(info.timebase, 0x100000000ull); /* a 64-bit value */
+	assert_int_equal(info.mem_base, 0x1000000000ull);
+	assert_int_equal(info.mem_size, 0x200000000ull);
+	/* "/soc/uart" names uart@100000000 without its unit address */
+	assert_int_equal(info.uart_base, 0x100000000ull);
+	assert_string_equal(info.uart_compat, "ns16550a");
+	assert_int_equal(info.memctl_base, 0xfff0000000ull);
+	assert_int_equal(info.has_htif, 1);
+	assert_int_equal(info.clint_base, 0x2000000);
+	free(b.p);
+}
+
+static void test_reserved(void **state)
+{
+	struct blob b = load("rsv.dtb");
+	static const struct fdt_region want[RVM_FDT_MAX_RSV] = {
+		{0x80000000, 0x200000}, {0x87000000, 0x1000},    /* /memreserve/ */
+		{0x80000000, 0x40000},  {0x88000000, 0x1000},    /* reserved-memory */
+		{0x88100000, 0x2000},   {0x8a000000, 0x1000},    /* (off@ is disabled, */
+		{0x8b000000, 0x1000},   {0x8c000000, 0x1000},    /*  dynamic has no reg) */
+	};
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nrsv, RVM_FDT_MAX_RSV); /* d@8d000000 did not fit */
+	for (int i = 0; i < RVM_FDT_MAX_RSV; i++) {
+		assert_int_equal(info.rsv[i].base, want[i].base);
+		assert_int_equal(info.rsv[i].size, want[i].size);
+	}
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.nharts, 0);
+	assert_int_equal(info.uart_base, 0);
+	free(b.p);
+}
+
+static void test_many_cpus(void **state)
+{
+	struct blob b = load("manycpus.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, RVM_MAX_HARTS);
+	assert_int_equal(info.harts[0].hartid, 100);
+	assert_int_equal(info.harts[RVM_MAX_HARTS - 1].hartid, 100 + RVM_MAX_HARTS - 1);
+	free(b.p);
+}
+
+static void test_qemu_virt(void **state)
+{
+	struct blob b = load("qemu-virt.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_true(info.totalsize < b.n); /* QEMU pads the dump to 1 MiB */
+	assert_int_equal(info.nharts, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		assert_int_equal(info.harts[i].hartid, i);
+		assert_int_equal(info.harts[i].enabled, 1);
+		assert_memory_equal(info.harts[i].isa, "rv64ima", 7);
+	}
+	assert_int_equal(info.timebase, 10000000);
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 128u << 20);
+	assert_int_equal(info.uart_base, 0x10000000);
+	assert_string_equal(info.uart_compat, "ns16550a");
+	assert_int_equal(info.clint_base, 0x2000000);
+	assert_int_equal(info.test_base, 0x100000);
+	assert_int_equal(info.has_htif, 0);
+	/* also exactly totalsize as the limit */
+	assert_int_equal(parse_copy(b.p, info.totalsize, &info), 0);
+	free(b.p);
+}
+
+static void test_qemu_spike(void **state)
+{
+	struct blob b = load("qemu-spike.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 4);
+	assert_int_equal(info.harts[3].hartid, 3);
+	assert_int_equal(info.timebase, 10000000);
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 128u << 20);
+	assert_int_equal(info.has_htif, 1);
+	assert_int_equal(info.clint_base, 0x2000000);
+	assert_int_equal(info.uart_base, 0); /* stdout-path is /htif, no UART */
+	assert_int_equal(info.test_base, 0);
+	free(b.p);
+}
+
+/* Byte reads only: a blob at an odd address parses the same. */
+static void test_unaligned(void **state)
+{
+	struct blob b = load("jh7110-like.dtb");
+	uint8_t *q = malloc(b.n + 1);
+	(void)state;
+	assert_non_null(q);
+	memcpy(q + 1, b.p, b.n);
+	assert_int_equal(fdt_parse(q + 1, b.n, &info), 0);
+	assert_int_equal(info.nharts, 5);
+	assert_int_equal(info.uart_base, 0x10000000);
+	assert_int_equal(info.mem_size, 0x100000000ull);
+	free(q);
+	free(b.p);
+}
+
+/* The parser must only read the blob, never write it. */
+static void test_blob_untouched(void **state)
+{
+	struct blob b = load("jh7110-like.dtb");
+	uint8_t *copy = malloc(b.n);
+	(void)state;
+	assert_non_null(copy);
+	memcpy(copy, b.p, b.n);
+	assert_int_equal(fdt_parse(b.p, b.n, &info), 0);
+	assert_memory_equal(copy, b.p, b.n);
+	free(copy);
+	free(b.p);
+}
+
+/* ---- header refusals -------------------------------------------------------- */
+
+static void test_bad_header(void **state)
+{
+	struct blob b = load("virt-like.dtb");
+	uint32_t tsz = be32(b.p + H_TOTALSIZE);
+	uint8_t *m = malloc(b.n);
+	(void)state;
+	assert_non_null(m);
+
+#define MUT(field, val, why)                      \
+	do {                                      \
+		memcpy(m, b.p, b.n);              \
+		put32(m + (field), (val));        \
+		expect_refusal(m, b.n, why);      \
+	} while (0)
+
+	MUT(0, 0xd00dfeee, "bad-magic");
+	MUT(0, 0xedfe0dd0, "bad-magic"); /* little-endian magic */
+	MUT(H_TOTALSIZE, tsz + 1, "totalsize-exceeds-maxlen");
+	MUT(H_TOTALSIZE, 0xffffffff, "totalsize-exceeds-maxlen");
+	MUT(H_TOTALSIZE, 20, "totalsize-too-small");
+	MUT(H_VERSION, 15, "version-too-old");
+	MUT(H_LAST_COMP, 18, "incompatible-version");
+	MUT(H_OFF_STRUCT, tsz, "bad-struct-offset");
+	MUT(H_OFF_STRUCT, 0xfffffffc, "bad-struct-offset");
+	MUT(H_OFF_STRUCT, be32(b.p + H_OFF_STRUCT) + 2, "bad-struct-offset"); /* unaligned */
+	MUT(H_OFF_STRUCT, 8, "bad-struct-offset");                            /* in the header */
+	MUT(H_OFF_STRINGS, tsz, "bad-strings-block");
+	MUT(H_OFF_STRINGS, 0xffffffff, "bad-strings-block");
+	MUT(H_SIZE_STRINGS, 0xffffffff, "bad-strings-block");
+	MUT(H_SIZE_STRINGS, be32(b.p + H_SIZE_STRINGS) + 1, "bad-strings-block");
+	MUT(H_SIZE_STRUCT, 0xfffffff0, "bad-struct-size");
+	MUT(H_SIZE_STRUCT, tsz - be32(b.p + H_OFF_STRUCT) + 4, "bad-struct-size");
+	MUT(H_OFF_RSV, tsz, "bad-rsvmap-offset");
+	MUT(H_OFF_RSV, 4, "bad-rsvmap-offset");
+	MUT(H_OFF_RSV, be32(b.p + H_OFF_RSV) + 4, "bad-rsvmap-offset"); /* unaligned */
+	MUT(H_OFF_RSV, be32(b.p + H_OFF_STRUCT), "blocks-overlap");
+	/* strings block moved onto the structure block */
+	MUT(H_OFF_STRINGS, be32(b.p + H_OFF_STRUCT) + 8, "blocks-overlap");
+#undef MUT
+
+	/* the limit is the caller's buffer, whatever totalsize says */
+	expect_refusal(b.p, tsz - 1, "totalsize-exceeds-maxlen");
+	expect_refusal(b.p, 7, "truncated-header");
+	expect_refusal(b.p, 0, "truncated-header");
+	assert_int_equal(fdt_parse(NULL, 100, &info), -1);
+	assert_string_equal(info.reason, "null-blob");
+	free(m);
+	free(b.p);
+}
+
+/* Truncated at every length: once with the true header (totalsize now exceeds
+ * the buffer), once with totalsize patched down to the new length so that
+ * the block checks and the walk are what must catch it. */
+static void test_truncated_everywhere(void **state)
+{
+	static const char *const names[] = {"virt-like.dtb", "jh7110-like.dtb", "rsv.dtb",
+					     "virt-like-v16.dtb", "qemu-spike.dtb"};
+	(void)state;
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		struct blob b = load(names[k]);
+		uint32_t tsz = be32(b.p + H_TOTALSIZE);
+		uint8_t *m = malloc(tsz);
+		assert_non_null(m);
+		for (uint32_t n = 0; n < tsz; n++) {
+			int st = parse_copy(b.p, n, &info);
+			assert_refused(&info, st, n);
+			if (n >= 8) {
+				memcpy(m, b.p, n);
+				put32(m + H_TOTALSIZE, n);
+				st = parse_copy(m, n, &info);
+				if (st == 0)
+					print_error("%s: accepted with totalsize %u\n", names[k], n);
+				assert_refused(&info, st, n);
+			}
+		}
+		/* the untruncated one still parses */
+		assert_int_equal(parse_copy(b.p, tsz, &info), 0);
+		free(m);
+		free(b.p);
+	}
+}
+
+/* ---- structure-block refusals on a real blob ------------------------------ */
+
+/* Offset of the n-th token of type `type` in the structure block of b. */
+static uint32_t find_token(const uint8_t *p, uint32_t type, int nth)
+{
+	uint32_t off = be32(p + H_OFF_STRUCT), end = off + be32(p + H_SIZE_STRUCT);
+	while (off + 4 <= end) {
+		uint32_t t = be32(p + off);
+		if (t == type && nth-- == 0)
+			return off;
+		if (t == 1) {
+			off += 4;
+			while (p[off])
+				off++;
+			off = (off + 1 + 3) & ~3u;
+		} else if (t == 3) {
+			off = (off + 12 + be32(p + off + 4) + 3) & ~3u;
+		} else {
+			off += 4;
+		}
+	}
+	fail_msg("token %u not found", type);
+	return 0;
+}
+
+static void test_bad_structure(void **state)
+{
+	struct blob b = load("virt-like.dtb");
+	uint8_t *m = malloc(b.n);
+	uint32_t prop, node, end, soff = be32(b.p + H_OFF_STRUCT);
+	(void)state;
+	assert_non_null(m);
+
+	/* string offset out of range / exactly at the end */
+	prop = find_token(b.p, 3, 0);
+	memcpy(m, b.p, b.n);
+	put32(m + prop + 8, be32(b.p + H_SIZE_STRINGS));
+	expect_refusal(m, b.n, "bad-string-offset");
+	assert_int_equal(info.err_off, prop);
+	memcpy(m, b.p, b.n);
+	put32(m + prop + 8, 0x80000000u);
+	expect_refusal(m, b.n, "bad-string-offset");
+
+	/* property name not terminated inside the strings block */
+	memcpy(m, b.p, b.n);
+	{
+		uint32_t so = be32(m + H_OFF_STRINGS), ss = be32(m + H_SIZE_STRINGS), last = ss - 1;
+		while (last > 0 && m[so + last - 1] != 0)
+			last--;
+		/* the block now ends just before the last string's NUL (which
+		 * still sits in the blob, so only the block bound catches it) */
+		put32(m + H_SIZE_STRINGS, ss - 1);
+		put32(m + prop + 8, last);
+		expect_refusal(m, b.n, "unterminated-prop-name");
+		assert_int_equal(info.err_off, prop);
+	}
+
+	/* property lengths running past the end of the structure block */
+	memcpy(m, b.p, b.n);
+	put32(m + prop + 4, be32(b.p + H_SIZE_STRUCT));
+	expect_refusal(m, b.n, "prop-len-past-end");
+	memcpy(m, b.p, b.n);
+	put32(m + prop + 4, 0xfffffff0u);
+	expect_refusal(m, b.n, "prop-len-past-end");
+	/* unknown token */
+	node = find_token(b.p, 1, 1);
+	memcpy(m, b.p, b.n);
+	put32(m + node, 7);
+	expect_refusal(m, b.n, "bad-token");
+	assert_int_equal(info.err_off, node);
+
+	/* missing FDT_END: the block ends right after the root's END_NODE */
+	end = find_token(b.p, 9, 0);
+	memcpy(m, b.p, b.n);
+	put32(m + H_SIZE_STRUCT, end - soff);
+	expect_refusal(m, b.n, "missing-end");
+	/* FDT_END replaced by a NOP: the walk runs off the block */
+	memcpy(m, b.p, b.n);
+	put32(m + end, 4);
+	expect_refusal(m, b.n, "missing-end");
+	/* FDT_END inside a node: the root's END_NODE becomes END */
+	memcpy(m, b.p, b.n);
+	put32(m + end - 4, 9);
+	expect_refusal(m, b.n, "end-inside-node");
+	/* an extra END_NODE */
+	memcpy(m, b.p, b.n);
+	put32(m + end, 2);
+	expect_refusal(m, b.n, "unbalanced-end-node");
+
+	/* node name not terminated: the block ends inside the name of cpus */
+	node = find_token(b.p, 1, 3);
+	memcpy(m, b.p, b.n);
+	put32(m + H_SIZE_STRUCT, node + 4 + 2 - soff);
+	expect_refusal(m, b.n, "unterminated-node-name");
+
+	free(m);
+	free(b.p);
+}
+
+/* ---- hand-built blobs ---------------------------------------------------------- */
+
+struct bld {
+	uint8_t  s[16384]; /* structure block */
+	uint32_t ns;
+	char     str[256];
+	uint32_t nstr;
+};
+
+static void b_u32(struct bld *b, uint32_t v)
+{
+	assert_true(b->ns + 4 <= sizeof b->s);
+	put32(b->s + b->ns, v);
+	b->ns += 4;
+}
+
+static void b_begin(struct bld *b, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	b_u32(b, 1);
+	assert_true(b->ns + n + 3 <= sizeof b->s);
+	memcpy(b->s + b->ns, name, n);
+	b->ns += (uint32_t)n;
+	while (b->ns & 3)
+		b->s[b->ns++] = 0;
+}
+
+static uint32_t b_string(struct bld *b, const char *name)
+{
+	uint32_t off = b->nstr;
+	size_t n = strlen(name) + 1;
+	assert_true(b->nstr + n <= sizeof b->str);
+	memcpy(b->str + b->nstr, name, n);
+	b->nstr += (uint32_t)n;
+	return off;
+}
+
+static void b_prop(struct bld *b, const char *name, const void *val, uint32_t len)
+{
+	b_u32(b, 3);
+	b_u32(b, len);
+	b_u32(b, b_string(b, name));
+	assert_true(b->ns + len + 3 <= sizeof b->s);
+	memcpy(b->s + b->ns, val, len);
+	b->ns += len;
+	while (b->ns & 3)
+		b->s[b->ns++] = 0;
+}
+
+/* Header (v17) + empty reservation map + structure + strings; malloc'd. */
+static uint8_t *b_finish(const struct bld *b, size_t *n)
+{
+	uint32_t off_rsv = 40, off_struct = 56, off_str = off_struct + b->ns;
+	uint32_t tsz = off_str + b->nstr;
+	uint8_t *p = calloc(1, tsz);
+	assert_non_null(p);
+	put32(p + 0, 0xd00dfeed);
+	put32(p + H_TOTALSIZE, tsz);
+	put32(p + H_OFF_STRUCT, off_struct);
+	put32(p + H_OFF_STRINGS, off_str);
+	put32(p + H_OFF_RSV, off_rsv);
+	put32(p + H_VERSION, 17);
+	put32(p + H_LAST_COMP, 16);
+	put32(p + H_SIZE_STRINGS, b->nstr);
+	put32(p + H_SIZE_STRUCT, b->ns);
+	memcpy(p + off_struct, b->s, b->ns);
+	memcpy(p + off_str, b->str, b->nstr);
+	*n = tsz;
+	return p;
+}
+
+static void check_built(struct bld *b, const char *reason)
+{
+	size_t n;
+	uint8_t *p = b_finish(b, &n);
+	if (reason) {
+		expect_refusal(p, n, reason);
+	} else {
+		int st = parse_copy(p, n, &info);
+		if (st)
+			print_error("refused: %s at %u\n", info.reason, info.err_off);
+		assert_int_equal(st, 0);
+	}
+	free(p);
+}
+
+static void test_built(void **state)
+{
+	static struct bld b;
+	static const uint8_t one[4] = {0, 0, 0, 1};
+	(void)state;
+
+	/* the minimal tree is fine */
+	memset(&b, 0, sizeof b);
+	b_begin(&b, "");
+	b_u32(&b, 2);
+	b_u32(&b, 9);
+	check_built(&b, NULL);
+	assert_int_equal(info.nharts, 0);
+	assert_int_equal(info.uart_reg_io_width, 1);
+
+	/* NOPs anywhere are fine */
+	memset(&b, 0, sizeof b);
+	b_u32(&b, 4);
+	b_begin(&b, "");
+	b_u32(&b, 4);
+	b_prop(&b, "x", one, 4);
+	b_u32(&b, 4);
+	b_u32(&b, 2);
+	b_u32(&b, 4);
+	b_u32(&b, 9);
+	check_built(&b, NULL);
+
+	/* depth: 32 levels pass, 33 do not */
+	for (int depth = 32; depth <= 33; depth++) {
+		memset(&b, 0, sizeof b);
+		for (int i = 0; i < depth; i++)
+			b_begin(&b, i ? "n" : "");
+		for (int i = 0; i < depth; i++)
+			b_u32(&b, 2);
+		b_u32(&b, 9);
+		check_built(&b, depth == 32 ? NULL : "too-deep");
+	}
+	/* a very deep, never closed tree */
+	memset(&b, 0, sizeof b);
+	for (int i = 0; i < 1000; i++)
+		b_begin(&b, "deep");
+	b_u32(&b, 9);
+	check_built(&b, "too-deep");
+
+	/* empty structure block (then it starts at totalsize: a bad offset) */
+	memset(&b, 0, sizeof b);
+	check_built(&b, "bad-struct-offset");
+	memset(&b, 0, sizeof b);
+	b_string(&b, "unused");
+	check_built(&b, "missing-end");
+	/* a complete root, then the block ends */
+	memset(&b, 0, sizeof b);
+	b_begin(&b, "");
+	b_u32(&b, 2);
+	check_built(&b, "missing-end");
+	/* END with no root */
+	memset(&b, 0, sizeof b);
+	b_u32(&b, 9);
+	check_built(&b, "no-root-node");
+	/* two roots */
+	memset(&b, 0, sizeof b);
+	b_begin(&b, "");
+	b_u32(&b, 2);
+	b_begin(&b, "");
+	b_u32(&b, 2);
+	b_u32(&b, 9);
+	check_built(&b, "multiple-roots");
+	/* property outside any node */
+	memset(&b, 0, sizeof b);
+	b_prop(&b, "x", one, 4);
+	b_begin(&b, "");
+	b_u32(&b, 2);
+	b_u32(&b, 9);
+	check_built(&b, "prop-outside-node");
+	/* property after a subnode */
+	memset(&b, 0, sizeof b);
+	b_begin(&b, "");
+	b_begin(&b, "a");
+	b_u32(&b, 2);
+	b_prop(&b, "x", one, 4);
+	b_u32(&b, 2);
+	b_u32(&b, 9);
+	check_built(&b, "prop-after-subnode");
+	/* END_NODE with nothing open */
+	memset(&b, 0, sizeof b);
+	b_u32(&b, 2);
+	b_u32(&b, 9);
+	check_built(&b, "unbalanced-end-node");
+	/* a property header cut by the end of the block */
+	memset(&b, 0, sizeof b);
+	b_begin(&b, "");
+	b_u32(&b, 3);
+	b_u32(&b, 0);
+	check_built(&b, "truncated-prop");
+	/* a node name running to the end of the block, no NUL */
+	memset(&b, 0, sizeof b);
+	b_begin(&b, "");
+	b_u32(&b, 1);
+	memcpy(b.s + b.ns, "abcdefgh", 8);
+	b.ns += 8;
+	check_built(&b, "unterminated-node-name");
+	/* a value running past the end by one byte */
+	memset(&b, 0, sizeof b);
+	b_begin(&b, "");
+	b_prop(&b, "x", one, 4);
+	b.ns -= 4;
+	b_u32(&b, 0);
+	put32(b.s + 8 + 4, 5); /* props header at 8: len = 5 */
+	check_built(&b, "prop-len-past-end");
+	/* odd #address-cells make reg unusable, not a crash */
+	memset(&b, 0, sizeof b);
+	{
+		static const uint8_t big[4] = {0, 0, 0, 9};
+		static const uint8_t reg[8] = {0, 0, 0x10, 0, 0, 0, 0x10, 0};
+		b_begin(&b, "");
+		b_prop(&b, "#address-cells", big, 4);
+		b_begin(&b, "memory@0");
+		b_prop(&b, "device_type", "memory", 7);
+		b_prop(&b, "reg", reg, 8);
+		b_u32(&b, 2);
+		b_u32(&b, 2);
+		b_u32(&b, 9);
+		check_built(&b, NULL);
+		assert_int_equal(info.mem_size, 0);
+	}
+}
+
+/* A bad /memreserve/ map: no terminator before the structure block. */
+static void test_bad_rsvmap(void **state)
+{
+	struct blob b = load("jh7110-like.dtb");
+	uint32_t rsv = be32(b.p + H_OFF_RSV), soff = be32(b.p + H_OFF_STRUCT);
+	(void)state;
+	/* fill the map up to the structure block with nonzero entries */
+	for (uint32_t o = rsv; o + 16 <= soff; o += 16)
+		for (int i = 0; i < 16; i++)
+			b.p[o + i] = 0x11;
+	expect_refusal(b.p, b.n, "rsvmap-unterminated");
+	free(b.p);
+}
+
+/* ---- random mutation ---------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(void)
+{
+	uint64_t x = rng_state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	rng_state = x;
+	return (uint32_t)(x >> 16);
+}
+
+static void test_random_mutations(void **state)
+{
+	static const char *const names[] = {"virt-like.dtb", "jh7110-like.dtb", "cells1.dtb",
+					     "cells2.dtb", "rsv.dtb", "virt-like-v16.dtb",
+					     "qemu-virt.dtb", "qemu-spike.dtb"};
+	static const uint32_t interesting[] = {0, 1, 2, 3, 4, 9, 0xff, 0x7fffffff, 0x80000000,
+					       0xfffffffc, 0xffffffff, 0xd00dfeed};
+	int ok = 0, refused = 0;
+	(void)state;
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		struct blob b = load(names[k]);
+		uint32_t tsz = be32(b.p + H_TOTALSIZE);
+		uint8_t *m = malloc(tsz);
+		assert_non_null(m);
+		for (int it = 0; it < 1000; it++) {
+			uint32_t n = tsz, edits = 1 + rnd() % 6;
+			memcpy(m, b.p, tsz);
+			for (uint32_t e = 0; e < edits; e++) {
+				uint32_t at = rnd() % tsz;
+				switch (rnd() % 4) {
+				case 0: /* random byte */
+					m[at] = (uint8_t)rnd();
+					break;
+				case 1: /* flip a bit */
+					m[at] ^= (uint8_t)(1u << (rnd() % 8));
+					break;
+				case 2: /* an interesting word, aligned */
+					at &= ~3u;
+					if (at + 4 <= tsz)
+						put32(m + at, interesting[rnd() % (sizeof interesting / sizeof interesting[0])]);
+					break;
+				default: /* a header field nudged */
+					at = 4 + 4 * (rnd() % 9);
+					put32(m + at, be32(m + at) + (rnd() % 9) - 4);
+					break;
+				}
+			}
+			if (rnd() % 8 == 0)
+				n = rnd() % tsz;
+			{
+				int st = parse_copy(m, n, &info);
+				if (st == 0) {
+					ok++;
+					assert_string_equal(info.reason, "ok");
+					assert_true(info.nharts <= RVM_MAX_HARTS);
+					assert_true(info.nrsv <= RVM_FDT_MAX_RSV);
+					for (uint32_t h = 0; h < info.nharts; h++)
+						assert_true(memchr(info.harts[h].isa, 0, sizeof info.harts[h].isa) != NULL);
+					assert_true(memchr(info.uart_compat, 0, sizeof info.uart_compat) != NULL);
+				} else {
+					refused++;
+					assert_refused(&info, st, n);
+				}
+			}
+		}
+		free(m);
+		free(b.p);
+	}
+	/* the mutator must exercise both outcomes, or it is not testing much */
+	print_message("random mutations: %d accepted, %d refused\n", ok, refused);
+	assert_true(ok > 100);
+	assert_true(refused > 1000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_virt_like),
+		cmocka_unit_test(test_virt_like_v16),
+		cmocka_unit_test(test_jh7110_like),
+		cmocka_unit_test(test_cells1),
+		cmocka_unit_test(test_cells2),
+		cmocka_unit_test(test_reserved),
+		cmocka_unit_test(test_many_cpus),
+		cmocka_unit_test(test_qemu_virt),
+		cmocka_unit_test(test_qemu_spike),
+		cmocka_unit_test(test_unaligned),
+		cmocka_unit_test(test_blob_untouched),
+		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_truncated_everywhere),
+		cmocka_unit_test(test_bad_structure),
+		cmocka_unit_test(test_built),
+		cmocka_unit_test(test_bad_rsvmap),
+		cmocka_unit_test(test_random_mutations),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
