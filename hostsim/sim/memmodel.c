@@ -1,0 +1,369 @@
+/*
+ * Memory models: fixed, md1, dram.  See memmodel.h and docs/memsys.md.
+ *
+ * Internal time is in ticks of 1/256 cycle so that fractional transfer
+ * times (64 B at 25.6 B/cycle = 2.5 cycles) add up without drift.  Results
+ * are rounded up to whole cycles.
+ */
+#include "sim/memmodel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TSH 8                       /* ticks per cycle = 1 << TSH */
+#define CYC2T(c) ((uint64_t)(c) << TSH)
+
+static uint64_t t2cyc_up(uint64_t t) { return (t + (1u << TSH) - 1) >> TSH; }
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Ticks to move one line at `gbps` (GB/s) with a `ghz` clock; 0 if invalid. */
+static uint64_t line_ticks(unsigned line, double gbps, double ghz)
+{
+	if (!(gbps > 0) || !(ghz > 0))
+		return 0;
+	double bytes_per_cycle = gbps / ghz;
+	double t = (double)line / bytes_per_cycle * (double)(1u << TSH) + 0.5;
+	if (t < 1)
+		t = 1;
+	if (t > 1e15)
+		return 0;
+	return (uint64_t)t;
+}
+
+/* MB/s moved by one line per `ticks` per server, with `servers` servers. */
+static uint64_t mbps_of(unsigned line, uint64_t ticks, unsigned servers, double ghz)
+{
+	double lines_per_s = ghz * 1e9 * (double)(1u << TSH) / (double)ticks;
+	return (uint64_t)(lines_per_s * line * servers / 1e6 + 0.5);
+}
+
+/* ---- fixed: constant latency, unlimited bandwidth ---------------------- */
+
+struct fixed {
+	uint64_t lat;
+	uint64_t reads, writes;
+};
+
+static void *fixed_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	struct fixed *f = calloc(1, sizeof *f);
+	if (f)
+		f->lat = cfg->mem_latency;
+	return f;
+}
+
+static uint64_t fixed_request(void *st, uint64_t la, int w, uint64_t now)
+{
+	struct fixed *f = st;
+	(void)la;
+	if (w)
+		f->writes++;
+	else
+		f->reads++;
+	return now + f->lat;
+}
+
+static void fixed_stats(const void *st, struct memsys_model_stats *s)
+{
+	const struct fixed *f = st;
+	memset(s, 0, sizeof *s);
+	s->reads = f->reads;
+	s->writes = f->writes;
+}
+
+static uint64_t fixed_peak(const void *st) { (void)st; return 0; }
+
+/* ---- md1: one FIFO server, deterministic service ------------------------ */
+
+struct md1 {
+	uint64_t base_t, service_t, free_t, busy_t;
+	uint64_t reads, writes, peak;
+};
+
+static void *md1_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
+{
+	uint64_t svc = line_ticks(cfg->line, cfg->peak_gbps, cfg->freq_ghz);
+	if (!svc) {
+		snprintf(err, errlen, "md1: peak-gbps and freq-ghz must be > 0");
+		return NULL;
+	}
+	struct md1 *q = calloc(1, sizeof *q);
+	if (!q)
+		return NULL;
+	q->base_t = CYC2T(cfg->mem_latency);
+	q->service_t = svc;
+	q->peak = mbps_of(cfg->line, svc, 1, cfg->freq_ghz);
+	return q;
+}
+
+/* completion = max(now, server_free) + service + base */
+static uint64_t md1_request(void *st, uint64_t la, int w, uint64_t now)
+{
+	struct md1 *q = st;
+	(void)la;
+	uint64_t start = max64(CYC2T(now), q->free_t);
+	q->free_t = start + q->service_t;
+	q->busy_t += q->service_t;
+	if (w)
+		q->writes++;
+	else
+		q->reads++;
+	return t2cyc_up(q->free_t + q->base_t);
+}
+
+static void md1_stats(const void *st, struct memsys_model_stats *s)
+{
+	const struct md1 *q = st;
+	memset(s, 0, sizeof *s);
+	s->reads = q->reads;
+	s->writes = q->writes;
+	s->busy = t2cyc_up(q->busy_t);
+}
+
+static uint64_t md1_peak(const void *st) { return ((const struct md1 *)st)->peak; }
+
+/* ---- dram: channels, banks, open rows, shared data bus per channel ------ */
+
+#define MAX_ROWBUFS 16
+struct bank {
+	int64_t row[MAX_ROWBUFS];   /* rows counted as open, most recent first */
+	unsigned nrows;
+	uint64_t free_t;            /* next command may start */
+};
+
+struct chan {
+	uint64_t bus_free_t;
+	int last_write;             /* direction of the last bus transfer */
+	unsigned wq;                /* posted writes waiting for a drain */
+	uint64_t act[4];            /* the last four activates (ring) ... */
+	unsigned act_i;             /* ... act[act_i] is the oldest */
+	uint64_t busy_t;
+};
+
+struct dram {
+	unsigned nch, nbanks, bank_shift, lpr_shift;   /* lines per row = 1 << lpr_shift */
+	uint64_t burst_t, ctrl_t, trcd_t, tcl_t, trp_t, trtw_t, twtr_t, tfaw_t;
+	unsigned wq_max, rowbufs;
+	uint64_t reads, writes, hits, misses, conflicts, peak;
+	struct chan *ch;
+	struct bank *bk;            /* nch * nbanks */
+};
+
+static unsigned log2u(uint64_t v) { unsigned n = 0; while (v > 1) { v >>= 1; n++; } return n; }
+
+static void *dram_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
+{
+	if (cfg->dram_channels < 1 || cfg->dram_banks < 1 || cfg->dram_wq < 1) {
+		snprintf(err, errlen, "dram: dram-channels, dram-banks and dram-wq must be >= 1");
+		return NULL;
+	}
+	/* peak-gbps is the total over channels */
+	uint64_t burst = line_ticks(cfg->line, cfg->peak_gbps / cfg->dram_channels, cfg->freq_ghz);
+	if (!burst) {
+		snprintf(err, errlen, "dram: peak-gbps and freq-ghz must be > 0");
+		return NULL;
+	}
+	uint64_t fixed_part = CYC2T((uint64_t)cfg->dram_trp + cfg->dram_trcd + cfg->dram_tcl) + burst;
+	if (CYC2T(cfg->mem_latency) < fixed_part) {
+		snprintf(err, errlen,
+		         "dram: mem-latency %u is below dram-trp + dram-trcd + dram-tcl + one burst (%llu cycles)",
+		         cfg->mem_latency, (unsigned long long)t2cyc_up(fixed_part));
+		return NULL;
+	}
+	struct dram *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->nch = cfg->dram_channels;
+	d->nbanks = cfg->dram_banks;
+	d->bank_shift = log2u(cfg->dram_banks);
+	d->lpr_shift = log2u(cfg->dram_row / cfg->line);
+	d->burst_t = burst;
+	d->ctrl_t = CYC2T(cfg->mem_latency) - fixed_part;
+	d->trcd_t = CYC2T(cfg->dram_trcd);
+	d->tcl_t = CYC2T(cfg->dram_tcl);
+	d->trp_t = CYC2T(cfg->dram_trp);
+	d->trtw_t = CYC2T(cfg->dram_trtw);
+	d->twtr_t = CYC2T(cfg->dram_twtr);
+	d->tfaw_t = CYC2T(cfg->dram_tfaw);
+	d->wq_max = cfg->dram_wq;
+	d->rowbufs = cfg->dram_rowbufs < 1 ? 1 : cfg->dram_rowbufs > MAX_ROWBUFS ? MAX_ROWBUFS : cfg->dram_rowbufs;
+	d->peak = mbps_of(cfg->line, burst, d->nch, cfg->freq_ghz);
+	d->ch = calloc(d->nch, sizeof *d->ch);
+	d->bk = calloc((size_t)d->nch * d->nbanks, sizeof *d->bk);
+	if (!d->ch || !d->bk) {
+		free(d->ch);
+		free(d->bk);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/*
+ * Line address -> channel (line interleave), then column (consecutive lines
+ * of a channel share a row), bank (XOR-hashed with the row's low bits), row.
+ */
+static void dram_map(const struct dram *d, uint64_t la, unsigned *ch, unsigned *bank, int64_t *row)
+{
+	uint64_t r = la;
+	if (d->nch > 1) {
+		*ch = (unsigned)(la % d->nch);
+		r = la / d->nch;
+	} else {
+		*ch = 0;
+	}
+	uint64_t rb = r >> d->lpr_shift;
+	uint64_t rw = rb >> d->bank_shift, fold = 0;
+	if (d->bank_shift)
+		for (uint64_t v = rw; v; v >>= d->bank_shift)
+			fold ^= v;
+	*bank = (unsigned)((rb ^ fold) & (d->nbanks - 1));
+	*row = (int64_t)rw;
+}
+
+/* An activate wanted at t: at most four per tFAW window per channel.
+ * Returns the time it happens. */
+static uint64_t dram_activate(struct dram *d, struct chan *ch, uint64_t t)
+{
+	if (d->tfaw_t) {
+		uint64_t earliest = ch->act[ch->act_i] + d->tfaw_t;
+		if (ch->act[ch->act_i] && t < earliest)
+			t = earliest;
+		ch->act[ch->act_i] = t ? t : 1;
+		ch->act_i = (ch->act_i + 1) & 3;
+	}
+	return t;
+}
+
+static uint64_t dram_request(void *st, uint64_t la, int w, uint64_t now)
+{
+	struct dram *d = st;
+	unsigned c, b;
+	int64_t row;
+	dram_map(d, la, &c, &b, &row);
+	struct chan *ch = &d->ch[c];
+	uint64_t t = CYC2T(now);
+
+	if (w) {
+		/* Posted: accepted now, moved to the bus in batches of wq_max. */
+		d->writes++;
+		if (++ch->wq >= d->wq_max) {
+			uint64_t turn = ch->last_write ? 0 : d->trtw_t;
+			uint64_t start = max64(t, ch->bus_free_t + turn);
+			uint64_t len = (uint64_t)ch->wq * d->burst_t;
+			ch->bus_free_t = start + len;
+			ch->busy_t += len + turn;
+			ch->last_write = 1;
+			ch->wq = 0;
+		}
+		return now + t2cyc_up(d->ctrl_t) + 1;
+	}
+
+	d->reads++;
+	struct bank *bk = &d->bk[(size_t)c * d->nbanks + b];
+	uint64_t t0 = max64(t, bk->free_t);
+	uint64_t ready;
+	unsigned j = 0;
+	while (j < bk->nrows && bk->row[j] != row)
+		j++;
+	if (j < bk->nrows) {
+		d->hits++;
+		ready = t0 + d->tcl_t;
+		bk->free_t = t0 + d->burst_t;
+	} else if (bk->nrows < d->rowbufs) {
+		d->misses++;
+		t0 = dram_activate(d, ch, t0);
+		ready = t0 + d->trcd_t + d->tcl_t;
+		bk->free_t = t0 + d->trcd_t + d->burst_t;
+		j = bk->nrows++;
+	} else {
+		d->conflicts++;
+		t0 = dram_activate(d, ch, t0 + d->trp_t) - d->trp_t;
+		ready = t0 + d->trp_t + d->trcd_t + d->tcl_t;
+		bk->free_t = t0 + d->trp_t + d->trcd_t + d->burst_t;
+		j = bk->nrows - 1;
+	}
+	for (; j > 0; j--) /* most recent first */
+		bk->row[j] = bk->row[j - 1];
+	bk->row[0] = row;
+	uint64_t turn = ch->last_write ? d->twtr_t : 0;
+	uint64_t ds = max64(ready, ch->bus_free_t + turn);
+	ch->bus_free_t = ds + d->burst_t;
+	ch->busy_t += d->burst_t + turn;
+	ch->last_write = 0;
+	return t2cyc_up(ch->bus_free_t + d->ctrl_t);
+}
+
+static void dram_stats(const void *st, struct memsys_model_stats *s)
+{
+	const struct dram *d = st;
+	memset(s, 0, sizeof *s);
+	s->reads = d->reads;
+	s->writes = d->writes;
+	uint64_t busy = 0;
+	for (unsigned i = 0; i < d->nch; i++)
+		busy += d->ch[i].busy_t;
+	s->busy = t2cyc_up(busy);
+	s->row_hits = d->hits;
+	s->row_misses = d->misses;
+	s->row_conflicts = d->conflicts;
+}
+
+static uint64_t dram_peak(const void *st) { return ((const struct dram *)st)->peak; }
+
+static void dram_destroy(void *st)
+{
+	struct dram *d = st;
+	if (d) {
+		free(d->ch);
+		free(d->bk);
+		free(d);
+	}
+}
+
+/* ---- table ----------------------------------------------------------- */
+
+static const struct memmodel_ops models[] = {
+	{ "fixed", fixed_create, fixed_request, fixed_stats, fixed_peak, free },
+	{ "md1", md1_create, md1_request, md1_stats, md1_peak, free },
+	{ "dram", dram_create, dram_request, dram_stats, dram_peak, dram_destroy },
+};
+
+const struct memmodel_ops *memmodel_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+		if (strcmp(models[i].name, name) == 0)
+			return &models[i];
+	return NULL;
+}
+
+const char *memmodel_names(void) { return "fixed md1 dram"; }
+
+int memmodel_open(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen)
+{
+	mm->ops = memmodel_find(cfg->mem_model);
+	mm->st = NULL;
+	if (!mm->ops) {
+		snprintf(err, errlen, "mem-model: unknown model '%s' (known: %s)", cfg->mem_model,
+		         memmodel_names());
+		return -1;
+	}
+	if (errlen)
+		err[0] = 0;
+	mm->st = mm->ops->create(cfg, err, errlen);
+	if (!mm->st) {
+		if (errlen && !err[0])
+			snprintf(err, errlen, "mem-model %s: out of memory", cfg->mem_model);
+		return -1;
+	}
+	return 0;
+}
+
+void memmodel_close(struct memmodel *mm)
+{
+	if (mm->ops && mm->st)
+		mm->ops->destroy(mm->st);
+	mm->st = NULL;
+}

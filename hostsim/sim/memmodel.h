@@ -1,0 +1,54 @@
+/*
+ * Memory models behind hostsim's LLC (see memsys.h, docs/memsys.md).
+ *
+ * A model serves line transfers: request() gets the line address, the
+ * direction and the cycle the request leaves the LLC, and returns the cycle
+ * the transfer completes (read data back at the LLC; for writes, the cycle
+ * the controller has accepted it).  Requests may come slightly out of time
+ * order; a model never returns a completion earlier than `now`.
+ *
+ * Models count their own served transfers (the truth memsys's counters are
+ * tested against).  Adding a model: write create/request/stats/destroy and
+ * add a row to the table in memmodel.c.
+ */
+#ifndef HOSTSIM_MEMMODEL_H
+#define HOSTSIM_MEMMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sim/memsys.h"
+
+struct memmodel;
+
+struct memmodel_ops {
+	const char *name;
+	/* NULL + err on a refused configuration. */
+	void *(*create)(const struct memsys_cfg *cfg, char *err, size_t errlen);
+	uint64_t (*request)(void *st, uint64_t line_addr, int is_write, uint64_t now);
+	void (*stats)(const void *st, struct memsys_model_stats *s);
+	/* Peak bandwidth in MB/s, 0 = unlimited. */
+	uint64_t (*peak_mbps)(const void *st);
+	void (*destroy)(void *st);
+};
+
+struct memmodel {
+	const struct memmodel_ops *ops;
+	void *st;
+};
+
+/* Look a model up by name; NULL if unknown. */
+const struct memmodel_ops *memmodel_find(const char *name);
+/* Space-separated list of model names, for messages. */
+const char *memmodel_names(void);
+
+/* 0, or -1 + err (unknown name or refused configuration). */
+int memmodel_open(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen);
+void memmodel_close(struct memmodel *mm);
+
+static inline uint64_t memmodel_request(struct memmodel *mm, uint64_t line_addr,
+                                        int is_write, uint64_t now)
+{
+	return mm->ops->request(mm->st, line_addr, is_write, now);
+}
+
+#endif

@@ -1,0 +1,668 @@
+/*
+ * hostsim memory system: private L1Ds (MESI), shared inclusive LLC with a
+ * sharer directory, memory model behind it, counters.  See memsys.h and
+ * docs/memsys.md.
+ */
+#include "sim/memsys.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cache.h"
+#include "sim/memmodel.h"
+
+/* L1 line states (cache.state): 0 invalid */
+enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
+/* LLC line states: 0 invalid, 1 clean, 2 dirty (relative to memory) */
+enum { LLC_CLEAN = 1, LLC_DIRTY = 2 };
+
+struct hart {
+	uint64_t last_line;        /* fast path: most recently touched line ... */
+	int last_writable;         /* ... and whether it is held Modified */
+	uint64_t last_ready;       /* ... and when its data arrived / arrives */
+	uint64_t ev[MEMSYS_EV_COUNT];
+	struct cache l1;
+	uint32_t *llc_of;          /* per L1 slot: the LLC slot of its line */
+	uint64_t *ready;           /* per L1 slot: cycle its fill completes (a hit
+	                              on a line still in flight waits for it) */
+};
+
+struct memsys {
+	struct memsys_cfg cfg;
+	unsigned nharts, lshift;
+	uint64_t l1_hit, llc_lat, coh_lat;
+	struct hart *h;
+	struct cache llc;
+	uint64_t *sharers;         /* per LLC slot: bit per hart holding the line in its L1 */
+	uint64_t *llc_ready;       /* per LLC slot: cycle the memory read completes */
+	struct memmodel mm;
+	/* memory-controller counters, kept here (the model keeps its own) */
+	uint64_t mc_reads, mc_writes;
+	uint64_t base_reads, base_writes, base_busy;   /* at the last CTRL reset */
+	int frozen;
+	uint64_t frz_reads, frz_writes, frz_busy;
+};
+
+#define NO_LINE (~0ull)
+
+/* ---- configuration ------------------------------------------------------ */
+
+void memsys_cfg_default(struct memsys_cfg *c)
+{
+	memset(c, 0, sizeof *c);
+	c->line = 64;
+	c->l1d_size = 32 << 10;
+	c->l1d_ways = 8;
+	c->l1d_hit = 4;
+	c->llc_size = 2 << 20;
+	c->llc_ways = 16;
+	c->llc_hit = 30;
+	c->coh_lat = 20;
+	strcpy(c->mem_model, "dram");
+	c->mem_latency = 80;
+	c->peak_gbps = 25.6;
+	c->freq_ghz = 1.0;
+	c->dram_channels = 1;
+	c->dram_banks = 16;
+	c->dram_row = 8192;
+	c->dram_trcd = 14;
+	c->dram_tcl = 14;
+	c->dram_trp = 14;
+	c->dram_trtw = 8;
+	c->dram_twtr = 20;
+	c->dram_wq = 16;
+	c->dram_rowbufs = 4;
+	c->dram_tfaw = 21;
+}
+
+enum ktype { K_U32, K_SIZE, K_DBL, K_STR };
+struct key {
+	const char *name;
+	enum ktype type;
+	size_t off;
+	double min, max;
+	const char *help;
+};
+#define OFF(f) offsetof(struct memsys_cfg, f)
+static const struct key keys[] = {
+	{ "line", K_U32, OFF(line), 16, 256, "line size, bytes (power of two)" },
+	{ "l1d-size", K_SIZE, OFF(l1d_size), 64, 1ull << 30, "L1D size per hart, bytes" },
+	{ "l1d-ways", K_U32, OFF(l1d_ways), 1, 64, "L1D associativity" },
+	{ "l1d-hit", K_U32, OFF(l1d_hit), 1, 1000, "L1D load-to-use, cycles" },
+	{ "llc-size", K_SIZE, OFF(llc_size), 64, 1ull << 34, "shared LLC size, bytes" },
+	{ "llc-ways", K_U32, OFF(llc_ways), 1, 64, "LLC associativity" },
+	{ "llc-hit", K_U32, OFF(llc_hit), 0, 10000, "extra cycles for an L1 miss hitting the LLC" },
+	{ "coh-lat", K_U32, OFF(coh_lat), 0, 10000, "extra cycles when another L1 holds the line Modified" },
+	{ "mem-model", K_STR, OFF(mem_model), 0, 0, "memory model: fixed | md1 | dram" },
+	{ "mem-latency", K_U32, OFF(mem_latency), 0, 1000000, "unloaded memory latency, cycles" },
+	{ "peak-gbps", K_DBL, OFF(peak_gbps), 0.001, 1e6, "peak memory bandwidth, GB/s (md1, dram)" },
+	{ "freq-ghz", K_DBL, OFF(freq_ghz), 0.001, 1000, "core clock, GHz" },
+	{ "dram-channels", K_U32, OFF(dram_channels), 1, 64, "dram: channels" },
+	{ "dram-banks", K_U32, OFF(dram_banks), 1, 1024, "dram: banks per channel (power of two)" },
+	{ "dram-row", K_U32, OFF(dram_row), 16, 1u << 20, "dram: row size per bank, bytes (power of two)" },
+	{ "dram-trcd", K_U32, OFF(dram_trcd), 0, 10000, "dram: activate to read, cycles" },
+	{ "dram-tcl", K_U32, OFF(dram_tcl), 0, 10000, "dram: read to data, cycles" },
+	{ "dram-trp", K_U32, OFF(dram_trp), 0, 10000, "dram: precharge, cycles" },
+	{ "dram-trtw", K_U32, OFF(dram_trtw), 0, 10000, "dram: bus turnaround read->write, cycles" },
+	{ "dram-twtr", K_U32, OFF(dram_twtr), 0, 10000, "dram: bus turnaround write->read, cycles" },
+	{ "dram-tfaw", K_U32, OFF(dram_tfaw), 0, 10000, "dram: window for four activates per channel, cycles (0 = no limit)" },
+	{ "dram-wq", K_U32, OFF(dram_wq), 1, 4096, "dram: writes drained in batches of this many" },
+	{ "dram-rowbufs", K_U32, OFF(dram_rowbufs), 1, 16, "dram: recent rows per bank served as row hits (FR-FCFS batching; 1 = strict open page)" },
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static void seterr(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+{
+	if (errlen)
+		snprintf(err, errlen, fmt, a, b);
+}
+
+int memsys_cfg_is_key(const char *key)
+{
+	char k[32];
+	size_t n = strlen(key);
+	if (n >= sizeof k)
+		return 0;
+	for (size_t i = 0; i <= n; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, k) == 0)
+			return 1;
+	return 0;
+}
+
+int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, char *err,
+                   size_t errlen)
+{
+	char k[32];
+	size_t n = strlen(key);
+	if (errlen)
+		err[0] = 0;
+	if (n >= sizeof k) {
+		seterr(err, errlen, "memsys: unknown key '%.40s%s'", key, "...");
+		return -1;
+	}
+	for (size_t i = 0; i <= n; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+	const struct key *kd = NULL;
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, k) == 0)
+			kd = &keys[i];
+	if (!kd) {
+		seterr(err, errlen, "memsys: unknown key '%s'%s", key, "");
+		return -1;
+	}
+	char *cp = (char *)c + kd->off;
+	if (!value || !*value) {
+		seterr(err, errlen, "memsys: key '%s': empty value%s", kd->name, "");
+		return -1;
+	}
+	if (kd->type == K_STR) {
+		if (!memmodel_find(value)) {
+			if (errlen)
+				snprintf(err, errlen, "memsys: key '%s': unknown model '%.40s' (known: %s)",
+				         kd->name, value, memmodel_names());
+			return -1;
+		}
+		snprintf(cp, sizeof c->mem_model, "%s", value);
+		return 0;
+	}
+	char *end;
+	double dv;
+	errno = 0;
+	if (kd->type == K_DBL) {
+		dv = strtod(value, &end);
+		if (end == value || *end || errno || dv != dv) {
+			if (errlen)
+				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s'", kd->name, value);
+			return -1;
+		}
+	} else {
+		if (value[0] == '-' || value[0] == '+' || value[0] == ' ') {
+			if (errlen)
+				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (want an unsigned integer)",
+				         kd->name, value);
+			return -1;
+		}
+		unsigned long long u = strtoull(value, &end, 0);
+		if (end == value || errno) {
+			if (errlen)
+				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s'", kd->name, value);
+			return -1;
+		}
+		unsigned sh = 0;
+		if (kd->type == K_SIZE && *end) {
+			switch (*end) {
+			case 'k': case 'K': sh = 10; break;
+			case 'm': case 'M': sh = 20; break;
+			case 'g': case 'G': sh = 30; break;
+			default: sh = 99;
+			}
+			if (sh != 99) {
+				end++;
+				if (*end == 'i' && end[1] == 'B')
+					end += 2;
+				else if (*end == 'B')
+					end++;
+			}
+		}
+		if (*end || sh == 99) {
+			if (errlen)
+				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (junk '%.20s')", kd->name,
+				         value, end);
+			return -1;
+		}
+		if (sh && u > (~0ull >> sh)) {
+			if (errlen)
+				snprintf(err, errlen, "memsys: key '%s': '%.40s' out of range", kd->name, value);
+			return -1;
+		}
+		u <<= sh;
+		dv = (double)u;
+	}
+	if (dv < kd->min || dv > kd->max) {
+		if (errlen)
+			snprintf(err, errlen, "memsys: key '%s': %.40s out of range %g..%g", kd->name, value,
+			         kd->min, kd->max);
+		return -1;
+	}
+	switch (kd->type) {
+	case K_U32: *(unsigned *)(void *)cp = (unsigned)dv; break;
+	case K_SIZE: *(uint64_t *)(void *)cp = (uint64_t)dv; break;
+	case K_DBL: *(double *)(void *)cp = dv; break;
+	case K_STR: break;
+	}
+	return 0;
+}
+
+static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen)
+{
+	char e[200];
+	if (errlen)
+		err[0] = 0;
+	if (!pow2(c->line) || c->line < 16 || c->line > 256) {
+		snprintf(err, errlen, "memsys: line %u: not a power of two in 16..256", c->line);
+		return -1;
+	}
+	struct cache t;
+	if (cache_init(&t, "l1d", c->l1d_size, c->l1d_ways, c->line, e, sizeof e)) {
+		snprintf(err, errlen, "memsys: %s", e);
+		return -1;
+	}
+	cache_fini(&t);
+	if (cache_init(&t, "llc", c->llc_size, c->llc_ways, c->line, e, sizeof e)) {
+		snprintf(err, errlen, "memsys: %s", e);
+		return -1;
+	}
+	cache_fini(&t);
+	if (!memmodel_find(c->mem_model)) {
+		snprintf(err, errlen, "memsys: mem-model: unknown model '%.20s' (known: %s)", c->mem_model,
+		         memmodel_names());
+		return -1;
+	}
+	if (!(c->freq_ghz > 0) || !(c->peak_gbps > 0)) {
+		snprintf(err, errlen, "memsys: freq-ghz and peak-gbps must be > 0");
+		return -1;
+	}
+	if (!pow2(c->dram_banks) || !pow2(c->dram_row) || c->dram_row < c->line) {
+		snprintf(err, errlen, "memsys: dram-banks (%u) and dram-row (%u) must be powers of two, dram-row >= line",
+		         c->dram_banks, c->dram_row);
+		return -1;
+	}
+	if (c->dram_channels < 1 || c->dram_wq < 1) {
+		snprintf(err, errlen, "memsys: dram-channels and dram-wq must be >= 1");
+		return -1;
+	}
+	/* the model's own checks (e.g. dram latency budget) */
+	struct memmodel mm;
+	if (memmodel_open(&mm, c, e, sizeof e)) {
+		snprintf(err, errlen, "memsys: %s", e);
+		return -1;
+	}
+	memmodel_close(&mm);
+	return 0;
+}
+
+void memsys_cfg_print(const struct memsys_cfg *c, FILE *f)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		const char *cp = (const char *)c + k->off;
+		char v[64];
+		switch (k->type) {
+		case K_U32: snprintf(v, sizeof v, "%u", *(const unsigned *)(const void *)cp); break;
+		case K_SIZE: snprintf(v, sizeof v, "%llu", (unsigned long long)*(const uint64_t *)(const void *)cp); break;
+		case K_DBL: snprintf(v, sizeof v, "%g", *(const double *)(const void *)cp); break;
+		case K_STR: snprintf(v, sizeof v, "%s", cp); break;
+		}
+		fprintf(f, "%-14s %-10s # %s\n", k->name, v, k->help);
+	}
+}
+
+/* ---- create / destroy ----------------------------------------------------- */
+
+struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *err, size_t errlen)
+{
+	char e[200];
+	if (nharts < 1 || nharts > MEMSYS_MAX_HARTS) {
+		snprintf(err, errlen, "memsys: %u harts, supported 1..%d", nharts, MEMSYS_MAX_HARTS);
+		return NULL;
+	}
+	if (memsys_cfg_check(cfg, err, errlen))
+		return NULL;
+	struct memsys *m = calloc(1, sizeof *m);
+	if (!m)
+		goto oom;
+	m->cfg = *cfg;
+	m->nharts = nharts;
+	while ((1u << m->lshift) < cfg->line)
+		m->lshift++;
+	m->l1_hit = cfg->l1d_hit;
+	m->llc_lat = cfg->llc_hit;
+	m->coh_lat = cfg->coh_lat;
+	m->h = calloc(nharts, sizeof *m->h);
+	if (!m->h)
+		goto oom;
+	for (unsigned i = 0; i < nharts; i++) {
+		m->h[i].last_line = NO_LINE;
+		if (cache_init(&m->h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
+			goto fail;
+		m->h[i].llc_of = calloc(m->h[i].l1.nsets * m->h[i].l1.ways, sizeof *m->h[i].llc_of);
+		m->h[i].ready = calloc(m->h[i].l1.nsets * m->h[i].l1.ways, sizeof *m->h[i].ready);
+		if (!m->h[i].llc_of || !m->h[i].ready)
+			goto oom;
+	}
+	if (cache_init(&m->llc, "llc", cfg->llc_size, cfg->llc_ways, cfg->line, e, sizeof e))
+		goto fail;
+	m->sharers = calloc(m->llc.nsets * m->llc.ways, sizeof *m->sharers);
+	m->llc_ready = calloc(m->llc.nsets * m->llc.ways, sizeof *m->llc_ready);
+	if (!m->sharers || !m->llc_ready)
+		goto oom;
+	if (memmodel_open(&m->mm, cfg, e, sizeof e))
+		goto fail;
+	return m;
+oom:
+	snprintf(e, sizeof e, "out of memory");
+fail:
+	snprintf(err, errlen, "memsys: %s", e);
+	memsys_free(m);
+	return NULL;
+}
+
+void memsys_free(struct memsys *m)
+{
+	if (!m)
+		return;
+	if (m->h)
+		for (unsigned i = 0; i < m->nharts; i++) {
+			cache_fini(&m->h[i].l1);
+			free(m->h[i].llc_of);
+			free(m->h[i].ready);
+		}
+	free(m->h);
+	cache_fini(&m->llc);
+	free(m->sharers);
+	free(m->llc_ready);
+	memmodel_close(&m->mm);
+	free(m);
+}
+
+/* ---- the access path -------------------------------------------------------- */
+
+/* Drop hart s's copy of `line` (which its directory bit says it holds).
+ * Returns the state it had. */
+static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
+{
+	struct hart *H = &m->h[s];
+	int64_t i = cache_find(&H->l1, line);
+	if (i < 0)
+		return ST_I; /* not reached while the directory is exact */
+	int st = (int)cache_state(&H->l1, (uint64_t)i);
+	cache_set_state(&H->l1, (uint64_t)i, ST_I);
+	if (H->last_line == line)
+		H->last_line = NO_LINE;
+	return st;
+}
+
+/* Hart s keeps `line` but loses write permission. Returns the old state. */
+static int l1_downgrade(struct memsys *m, unsigned s, uint64_t line)
+{
+	struct hart *H = &m->h[s];
+	int64_t i = cache_find(&H->l1, line);
+	if (i < 0)
+		return ST_I;
+	int st = (int)cache_state(&H->l1, (uint64_t)i);
+	cache_set_state(&H->l1, (uint64_t)i, ST_S);
+	if (H->last_line == line)
+		H->last_writable = 0;
+	return st;
+}
+
+/* Issue a memory transfer and count it. */
+static uint64_t mem_req(struct memsys *m, uint64_t line, int w, uint64_t t)
+{
+	if (w)
+		m->mc_writes++;
+	else
+		m->mc_reads++;
+	uint64_t done = memmodel_request(&m->mm, line, w, t);
+	return done < t ? t : done;
+}
+
+/* Evict LLC slot v (valid): back-invalidate L1 copies, write back if dirty. */
+static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
+{
+	uint64_t line = cache_line(&m->llc, v);
+	uint64_t sh = m->sharers[v];
+	int dirty = cache_state(&m->llc, v) == LLC_DIRTY;
+	while (sh) {
+		unsigned s = (unsigned)__builtin_ctzll(sh);
+		sh &= sh - 1;
+		if (l1_drop(m, s, line) == ST_M)
+			dirty = 1;
+		m->h[s].ev[MEMSYS_EV_BACK_INV]++;
+	}
+	m->sharers[v] = 0;
+	cache_set_state(&m->llc, v, 0);
+	if (dirty) {
+		m->h[h].ev[MEMSYS_EV_LLC_WB]++;
+		mem_req(m, line, 1, t);
+	}
+}
+
+static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
+{
+	struct hart *H = &m->h[h];
+	struct cache *l1 = &H->l1;
+	uint64_t bit = 1ull << h;
+	int64_t i = cache_find(l1, line);
+
+	if (i >= 0) {
+		int st = (int)cache_state(l1, (uint64_t)i);
+		cache_touch(l1, (uint64_t)i);
+		uint64_t r = H->ready[i], d = now + m->l1_hit;
+		H->last_line = line;
+		H->last_ready = r;
+		if (!w || st == ST_M) {
+			H->last_writable = st == ST_M;
+			return d > r ? d : r;
+		}
+		if (st == ST_E) { /* silent upgrade */
+			cache_set_state(l1, (uint64_t)i, ST_M);
+			H->last_writable = 1;
+			return d > r ? d : r;
+		}
+		/* Shared: ask the LLC directory to invalidate the other copies. */
+		H->ev[MEMSYS_EV_UPGRADE]++;
+		H->ev[MEMSYS_EV_LLC_ACCESS]++;
+		uint64_t e = H->llc_of[i];
+		{
+			uint64_t others = m->sharers[e] & ~bit;
+			while (others) {
+				unsigned s = (unsigned)__builtin_ctzll(others);
+				others &= others - 1;
+				l1_drop(m, s, line);
+				m->h[s].ev[MEMSYS_EV_INV_RECV]++;
+				H->ev[MEMSYS_EV_INV_SENT]++;
+			}
+			m->sharers[e] = bit;
+			cache_touch(&m->llc, e);
+		}
+		cache_set_state(l1, (uint64_t)i, ST_M);
+		H->last_writable = 1;
+		d += m->llc_lat;
+		return d > r ? d : r;
+	}
+
+	/* L1 miss */
+	H->ev[MEMSYS_EV_L1D_MISS]++;
+	H->ev[MEMSYS_EV_LLC_ACCESS]++;
+	uint64_t t = now + m->l1_hit + m->llc_lat;
+	uint64_t ready;
+	int nst;
+	int64_t e = cache_find(&m->llc, line);
+	if (e >= 0) {
+		cache_touch(&m->llc, (uint64_t)e);
+		uint64_t others = m->sharers[e] & ~bit;
+		int keep_shared = 0;
+		while (others) {
+			unsigned s = (unsigned)__builtin_ctzll(others);
+			others &= others - 1;
+			int ost;
+			if (w) {
+				ost = l1_drop(m, s, line);
+				m->sharers[e] &= ~(1ull << s);
+				m->h[s].ev[MEMSYS_EV_INV_RECV]++;
+				H->ev[MEMSYS_EV_INV_SENT]++;
+			} else {
+				ost = l1_downgrade(m, s, line);
+				keep_shared = 1;
+			}
+			if (ost == ST_M) { /* intervention: write back to the LLC */
+				cache_set_state(&m->llc, (uint64_t)e, LLC_DIRTY);
+				H->ev[MEMSYS_EV_COH_WB]++;
+				t += m->coh_lat;
+			}
+		}
+		/* the line may still be on its way from memory */
+		ready = t > m->llc_ready[e] ? t : m->llc_ready[e];
+		nst = w ? ST_M : keep_shared ? ST_S : ST_E;
+	} else {
+		H->ev[MEMSYS_EV_LLC_MISS]++;
+		uint64_t v = cache_victim(&m->llc, line);
+		/* the demand read goes first, the victim's write-back after it */
+		ready = mem_req(m, line, 0, t);
+		if (cache_state(&m->llc, v))
+			llc_evict(m, h, v, t);
+		cache_fill(&m->llc, v, line, LLC_CLEAN);
+		m->sharers[v] = 0;
+		m->llc_ready[v] = ready;
+		cache_touch(&m->llc, v);
+		e = (int64_t)v;
+		nst = w ? ST_M : ST_E;
+	}
+
+	/* fill the L1 */
+	uint64_t s = cache_victim(l1, line);
+	if (cache_state(l1, s)) {
+		/* inclusive: the victim sits in the LLC slot recorded at its fill */
+		uint64_t ve = H->llc_of[s];
+		m->sharers[ve] &= ~bit;
+		if (cache_state(l1, s) == ST_M) {
+			cache_set_state(&m->llc, ve, LLC_DIRTY);
+			H->ev[MEMSYS_EV_L1D_WB]++;
+		}
+		if (H->last_line == cache_line(l1, s))
+			H->last_line = NO_LINE;
+	}
+	cache_fill(l1, s, line, (unsigned)nst);
+	H->llc_of[s] = (uint32_t)e;
+	if (ready <= now)
+		ready = now + 1;
+	H->ready[s] = ready;
+	cache_touch(l1, s);
+	m->sharers[e] |= bit;
+	H->last_line = line;
+	H->last_writable = nst == ST_M;
+	H->last_ready = ready;
+	return ready;
+}
+
+uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
+{
+	if (h >= m->nharts)
+		return now + 1;
+	struct hart *H = &m->h[h];
+	uint64_t line = a >> m->lshift;
+	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
+	/* fast path: the line this hart touched last (already its set's MRU) */
+	if (line == H->last_line && (!is_write || H->last_writable)) {
+		uint64_t d = now + m->l1_hit;
+		return d > H->last_ready ? d : H->last_ready;
+	}
+	return access_slow(m, h, line, is_write, now);
+}
+
+uint64_t memsys_event(const struct memsys *m, unsigned h, unsigned event)
+{
+	if (h >= m->nharts || event >= MEMSYS_EV_COUNT || event == MEMSYS_EV_NONE)
+		return 0;
+	if (event == MEMSYS_EV_L1D_ACCESS)
+		return m->h[h].ev[MEMSYS_EV_LOAD] + m->h[h].ev[MEMSYS_EV_STORE];
+	return m->h[h].ev[event];
+}
+
+/* ---- counters --------------------------------------------------------------- */
+
+static uint64_t model_busy(const struct memsys *m)
+{
+	struct memsys_model_stats s;
+	m->mm.ops->stats(m->mm.st, &s);
+	return s.busy;
+}
+
+uint64_t memsys_mmio_read(struct memsys *m, uint64_t off)
+{
+	switch (off) {
+	case MEMSYS_MMIO_READS:
+		return m->frozen ? m->frz_reads : m->mc_reads - m->base_reads;
+	case MEMSYS_MMIO_WRITES:
+		return m->frozen ? m->frz_writes : m->mc_writes - m->base_writes;
+	case MEMSYS_MMIO_BUSY:
+		return m->frozen ? m->frz_busy : model_busy(m) - m->base_busy;
+	case MEMSYS_MMIO_PEAK:
+		return m->mm.ops->peak_mbps(m->mm.st);
+	case MEMSYS_MMIO_CTRL:
+		return m->frozen ? 2 : 0;
+	case MEMSYS_MMIO_FREQ:
+		return (uint64_t)(m->cfg.freq_ghz * 1000 + 0.5);
+	case MEMSYS_MMIO_LINE:
+		return m->cfg.line;
+	case MEMSYS_MMIO_MAGIC:
+		return MEMSYS_MMIO_MAGIC_VALUE;
+	default:
+		return 0;
+	}
+}
+
+void memsys_mmio_write(struct memsys *m, uint64_t off, uint64_t v)
+{
+	if (off != MEMSYS_MMIO_CTRL)
+		return;
+	if (v == 1) {
+		m->base_reads = m->mc_reads;
+		m->base_writes = m->mc_writes;
+		m->base_busy = model_busy(m);
+		m->frz_reads = m->frz_writes = m->frz_busy = 0;
+	} else if (v == 2) {
+		if (!m->frozen) {
+			m->frz_reads = m->mc_reads - m->base_reads;
+			m->frz_writes = m->mc_writes - m->base_writes;
+			m->frz_busy = model_busy(m) - m->base_busy;
+			m->frozen = 1;
+		}
+	} else if (v == 0) {
+		m->frozen = 0;
+	}
+}
+
+void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s)
+{
+	m->mm.ops->stats(m->mm.st, s);
+}
+
+static const char *const ev_names[MEMSYS_EV_COUNT] = {
+	"-", "l1d_access", "l1d_miss", "llc_access", "llc_miss", "llc_wb", "load", "store",
+	"l1d_wb", "inv_sent", "inv_recv", "coh_wb", "back_inv", "upgrade",
+};
+
+void memsys_stats(const struct memsys *m, FILE *f)
+{
+	struct memsys_model_stats s;
+	memsys_model_stats(m, &s);
+	fprintf(f, "memsys: %u harts, L1D %lluK/%u-way/%u cyc, LLC %lluK/%u-way/+%u cyc (inclusive), model %s\n",
+	        m->nharts, (unsigned long long)(m->cfg.l1d_size >> 10), m->cfg.l1d_ways, m->cfg.l1d_hit,
+	        (unsigned long long)(m->cfg.llc_size >> 10), m->cfg.llc_ways, m->cfg.llc_hit,
+	        m->cfg.mem_model);
+	fprintf(f, "%-5s", "hart");
+	for (unsigned e = 1; e < MEMSYS_EV_COUNT; e++)
+		fprintf(f, " %12s", ev_names[e]);
+	fputc('\n', f);
+	for (unsigned h = 0; h < m->nharts; h++) {
+		fprintf(f, "%-5u", h);
+		for (unsigned e = 1; e < MEMSYS_EV_COUNT; e++)
+			fprintf(f, " %12llu", (unsigned long long)memsys_event(m, h, e));
+		fputc('\n', f);
+	}
+	fprintf(f, "memctl: reads %llu writes %llu (lines); model %s served reads %llu writes %llu, busy %llu cycles, peak %llu MB/s",
+	        (unsigned long long)m->mc_reads, (unsigned long long)m->mc_writes, m->cfg.mem_model,
+	        (unsigned long long)s.reads, (unsigned long long)s.writes, (unsigned long long)s.busy,
+	        (unsigned long long)m->mm.ops->peak_mbps(m->mm.st));
+	if (strcmp(m->cfg.mem_model, "dram") == 0)
+		fprintf(f, "; rows hit %llu miss %llu conflict %llu", (unsigned long long)s.row_hits,
+		        (unsigned long long)s.row_misses, (unsigned long long)s.row_conflicts);
+	fputc('\n', f);
+}

@@ -1,0 +1,185 @@
+/*
+ * hostsim memory system: timing, coherence and counters for data accesses.
+ *
+ * The simulator core keeps the functional RAM (a flat array); this module
+ * holds only tags, coherence state, timing and counts.  The core calls
+ * memsys_access() for every data load/store/AMO to RAM and uses the returned
+ * cycle as the time the data is available (loads) or the line is owned
+ * (stores: the core's store buffer may hide it).  See docs/memsys.md.
+ *
+ * Hierarchy: one private L1D per hart (MESI among the L1s, directory kept in
+ * the LLC tags) and one shared INCLUSIVE LLC (an LLC eviction invalidates
+ * the L1 copies; a dirty copy is written back with it).  Write-back,
+ * write-allocate, true LRU, sets indexed by physical line address.  LLC
+ * misses are memory reads, dirty LLC evictions are memory writes, both one
+ * line each, served by the selected memory model ("fixed", "md1", "dram").
+ *
+ * Not thread-safe: one memsys is driven by one simulator thread.  At most
+ * MEMSYS_MAX_HARTS harts.
+ */
+#ifndef HOSTSIM_MEMSYS_H
+#define HOSTSIM_MEMSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MEMSYS_MAX_HARTS 64
+
+struct memsys_cfg {
+	unsigned line;          /* line size, bytes (power of two 16..256): 64 */
+
+	uint64_t l1d_size;      /* bytes: 32 KiB */
+	unsigned l1d_ways;      /* 8 */
+	unsigned l1d_hit;       /* load-to-use on an L1 hit, cycles: 4 */
+
+	uint64_t llc_size;      /* bytes: 2 MiB */
+	unsigned llc_ways;      /* 16 */
+	unsigned llc_hit;       /* extra cycles on an L1 miss that hits the LLC: 30 */
+	unsigned coh_lat;       /* extra cycles when another L1 holds the line
+	                           Modified (forced write-back): 20 */
+
+	char mem_model[16];     /* "fixed" | "md1" | "dram": "dram" */
+	unsigned mem_latency;   /* unloaded memory latency, cycles, added after
+	                           l1d_hit + llc_hit; for dram: the latency of a
+	                           read that finds its bank's row closed by another
+	                           row (the random / pointer-chase case): 80 */
+	double peak_gbps;       /* md1/dram peak bandwidth, GB/s (1e9 B/s): 25.6 */
+	double freq_ghz;        /* core clock, GHz, to turn GB/s and ns into
+	                           cycles: 1.0 */
+
+	/* dram model (cycles of the core clock) */
+	unsigned dram_channels; /* channels, interleaved by line address: 1 */
+	unsigned dram_banks;    /* banks per channel (power of two): 16 */
+	unsigned dram_row;      /* row (page) size per bank, bytes: 8192 */
+	unsigned dram_trcd;     /* activate to read: 14 */
+	unsigned dram_tcl;      /* read to data: 14 */
+	unsigned dram_trp;      /* precharge: 14 */
+	unsigned dram_trtw;     /* bus turnaround read -> write: 8 */
+	unsigned dram_twtr;     /* bus turnaround write -> read
+	                           (incl. tWTR): 20 */
+	unsigned dram_tfaw;     /* at most four activates per channel in this
+	                           many cycles (limits scattered reads): 21 */
+	unsigned dram_wq;       /* write queue: writes are posted and drained in
+	                           batches of this many lines: 16 */
+	unsigned dram_rowbufs;  /* rows per bank that count as open (the most
+	                           recent ones): approximates a controller that
+	                           batches row hits of interleaved streams
+	                           (FR-FCFS); 1 = strict open-page: 4 */
+};
+
+/* Fill *c with the defaults above. */
+void memsys_cfg_default(struct memsys_cfg *c);
+
+/*
+ * Set one key from text (for the CLI and config files).  Key names are the
+ * option names without "--": line, l1d-size, l1d-ways, l1d-hit, llc-size,
+ * llc-ways, llc-hit, coh-lat, mem-model, mem-latency, peak-gbps, freq-ghz,
+ * dram-channels, dram-banks, dram-row, dram-trcd, dram-tcl, dram-trp,
+ * dram-trtw, dram-twtr, dram-tfaw, dram-wq,
+ * dram-rowbufs ('_' is accepted for '-').  Sizes take an
+ * optional K/M/G suffix (binary).  Returns 0, or -1 with a message naming
+ * the key and the reason in err (always NUL-terminated when errlen > 0).
+ */
+int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value,
+                   char *err, size_t errlen);
+
+/* Is `key` one of the keys above ('_' accepted for '-')? */
+int memsys_cfg_is_key(const char *key);
+
+/* Check a whole configuration (geometry, ranges).  0 or -1 + err. */
+int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen);
+
+/* One line per key: "key value  # meaning" (help text / run record). */
+void memsys_cfg_print(const struct memsys_cfg *c, FILE *f);
+
+/*
+ * Create a memory system for nharts (1..MEMSYS_MAX_HARTS) harts.  Returns
+ * NULL if the configuration is refused (then err says why) or on no memory.
+ */
+struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts,
+                          char *err, size_t errlen);
+void memsys_free(struct memsys *m);
+
+/*
+ * A data access by hart h to physical address a, issued at cycle `now` of
+ * that hart.  is_write: 0 load, 1 store or AMO (needs the line owned).
+ * Returns the cycle at which the data is available to the hart (loads) or
+ * the line is owned (stores); always > now.  Accesses are line-granular:
+ * the core splits a misaligned access that crosses a line into two calls.
+ * A hit on a line whose fill is still in flight returns the fill's arrival.
+ * Calls may come slightly out of time order across harts (quanta); results
+ * stay causal.
+ */
+uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write,
+                       uint64_t now);
+
+/*
+ * Per-hart event counts (for HPM counters).  Event ids (mhpmevent values):
+ */
+enum memsys_event {
+	MEMSYS_EV_NONE = 0,
+	MEMSYS_EV_L1D_ACCESS = 1,  /* every memsys_access() */
+	MEMSYS_EV_L1D_MISS = 2,    /* line not present in this L1 */
+	MEMSYS_EV_LLC_ACCESS = 3,  /* L1 misses + upgrades (store to a Shared line) */
+	MEMSYS_EV_LLC_MISS = 4,    /* LLC misses = memory reads caused by this hart */
+	MEMSYS_EV_LLC_WB = 5,      /* dirty LLC evictions = memory writes caused by this hart */
+	MEMSYS_EV_LOAD = 6,
+	MEMSYS_EV_STORE = 7,
+	MEMSYS_EV_L1D_WB = 8,      /* dirty L1 evictions (to the LLC) */
+	MEMSYS_EV_INV_SENT = 9,    /* copies in other L1s invalidated by this hart's stores */
+	MEMSYS_EV_INV_RECV = 10,   /* lines of this L1 invalidated by other harts' stores */
+	MEMSYS_EV_COH_WB = 11,     /* Modified lines in other L1s forced to write back by
+	                              this hart's accesses (intervention) */
+	MEMSYS_EV_BACK_INV = 12,   /* lines of this L1 invalidated by LLC evictions */
+	MEMSYS_EV_UPGRADE = 13,    /* stores that hit a Shared line in this L1 */
+	MEMSYS_EV_COUNT = 14
+};
+/* Count of `event` for hart h; 0 for unknown ids or harts. */
+uint64_t memsys_event(const struct memsys *m, unsigned h, unsigned event);
+
+/*
+ * Memory-controller counter block (MMIO, 64 bytes, 64-bit registers; the
+ * core maps it where its platform says and forwards 8-byte accesses):
+ *   +0x00 R  READS   line (64 B) transfers read from memory (= LLC misses)
+ *   +0x08 R  WRITES  line transfers written to memory (= dirty LLC evictions)
+ *   +0x10 R  BUSY    cycles the model's data path was busy (md1: server busy
+ *                    time; dram: data-bus time incl. turnarounds, summed over
+ *                    channels; fixed: 0)
+ *   +0x18 R  PEAK    the model's peak bandwidth, MB/s (0 = unlimited)
+ *   +0x20 RW CTRL    write 1: zero READS/WRITES/BUSY; write 2: freeze (reads
+ *                    return the values at the freeze); write 0: unfreeze.
+ *                    Reads: bit 1 = frozen.
+ *   +0x28 R  FREQ    core clock, MHz
+ *   +0x30 R  LINE    line (transfer) size, bytes
+ *   +0x38 R  MAGIC   MEMSYS_MMIO_MAGIC
+ * Other offsets read 0 and ignore writes.
+ */
+#define MEMSYS_MMIO_SIZE   0x40u
+#define MEMSYS_MMIO_READS  0x00u
+#define MEMSYS_MMIO_WRITES 0x08u
+#define MEMSYS_MMIO_BUSY   0x10u
+#define MEMSYS_MMIO_PEAK   0x18u
+#define MEMSYS_MMIO_CTRL   0x20u
+#define MEMSYS_MMIO_FREQ   0x28u
+#define MEMSYS_MMIO_LINE   0x30u
+#define MEMSYS_MMIO_MAGIC  0x38u
+#define MEMSYS_MMIO_MAGIC_VALUE 0x31304d4d53535652ull /* "RVSSMM01" little-endian */
+uint64_t memsys_mmio_read(struct memsys *m, uint64_t off);
+void memsys_mmio_write(struct memsys *m, uint64_t off, uint64_t v);
+
+/*
+ * Truth for tests: the memory model's own counts of the transfers it
+ * served (independent of the counters above, which memsys keeps itself).
+ */
+struct memsys_model_stats {
+	uint64_t reads, writes;   /* line transfers */
+	uint64_t busy;            /* cycles, as MMIO BUSY */
+	uint64_t row_hits, row_misses, row_conflicts; /* dram only */
+};
+void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s);
+
+/* Human-readable summary: config, per-hart events, model counts. */
+void memsys_stats(const struct memsys *m, FILE *f);
+
+#endif

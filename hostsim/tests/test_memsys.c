@@ -1,0 +1,835 @@
+/* Unit tests: hostsim memory system (sim/memsys.c, cache.c, memmodel.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <math.h>
+
+#include "sim/memmodel.h"
+#include "sim/memsys.h"
+
+#define LINE 64u
+
+static char err[256];
+
+/* A memsys from the defaults plus "key=value" overrides (NULL-terminated). */
+static struct memsys *mk(unsigned nharts, ...)
+{
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	va_list ap;
+	va_start(ap, nharts);
+	const char *kv;
+	while ((kv = va_arg(ap, const char *)) != NULL) {
+		char k[64];
+		const char *eq = strchr(kv, '=');
+		assert_non_null(eq);
+		snprintf(k, sizeof k, "%.*s", (int)(eq - kv), kv);
+		if (memsys_cfg_set(&c, k, eq + 1, err, sizeof err))
+			fail_msg("cfg %s: %s", kv, err);
+	}
+	va_end(ap);
+	struct memsys *m = memsys_new(&c, nharts, err, sizeof err);
+	if (!m)
+		fail_msg("memsys_new: %s", err);
+	return m;
+}
+
+static uint64_t ev(struct memsys *m, unsigned h, unsigned e) { return memsys_event(m, h, e); }
+
+static uint64_t ev_sum(struct memsys *m, unsigned n, unsigned e)
+{
+	uint64_t s = 0;
+	for (unsigned h = 0; h < n; h++)
+		s += memsys_event(m, h, e);
+	return s;
+}
+
+/* ---- configuration ------------------------------------------------------- */
+
+static void test_cfg_defaults(void **state)
+{
+	(void)state;
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	assert_int_equal(memsys_cfg_check(&c, err, sizeof err), 0);
+	assert_int_equal(c.line, 64);
+	assert_int_equal(c.l1d_size, 32768);
+	assert_string_equal(c.mem_model, "dram");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	memsys_cfg_print(&c, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "l1d-size       32768"));
+	assert_non_null(strstr(buf, "mem-model      dram"));
+	free(buf);
+}
+
+static void test_cfg_set_ok(void **state)
+{
+	(void)state;
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	assert_int_equal(memsys_cfg_set(&c, "l1d-size", "16K", err, sizeof err), 0);
+	assert_int_equal(c.l1d_size, 16384);
+	assert_int_equal(memsys_cfg_set(&c, "llc_size", "4MiB", err, sizeof err), 0);
+	assert_int_equal(c.llc_size, 4u << 20);
+	assert_int_equal(memsys_cfg_set(&c, "peak-gbps", "12.8", err, sizeof err), 0);
+	assert_true(c.peak_gbps > 12.79 && c.peak_gbps < 12.81);
+	assert_int_equal(memsys_cfg_set(&c, "mem-model", "md1", err, sizeof err), 0);
+	assert_string_equal(c.mem_model, "md1");
+	assert_int_equal(memsys_cfg_set(&c, "l1d-ways", "0x4", err, sizeof err), 0);
+	assert_int_equal(c.l1d_ways, 4);
+}
+
+static void refuse(const char *key, const char *val, const char *want1, const char *want2)
+{
+	struct memsys_cfg c, before;
+	memsys_cfg_default(&c);
+	before = c;
+	err[0] = 0;
+	assert_int_equal(memsys_cfg_set(&c, key, val, err, sizeof err), -1);
+	if (!strstr(err, want1) || (want2 && !strstr(err, want2)))
+		fail_msg("%s=%s: message '%s' lacks '%s'/'%s'", key, val, err, want1, want2 ? want2 : "");
+	/* nothing good is lost: the config is untouched */
+	assert_memory_equal(&c, &before, sizeof c);
+}
+
+static void test_cfg_refusals(void **state)
+{
+	(void)state;
+	assert_true(memsys_cfg_is_key("dram-rowbufs"));
+	assert_true(memsys_cfg_is_key("llc_size"));
+	assert_false(memsys_cfg_is_key("l1d-sise"));
+	refuse("l1d-sise", "32K", "unknown key", "l1d-sise");
+	refuse("l1d-size", "abc", "l1d-size", "bad number");
+	refuse("l1d-size", "32Q", "l1d-size", "bad number");
+	refuse("l1d-ways", "-4", "l1d-ways", "bad number");
+	refuse("l1d-ways", "", "l1d-ways", "empty");
+	refuse("llc-ways", "1000", "llc-ways", "out of range");
+	refuse("peak-gbps", "fast", "peak-gbps", "bad number");
+	refuse("peak-gbps", "0", "peak-gbps", "out of range");
+	refuse("mem-model", "hbm", "mem-model", "unknown model");
+	refuse("mem-model", "", "mem-model", "empty");
+	refuse("mem-model", NULL, "mem-model", "empty");
+	refuse("dram-wq", "99999999999999999999999", "dram-wq", "bad number");
+}
+
+static void test_cfg_check_refusals(void **state)
+{
+	(void)state;
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	c.l1d_size = 48 << 10; /* 96 sets: not a power of two */
+	assert_null(memsys_new(&c, 1, err, sizeof err));
+	assert_non_null(strstr(err, "l1d-size"));
+	memsys_cfg_default(&c);
+	c.mem_latency = 20; /* below tRP + tRCD + tCL for dram */
+	assert_null(memsys_new(&c, 1, err, sizeof err));
+	assert_non_null(strstr(err, "mem-latency"));
+	memsys_cfg_default(&c);
+	c.line = 48;
+	assert_null(memsys_new(&c, 1, err, sizeof err));
+	assert_non_null(strstr(err, "line"));
+	memsys_cfg_default(&c);
+	assert_null(memsys_new(&c, 0, err, sizeof err));
+	assert_null(memsys_new(&c, MEMSYS_MAX_HARTS + 1, err, sizeof err));
+	assert_non_null(strstr(err, "harts"));
+}
+
+/* ---- latencies ------------------------------------------------------------ */
+
+static void test_hit_miss_latency_fixed(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(2, "mem-model=fixed", "mem-latency=123", NULL);
+	uint64_t a = 0x80001000;
+	/* cold: L1 + LLC + memory */
+	assert_int_equal(memsys_access(m, 0, a, 0, 1000), 1000 + 4 + 30 + 123);
+	/* L1 hit, also elsewhere in the same line */
+	assert_int_equal(memsys_access(m, 0, a + 8, 0, 2000), 2004);
+	/* another hart: LLC hit */
+	assert_int_equal(memsys_access(m, 1, a, 0, 2000), 2000 + 4 + 30);
+	assert_int_equal(memsys_access(m, 1, a, 0, 3000), 3004);
+	/* a fixed model is exact under any load */
+	for (unsigned i = 0; i < 100; i++)
+		assert_int_equal(memsys_access(m, 0, 0x90000000 + i * LINE, 0, 5000), 5000 + 157);
+	struct memsys_model_stats s;
+	memsys_model_stats(m, &s);
+	assert_int_equal(s.reads, 101);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_PEAK), 0);
+	memsys_free(m);
+}
+
+static void test_store_miss_and_exclusive(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "mem-model=fixed", "mem-latency=50", NULL);
+	/* store miss: write-allocate, owns the line after the read */
+	assert_int_equal(memsys_access(m, 0, 0x1000, 1, 0), 84);
+	assert_int_equal(memsys_access(m, 0, 0x1000, 1, 100), 104);
+	/* load miss gets Exclusive: a later store is a silent L1 hit */
+	assert_int_equal(memsys_access(m, 0, 0x2000, 0, 200), 284);
+	assert_int_equal(memsys_access(m, 0, 0x2000, 1, 300), 304);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_UPGRADE), 0);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_LOAD), 1);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_STORE), 3);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_ACCESS), 4);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 2);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_MISS), 2);
+	memsys_free(m);
+}
+
+static void test_inflight_line_waits(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(2, "mem-model=fixed", "mem-latency=100", NULL);
+	/* a miss at 0 brings the line at 134; accesses to it before then wait */
+	assert_int_equal(memsys_access(m, 0, 0x100, 0, 0), 134);
+	assert_int_equal(memsys_access(m, 0, 0x108, 0, 1), 134);   /* fast path */
+	assert_int_equal(memsys_access(m, 0, 0x2000, 0, 2), 136);  /* another miss, overlapped */
+	assert_int_equal(memsys_access(m, 0, 0x110, 1, 3), 134);   /* slow-path hit, E -> M */
+	assert_int_equal(memsys_access(m, 0, 0x118, 0, 200), 204); /* arrived long ago */
+	/* the LLC holds it in flight too: another hart waits for the same read */
+	assert_int_equal(memsys_access(m, 1, 0x2000, 0, 10), 136);
+	assert_int_equal(memsys_access(m, 1, 0x2000, 0, 300), 304);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 2);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 2);
+	memsys_free(m);
+}
+
+/* ---- capacity and replacement --------------------------------------------- */
+
+/* Walk n lines twice; return the L1 and LLC misses of the second pass. */
+static void sweep(struct memsys *m, uint64_t n, uint64_t *l1miss, uint64_t *llcmiss)
+{
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < n; i++)
+		t = memsys_access(m, 0, 0x80000000 + i * LINE, 0, t);
+	uint64_t a = ev(m, 0, MEMSYS_EV_L1D_MISS), b = ev(m, 0, MEMSYS_EV_LLC_MISS);
+	for (uint64_t i = 0; i < n; i++)
+		t = memsys_access(m, 0, 0x80000000 + i * LINE, 0, t);
+	*l1miss = ev(m, 0, MEMSYS_EV_L1D_MISS) - a;
+	*llcmiss = ev(m, 0, MEMSYS_EV_LLC_MISS) - b;
+}
+
+static void test_capacity_sweep(void **state)
+{
+	(void)state;
+	/* L1 32 KiB = 512 lines, LLC 256 KiB = 4096 lines */
+	static const uint64_t sizes_kib[] = { 4, 16, 32, 48, 64, 128, 256, 384, 512, 1024 };
+	for (size_t k = 0; k < sizeof sizes_kib / sizeof sizes_kib[0]; k++) {
+		struct memsys *m = mk(1, "llc-size=256K", "mem-model=fixed", NULL);
+		uint64_t n = sizes_kib[k] * 1024 / LINE, l1m, llcm;
+		sweep(m, n, &l1m, &llcm);
+		if (sizes_kib[k] <= 32)
+			assert_int_equal(l1m, 0);
+		else /* sequential sweep over LRU larger than the cache: every access misses */
+			assert_int_equal(l1m, n);
+		if (sizes_kib[k] <= 256)
+			assert_int_equal(llcm, 0);
+		else
+			assert_int_equal(llcm, n);
+		memsys_free(m);
+	}
+}
+
+/* Mean latency of a dependent walk over `kib` KiB visiting lines in the
+ * order (i * mul) mod n (a permutation: n is a power of two, mul odd). */
+static uint64_t walk_latency(const char *model, uint64_t kib, uint64_t mul)
+{
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	assert_int_equal(memsys_cfg_set(&c, "mem-model", model, err, sizeof err), 0);
+	struct memsys *m = memsys_new(&c, 1, err, sizeof err);
+	assert_non_null(m);
+	uint64_t n = kib * 1024 / LINE, t = 0;
+	for (uint64_t i = 0; i < n; i++)
+		t = memsys_access(m, 0, ((i * mul) % n) * LINE, 0, t);
+	uint64_t t0 = t;
+	for (uint64_t i = 0; i < n; i++)
+		t = memsys_access(m, 0, ((i * mul) % n) * LINE, 0, t);
+	memsys_free(m);
+	return (t - t0) / n;
+}
+
+static void test_latency_by_level(void **state)
+{
+	(void)state;
+	/* 4 in L1, 4 + 30 in the LLC, 4 + 30 + 80 beyond with a fixed model */
+	assert_int_equal(walk_latency("fixed", 16, 17), 4);
+	assert_int_equal(walk_latency("fixed", 1024, 17), 34);
+	assert_int_equal(walk_latency("fixed", 8192, 17), 114);
+	/* dram: a scattered walk mostly finds rows closed by another row (80),
+	 * a short-stride walk mostly finds its row open (52) */
+	uint64_t scattered = walk_latency("dram", 8192, 40503), near = walk_latency("dram", 8192, 17);
+	print_message("dram walk latency: scattered %llu, stride-17 %llu\n",
+	              (unsigned long long)scattered, (unsigned long long)near);
+	assert_true(scattered >= 108 && scattered <= 116);
+	assert_true(near >= 86 && near < 100);
+}
+
+static void test_lru_order(void **state)
+{
+	(void)state;
+	/* L1: one set of 4 ways */
+	struct memsys *m = mk(1, "l1d-size=256", "l1d-ways=4", "mem-model=fixed", NULL);
+	uint64_t A = 0, B = 64, C = 128, D = 192, E = 256, t = 0;
+#define MISS_AFTER(addr) (t = memsys_access(m, 0, (addr), 0, t), ev(m, 0, MEMSYS_EV_L1D_MISS))
+	assert_int_equal(MISS_AFTER(A), 1);
+	assert_int_equal(MISS_AFTER(B), 2);
+	assert_int_equal(MISS_AFTER(C), 3);
+	assert_int_equal(MISS_AFTER(D), 4);
+	assert_int_equal(MISS_AFTER(A), 4);  /* hit; order now B C D A */
+	assert_int_equal(MISS_AFTER(C), 4);  /* hit; order B D A C */
+	assert_int_equal(MISS_AFTER(E), 5);  /* evicts B */
+	assert_int_equal(MISS_AFTER(D), 5);  /* D A C E -> A C E D */
+	assert_int_equal(MISS_AFTER(A), 5);
+	assert_int_equal(MISS_AFTER(C), 5);
+	assert_int_equal(MISS_AFTER(E), 5);
+	assert_int_equal(MISS_AFTER(B), 6);  /* B was the one evicted; evicts D */
+	assert_int_equal(MISS_AFTER(A), 6);
+	assert_int_equal(MISS_AFTER(D), 7);
+#undef MISS_AFTER
+	memsys_free(m);
+}
+
+/* ---- write-backs ------------------------------------------------------------ */
+
+static void test_writeback_counts(void **state)
+{
+	(void)state;
+	/* 1 hart stores to N distinct lines: L1 512 lines, LLC 4096 lines */
+	struct memsys *m = mk(1, "llc-size=256K", "mem-model=fixed", NULL);
+	const uint64_t n = 10000;
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < n; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_WB), n - 512);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_WB), n - 4096);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_MISS), n);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), n);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), n - 4096);
+	/* loads only: clean evictions are not written back */
+	for (uint64_t i = 0; i < n; i++)
+		t = memsys_access(m, 0, (1ull << 30) + i * LINE, 0, t);
+	/* the first 4096 of these evict the remaining dirty lines, then clean ones */
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), n);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_WB), n);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 2 * n);
+	memsys_free(m);
+}
+
+/* Mess traffic generator pattern: 100 % stores, write-allocate, gives
+ * 50 % reads / 50 % writes at memory. */
+static void test_store_stream_half_writes(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, NULL);
+	const uint64_t n = 200000;
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < n; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	uint64_t r = memsys_mmio_read(m, MEMSYS_MMIO_READS), w = memsys_mmio_read(m, MEMSYS_MMIO_WRITES);
+	assert_int_equal(r, n);
+	assert_int_equal(w, n - 32768); /* the LLC (2 MiB) keeps the last 32768 dirty */
+	memsys_free(m);
+}
+
+/* ---- coherence --------------------------------------------------------------- */
+
+static void test_coherence_invalidate(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(4, "mem-model=fixed", "mem-latency=100", NULL);
+	uint64_t a = 0x4000;
+	for (unsigned h = 0; h < 4; h++)
+		memsys_access(m, h, a, 0, 0);
+	/* all four share it; hart 2 stores: upgrade, 3 invalidations */
+	assert_int_equal(memsys_access(m, 2, a, 1, 1000), 1000 + 4 + 30);
+	assert_int_equal(ev(m, 2, MEMSYS_EV_UPGRADE), 1);
+	assert_int_equal(ev(m, 2, MEMSYS_EV_INV_SENT), 3);
+	for (unsigned h = 0; h < 4; h++)
+		assert_int_equal(ev(m, h, MEMSYS_EV_INV_RECV), h == 2 ? 0 : 1);
+	/* hart 2 keeps ownership: store hits */
+	assert_int_equal(memsys_access(m, 2, a, 1, 2000), 2004);
+	/* hart 0 lost its copy (also its fast-path line): load goes to the LLC and
+	 * forces hart 2's Modified copy to be written back */
+	assert_int_equal(memsys_access(m, 0, a, 0, 3000), 3000 + 4 + 30 + 20);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_COH_WB), 1);
+	/* hart 2 is downgraded to Shared: its next store is an upgrade again */
+	assert_int_equal(memsys_access(m, 2, a, 0, 4000), 4004);
+	assert_int_equal(memsys_access(m, 2, a, 1, 4100), 4100 + 34);
+	assert_int_equal(ev(m, 2, MEMSYS_EV_UPGRADE), 2);
+	assert_int_equal(ev(m, 2, MEMSYS_EV_INV_SENT), 4);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_INV_RECV), 2);
+	/* hart 1 stores (line Modified in hart 2): intervention + invalidation */
+	assert_int_equal(memsys_access(m, 1, a, 1, 5000), 5000 + 54);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_COH_WB), 1);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_INV_SENT), 1);
+	assert_int_equal(ev(m, 2, MEMSYS_EV_INV_RECV), 1);
+	/* none of this went to memory beyond the first read */
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 1);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 0);
+	memsys_free(m);
+}
+
+static void test_coherence_pingpong_dirty_writeback(void **state)
+{
+	(void)state;
+	/* Two harts alternately store to the same line; then the line is evicted
+	 * from the LLC: exactly one memory write, whoever held it Modified. */
+	struct memsys *m = mk(2, "llc-size=64K", "llc-ways=4", "l1d-size=1K", "l1d-ways=2",
+	                      "mem-model=fixed", NULL);
+	uint64_t t = 0;
+	for (int i = 0; i < 10; i++)
+		t = memsys_access(m, (unsigned)(i & 1), 0, 1, t);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_INV_SENT) + ev(m, 1, MEMSYS_EV_INV_SENT), 9);
+	assert_int_equal(ev_sum(m, 2, MEMSYS_EV_COH_WB), 9);
+	/* hart 0 streams over 2x the LLC: the shared line gets evicted */
+	for (uint64_t i = 1; i <= 2048; i++)
+		t = memsys_access(m, 0, i * LINE, 0, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_BACK_INV), 1); /* hart 1 held it last */
+	memsys_free(m);
+}
+
+static void test_intervention_keeps_dirty(void **state)
+{
+	(void)state;
+	/* hart 0 dirties a line, hart 1 reads it (both Shared after the forced
+	 * write-back into the LLC): the LLC now owes memory that line */
+	struct memsys *m = mk(2, "llc-size=64K", "mem-model=fixed", NULL);
+	uint64_t t = memsys_access(m, 0, 0, 1, 0);
+	t = memsys_access(m, 1, 0, 0, t);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_COH_WB), 1);
+	for (uint64_t i = 1; i <= 2048; i++) /* evict it */
+		t = memsys_access(m, 0, i * LINE, 0, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_BACK_INV) + ev(m, 1, MEMSYS_EV_BACK_INV), 1); /* hart 0's copy went by LRU in its L1 */
+	memsys_free(m);
+}
+
+static void test_inclusive_back_invalidation(void **state)
+{
+	(void)state;
+	/* hart 0 keeps one line hot in its L1 (L1 hits do not refresh the LLC's
+	 * LRU); hart 1 streams: the LLC evicts it and takes it from hart 0 too */
+	struct memsys *m = mk(2, "llc-size=64K", "mem-model=fixed", NULL);
+	uint64_t t0 = memsys_access(m, 0, 0, 0, 0), t1 = 0;
+	for (uint64_t i = 1; i <= 1024; i++) {
+		t1 = memsys_access(m, 1, i * LINE, 0, t1);
+		t0 = memsys_access(m, 0, 0, 0, t0);
+	}
+	assert_int_equal(ev(m, 0, MEMSYS_EV_BACK_INV), 1);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 2);
+	memsys_free(m);
+}
+
+/* ---- memory models directly ---------------------------------------------------- */
+
+static struct memmodel open_model(const char *name, const char *k1, const char *v1)
+{
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	assert_int_equal(memsys_cfg_set(&c, "mem-model", name, err, sizeof err), 0);
+	if (k1)
+		assert_int_equal(memsys_cfg_set(&c, k1, v1, err, sizeof err), 0);
+	struct memmodel mm;
+	if (memmodel_open(&mm, &c, err, sizeof err))
+		fail_msg("%s", err);
+	return mm;
+}
+
+/* Open-loop: n reads with mean gap `gap` cycles, Poisson arrivals if
+ * `poisson`, else evenly spaced; returns the mean latency; *bw_gbps. */
+static double open_loop(struct memmodel *mm, uint64_t n, double gap, int poisson, int seq,
+                        double *bw_gbps)
+{
+	double sum = 0, at = 0;
+	uint64_t last = 0, x = 12345;
+	for (uint64_t i = 0; i < n; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		double u = ((double)(x >> 11) + 0.5) / 9007199254740992.0;
+		at += poisson ? -log(u) * gap : gap;
+		uint64_t now = (uint64_t)at;
+		uint64_t la = seq ? i : (x >> 20);
+		uint64_t done = memmodel_request(mm, la, 0, now);
+		assert_true(done >= now);
+		sum += (double)(done - now);
+		if (done > last)
+			last = done;
+	}
+	if (bw_gbps)
+		*bw_gbps = (double)n * LINE / (double)last; /* B/cycle = GB/s at 1 GHz */
+	return sum / (double)n;
+}
+
+static void test_md1_load_latency(void **state)
+{
+	(void)state;
+	/* service 2.5 cycles, base 80; Poisson arrivals at loads 10..95 %:
+	 * mean latency = base + service + P-K wait rho*S/(2(1-rho)) (+ <1 cycle rounding) */
+	static const double rho[] = { 0.1, 0.5, 0.8, 0.95 };
+	double prev = 0, bw;
+	for (int k = 0; k < 4; k++) {
+		struct memmodel mm = open_model("md1", NULL, NULL);
+		double lat = open_loop(&mm, 400000, 2.5 / rho[k], 1, 1, &bw);
+		double pk = 82.5 + rho[k] * 2.5 / (2 * (1 - rho[k]));
+		if (lat < pk * 0.97 || lat > pk * 1.03 + 1)
+			fail_msg("md1 rho %.2f: mean latency %.2f, M/D/1 says %.2f", rho[k], lat, pk);
+		assert_true(lat > prev);
+		prev = lat;
+		assert_true(bw < 25.6 * rho[k] * 1.03); /* carries the offered load */
+		memmodel_close(&mm);
+	}
+	/* over-driven (2x): throughput capped at the peak */
+	struct memmodel mm = open_model("md1", NULL, NULL);
+	open_loop(&mm, 100000, 1.25, 0, 1, &bw);
+	assert_true(bw > 25.6 * 0.99 && bw <= 25.6 * 1.001);
+	memmodel_close(&mm);
+}
+
+static void test_dram_row_states(void **state)
+{
+	(void)state;
+	struct memmodel mm = open_model("dram", "dram-rowbufs", "1"); /* strict open page */
+	/* line 0: bank closed */
+	uint64_t closed = memmodel_request(&mm, 0, 0, 1000) - 1000;
+	/* line 1: same row, open */
+	uint64_t hit = memmodel_request(&mm, 1, 0, 2000) - 2000;
+	/* same bank, another row: 16 banks * 128 lines/row later, XOR-hash keeps bank 0
+	 * when row 1 maps with bank bits 1 -> pick the line so (rb ^ row) & 15 == 0 */
+	uint64_t la_conf = (16 + 1) * 128; /* rb = 17: row 1, bank (17 ^ 1) & 15 = 0 */
+	uint64_t conf = memmodel_request(&mm, la_conf, 0, 3000) - 3000;
+	assert_true(hit < closed);
+	assert_true(closed < conf);
+	assert_int_equal(conf, 80);          /* mem-latency is the row-conflict latency */
+	assert_int_equal(closed, 80 - 14);
+	assert_int_equal(hit, 80 - 28);
+	struct memsys_model_stats s;
+	mm.ops->stats(mm.st, &s);
+	assert_int_equal(s.row_hits, 1);
+	assert_int_equal(s.row_misses, 1);
+	assert_int_equal(s.row_conflicts, 1);
+	memmodel_close(&mm);
+}
+
+static void test_dram_saturated_read_bw(void **state)
+{
+	(void)state;
+	/* sequential reads, all offered at once in batches: near the peak */
+	struct memmodel mm = open_model("dram", NULL, NULL);
+	double bw;
+	open_loop(&mm, 100000, 0.25, 0, 1, &bw); /* offered 10x the peak */
+	assert_true(bw > 25.6 * 0.97 && bw <= 25.6 * 1.001);
+	memmodel_close(&mm);
+	/* 2 channels double it */
+	mm = open_model("dram", "dram-channels", "2");
+	open_loop(&mm, 100000, 0.125, 0, 1, &bw);
+	assert_true(bw > 25.6 * 0.97 && bw <= 25.6 * 1.001); /* peak-gbps is the total */
+	memmodel_close(&mm);
+	mm = open_model("dram", "peak-gbps", "51.2");
+	open_loop(&mm, 100000, 0.125, 0, 1, &bw);
+	assert_true(bw > 51.2 * 0.97 && bw <= 51.2 * 1.001);
+	memmodel_close(&mm);
+}
+
+/* Saturated mixed traffic: reads sequential in one region, writes sequential
+ * in another, `wr_pct` % writes; returns GB/s (total transfers). */
+static double mix_bw(unsigned wr_pct)
+{
+	struct memmodel mm = open_model("dram", NULL, NULL);
+	uint64_t last = 0, nr = 0, nw = 0, n = 100000;
+	for (uint64_t i = 0; i < n; i++) {
+		int w = (i * wr_pct) % 100 < wr_pct; /* writes spread evenly */
+		uint64_t now = i / 8; /* 8 lines per cycle offered: far beyond peak */
+		uint64_t la = w ? (1ull << 24) + nw++ : nr++;
+		uint64_t done = memmodel_request(&mm, la, w, now);
+		assert_true(done >= now);
+		if (done > last)
+			last = done;
+	}
+	struct memsys_model_stats s;
+	mm.ops->stats(mm.st, &s);
+	assert_int_equal(s.reads, nr);
+	assert_int_equal(s.writes, nw);
+	/* the bus time is the truth for a write-inclusive bandwidth */
+	double bw = (double)(nr + nw) * LINE / (double)(s.busy > last ? s.busy : last);
+	memmodel_close(&mm);
+	return bw;
+}
+
+static void test_dram_bank_bound(void **state)
+{
+	(void)state;
+	/* strict open page, every read to bank 0 in a new row: the bank, not the
+	 * bus, limits: one line per tRP + tRCD + burst = 30.5 cycles */
+	struct memmodel mm = open_model("dram", "dram-rowbufs", "1");
+	uint64_t last = 0, n = 1000;
+	for (uint64_t i = 0; i < n; i++) {
+		/* row i+1 in bank 0: rb = 16 * (i + 1) + f, f = fold of the row bits */
+		uint64_t row = i + 1, fold = 0;
+		for (uint64_t v = row; v; v >>= 4)
+			fold ^= v;
+		uint64_t rb = (row << 4) | (fold & 15);
+		last = memmodel_request(&mm, rb << 7, 0, 0);
+	}
+	double per = (double)last / (double)n;
+	assert_true(per > 30.0 && per < 31.0);
+	struct memsys_model_stats s;
+	mm.ops->stats(mm.st, &s);
+	assert_int_equal(s.row_conflicts, n - 1);
+	memmodel_close(&mm);
+	/* scattered reads saturate below sequential ones, even with batching */
+	double seq, rnd;
+	mm = open_model("dram", NULL, NULL);
+	open_loop(&mm, 100000, 0.25, 0, 1, &seq);
+	memmodel_close(&mm);
+	mm = open_model("dram", NULL, NULL);
+	open_loop(&mm, 100000, 0.25, 0, 0, &rnd);
+	memmodel_close(&mm);
+	print_message("dram saturated reads: sequential %.2f GB/s, scattered %.2f GB/s\n", seq, rnd);
+	/* scattered: at most four activates per tFAW (21 cycles) = 12.19 GB/s;
+	 * in-order service loses some more to bank collisions */
+	assert_true(rnd > 12.19 * 0.6 && rnd < 12.19 * 1.001);
+	assert_true(rnd < seq * 0.6);
+}
+
+static void test_dram_write_mix_saturates_lower(void **state)
+{
+	(void)state;
+	double r100 = mix_bw(0), r75 = mix_bw(25), r50 = mix_bw(50);
+	print_message("dram saturated GB/s: 0%% writes %.2f, 25%% %.2f, 50%% %.2f (peak 25.6)\n", r100, r75, r50);
+	assert_true(r100 > 25.6 * 0.97);
+	assert_true(r75 < r100 * 0.95);
+	assert_true(r50 < r75 * 0.95);
+	assert_true(r50 > 25.6 * 0.6); /* batched writes keep it reasonable */
+}
+
+static void test_causality_out_of_order(void **state)
+{
+	(void)state;
+	static const char *models[] = { "fixed", "md1", "dram" };
+	for (int k = 0; k < 3; k++) {
+		struct memmodel mm = open_model(models[k], NULL, NULL);
+		uint64_t x = 99;
+		for (uint64_t i = 0; i < 50000; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			/* time goes forward but each arrival jitters up to 2000 cycles back */
+			uint64_t now = i + 2000 - ((x >> 33) % 2000);
+			uint64_t done = memmodel_request(&mm, (x >> 16) & 0xfffff, (int)((x >> 60) & 1), now);
+			if (done < now)
+				fail_msg("%s: completion %llu < now %llu", models[k], (unsigned long long)done,
+				         (unsigned long long)now);
+		}
+		memmodel_close(&mm);
+	}
+	/* and through the whole memsys, 4 harts in quanta of 500 cycles */
+	struct memsys *m = mk(4, "llc-size=128K", NULL);
+	uint64_t tm[4] = { 0 }, x = 7;
+	for (int q = 0; q < 200; q++)
+		for (unsigned h = 0; h < 4; h++) {
+			uint64_t end = (uint64_t)(q + 1) * 500;
+			while (tm[h] < end) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				uint64_t a = ((x >> 20) % (1u << 22)) * 8;
+				uint64_t done = memsys_access(m, h, a, (x >> 62) == 0, tm[h]);
+				assert_true(done > tm[h]);
+				tm[h] = tm[h] + 1 + (done - tm[h]) / 4; /* some overlap, like MSHRs */
+			}
+		}
+	memsys_free(m);
+}
+
+/* ---- a small Mess experiment through the whole hierarchy ------------------------ */
+
+/* Hart 0 chases random lines over 64 MiB; harts 1..6 stream reads (or
+ * stores) over private 64 MiB arrays with up to 10 lines in flight each
+ * (MSHR-like closed loop) and `pause` cycles between issues.  Returns the
+ * chase latency; *gbps = memory traffic (reads + writes) over the run. */
+static double mess_point(unsigned pause, int stores, double *gbps)
+{
+	enum { NH = 7, K = 10 };
+	struct memsys *m = mk(NH, NULL);
+	uint64_t tm[NH] = { 0 }, inflight[NH][K] = { { 0 } }, pos[NH] = { 0 }, x = 1;
+	uint64_t chase_n = 0, end = 400000;
+	uint64_t chase_t0 = 0;
+	for (;;) {
+		/* the hart with the smallest clock goes next (like hostsim's scheduler) */
+		unsigned h = 0;
+		for (unsigned i = 1; i < NH; i++)
+			if (tm[i] < tm[h])
+				h = i;
+		if (tm[h] >= end)
+			break;
+		if (h == 0) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			uint64_t a = ((x >> 24) % (1u << 20)) * LINE;
+			tm[0] = memsys_access(m, 0, a, 0, tm[0]);
+			if (tm[0] >= end / 4) { /* warm-up done */
+				if (!chase_t0)
+					chase_t0 = tm[0];
+				chase_n++;
+			}
+		} else {
+			uint64_t slot = pos[h] % K;
+			uint64_t issue = tm[h] > inflight[h][slot] ? tm[h] : inflight[h][slot];
+			uint64_t a = (uint64_t)h << 30 | (pos[h]++ % (1u << 20)) * LINE;
+			inflight[h][slot] = memsys_access(m, h, a, stores, issue);
+			tm[h] = issue + 1 + pause;
+		}
+	}
+	struct memsys_model_stats s;
+	memsys_model_stats(m, &s);
+	*gbps = (double)(s.reads + s.writes) * LINE / (double)end;
+	double lat = (double)(tm[0] - chase_t0) / (double)(chase_n ? chase_n : 1);
+	memsys_free(m);
+	return lat;
+}
+
+static void test_mess_curve(void **state)
+{
+	(void)state;
+	static const unsigned pauses[] = { 0, 20, 50, 100, 400, 100000 };
+	for (int st = 0; st <= 1; st++) {
+		double prev_lat = 1e9, prev_bw = 1e9, bw;
+		for (int k = 0; k < 6; k++) {
+			double lat = mess_point(pauses[k], st, &bw);
+			print_message("mess %s pause %6u: %6.2f GB/s, chase latency %7.1f cycles\n",
+			              st ? "stores" : "reads ", pauses[k], bw, lat);
+			assert_true(bw <= 25.6 * 1.001);
+			assert_true(lat <= prev_lat * 1.02);  /* less pressure, lower latency */
+			assert_true(bw <= prev_bw * 1.02);
+			prev_lat = lat;
+			prev_bw = bw;
+			if (k == 0)
+				assert_true(bw > 25.6 * (st ? 0.6 : 0.9));
+		}
+		/* unloaded: the chase sees the bare latency (row conflicts mostly) */
+		assert_true(prev_lat >= 110 && prev_lat <= 118);
+	}
+}
+
+/* ---- counters ------------------------------------------------------------------- */
+
+static void counters_truth(const char *model)
+{
+	struct memsys *m;
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	assert_int_equal(memsys_cfg_set(&c, "llc-size", "128K", err, sizeof err), 0);
+	assert_int_equal(memsys_cfg_set(&c, "l1d-size", "8K", err, sizeof err), 0);
+	assert_int_equal(memsys_cfg_set(&c, "mem-model", model, err, sizeof err), 0);
+	m = memsys_new(&c, 4, err, sizeof err);
+	assert_non_null(m);
+	uint64_t x = 3, t[4] = { 0 };
+	for (int i = 0; i < 300000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned h = (unsigned)(x >> 62);
+		/* shared region (coherence) + private streams (capacity) */
+		uint64_t a = ((x >> 40) & 7) == 0 ? ((x >> 20) & 0xfff) * 8
+		                                 : (1ull << 28) * (h + 1) + ((x >> 16) % (1u << 21)) * 8;
+		t[h] = memsys_access(m, h, a, (int)((x >> 30) & 1), t[h]);
+	}
+	struct memsys_model_stats s;
+	memsys_model_stats(m, &s);
+	uint64_t r = memsys_mmio_read(m, MEMSYS_MMIO_READS), w = memsys_mmio_read(m, MEMSYS_MMIO_WRITES);
+	assert_true(r > 10000 && w > 5000);
+	assert_int_equal(r, s.reads);
+	assert_int_equal(w, s.writes);
+	assert_int_equal(r, ev_sum(m, 4, MEMSYS_EV_LLC_MISS));
+	assert_int_equal(w, ev_sum(m, 4, MEMSYS_EV_LLC_WB));
+	assert_int_equal(ev_sum(m, 4, MEMSYS_EV_L1D_ACCESS), 300000);
+	assert_int_equal(ev_sum(m, 4, MEMSYS_EV_LOAD) + ev_sum(m, 4, MEMSYS_EV_STORE), 300000);
+	assert_int_equal(ev_sum(m, 4, MEMSYS_EV_INV_SENT), ev_sum(m, 4, MEMSYS_EV_INV_RECV));
+	assert_true(ev_sum(m, 4, MEMSYS_EV_INV_SENT) > 100);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), s.busy);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	memsys_stats(m, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "memctl: reads"));
+	free(buf);
+	memsys_free(m);
+}
+
+static void test_counters_truth(void **state)
+{
+	(void)state;
+	counters_truth("fixed");
+	counters_truth("md1");
+	counters_truth("dram");
+}
+
+static void test_mmio_ctrl(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "llc-size=64K", NULL);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_MAGIC), MEMSYS_MMIO_MAGIC_VALUE);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_PEAK), 25600);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_FREQ), 1000);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_LINE), 64);
+	assert_int_equal(memsys_mmio_read(m, 0x1000), 0);
+	uint64_t t = 0;
+	for (uint64_t i = 0; i < 100; i++)
+		t = memsys_access(m, 0, i * LINE, 0, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 100);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), 250); /* 2.5 cycles each */
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 1);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), 0);
+	for (uint64_t i = 100; i < 150; i++)
+		t = memsys_access(m, 0, i * LINE, 0, t);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 2);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_CTRL), 2);
+	for (uint64_t i = 150; i < 170; i++)
+		t = memsys_access(m, 0, i * LINE, 0, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 50);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 70);
+	/* the model itself never stopped counting */
+	struct memsys_model_stats s;
+	memsys_model_stats(m, &s);
+	assert_int_equal(s.reads, 170);
+	memsys_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cfg_defaults),
+		cmocka_unit_test(test_cfg_set_ok),
+		cmocka_unit_test(test_cfg_refusals),
+		cmocka_unit_test(test_cfg_check_refusals),
+		cmocka_unit_test(test_hit_miss_latency_fixed),
+		cmocka_unit_test(test_store_miss_and_exclusive),
+		cmocka_unit_test(test_inflight_line_waits),
+		cmocka_unit_test(test_capacity_sweep),
+		cmocka_unit_test(test_latency_by_level),
+		cmocka_unit_test(test_lru_order),
+		cmocka_unit_test(test_writeback_counts),
+		cmocka_unit_test(test_store_stream_half_writes),
+		cmocka_unit_test(test_coherence_invalidate),
+		cmocka_unit_test(test_coherence_pingpong_dirty_writeback),
+		cmocka_unit_test(test_intervention_keeps_dirty),
+		cmocka_unit_test(test_inclusive_back_invalidation),
+		cmocka_unit_test(test_md1_load_latency),
+		cmocka_unit_test(test_dram_row_states),
+		cmocka_unit_test(test_dram_saturated_read_bw),
+		cmocka_unit_test(test_dram_bank_bound),
+		cmocka_unit_test(test_dram_write_mix_saturates_lower),
+		cmocka_unit_test(test_causality_out_of_order),
+		cmocka_unit_test(test_mess_curve),
+		cmocka_unit_test(test_counters_truth),
+		cmocka_unit_test(test_mmio_ctrl),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
