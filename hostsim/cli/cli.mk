@@ -1,1 +1,15 @@
 # The rvmess CLI: build/bin/rvmess
+#
+# Library sources (everything in hostsim/cli/ except main.c, plus the shared
+# CRC-32) are listed in RVMESS_LIB_SRCS so unit tests and later commands can
+# link them; a new command file hostsim/cli/<name>.c is picked up
+# automatically (declare it in cmds.h and add one line to main.c's table).
+RVMESS_LIB_SRCS := $(filter-out hostsim/cli/main.c,$(sort $(wildcard hostsim/cli/*.c))) \
+                   firmware/lib/crc32.c
+RVMESS_LIBS     := -lm
+
+HOST_BINS += $(BUILD)/bin/rvmess
+
+$(BUILD)/bin/rvmess: $(patsubst %.c,$(HOBJ)/%.o,hostsim/cli/main.c $(RVMESS_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ $(HLDLIBS) $(RVMESS_LIBS)

@@ -1,0 +1,10 @@
+/* The rvmess subcommands: int cmd_<name>(int argc, char **argv), where
+ * argv[0] is the command name.  Return the process exit status.  Adding a
+ * command = one declaration here + one line in main.c's table. */
+#ifndef RVMESS_CLI_CMDS_H
+#define RVMESS_CLI_CMDS_H
+
+int cmd_parse(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+
+#endif

@@ -1,0 +1,471 @@
+/* lat / par / chase outputs and cache levels: see lat.h. */
+#include "cli/lat.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/csv.h"
+
+#define MB (1024.0 * 1024.0)
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q) {
+		fprintf(stderr, "rvmess: out of memory\n");
+		exit(2);
+	}
+	return q;
+}
+
+char *path_join(char *buf, size_t len, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	snprintf(buf, len, "%s%s%s", dir, (n && dir[n - 1] == '/') ? "" : "/", name);
+	return buf;
+}
+
+/* Fetch required numeric fields; report the first missing/bad one. */
+static int need(const struct rvm_log *log, const struct rvm_rec *r, FILE *diag,
+		const char *const *keys, uint64_t *vals)
+{
+	for (size_t i = 0; keys[i]; i++) {
+		if (rec_u64(r, keys[i], &vals[i]) < 0) {
+			const char *v = rec_get(r, keys[i]);
+
+			if (diag)
+				fprintf(diag, "%s:%lu: %s record: %s field '%s'%s%s%s, record skipped\n",
+					log->path, r->line, r->type, v ? "bad" : "missing", keys[i],
+					v ? " ('" : "", v ? v : "", v ? "')" : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int zero_loads(const struct rvm_log *log, const struct rvm_rec *r, FILE *diag, uint64_t loads)
+{
+	if (loads)
+		return 0;
+	if (diag)
+		fprintf(diag, "%s:%lu: %s record: loads=0, record skipped\n", log->path, r->line, r->type);
+	return 1;
+}
+
+/* ---- lat ---------------------------------------------------------------- */
+
+void lat_collect(const struct rvm_log *log, FILE *diag, struct lat_sets *out, size_t *invalid)
+{
+	static const char *const keys[] = { "stride", "size", "loads", "cycles", "ns", NULL };
+	const struct rvm_rec *r;
+	size_t it = 0;
+
+	memset(out, 0, sizeof(*out));
+	while ((r = rvm_log_next(log, "lat", &it))) {
+		uint64_t v[5];
+		const char *chain = rec_get(r, "chain");
+		struct lat_set *s = NULL;
+		struct lat_point *p;
+		size_t k;
+
+		if (!chain || (strcmp(chain, "stride") != 0 && strcmp(chain, "random") != 0)) {
+			if (diag)
+				fprintf(diag, "%s:%lu: lat record: %s chain '%s' (want stride|random), record skipped\n",
+					log->path, r->line, chain ? "bad" : "missing", chain ? chain : "");
+			(*invalid)++;
+			continue;
+		}
+		if (need(log, r, diag, keys, v) < 0 || zero_loads(log, r, diag, v[2])) {
+			(*invalid)++;
+			continue;
+		}
+		for (size_t i = 0; i < out->n; i++)
+			if (strcmp(out->sets[i].chain, chain) == 0 && out->sets[i].stride == v[0])
+				s = &out->sets[i];
+		if (!s) {
+			out->sets = xrealloc(out->sets, (out->n + 1) * sizeof(*out->sets));
+			s = &out->sets[out->n++];
+			memset(s, 0, sizeof(*s));
+			snprintf(s->chain, sizeof(s->chain), "%s", chain);
+			s->stride = v[0];
+		}
+		s->pts = xrealloc(s->pts, (s->n + 1) * sizeof(*s->pts));
+		/* insertion keeps ascending size, log order among equal sizes */
+		for (k = s->n; k > 0 && s->pts[k - 1].size > v[1]; k--)
+			s->pts[k] = s->pts[k - 1];
+		p = &s->pts[k];
+		s->n++;
+		p->size = v[1];
+		p->loads = v[2];
+		p->cycles = v[3];
+		p->ns = v[4];
+		p->cpl = (double)v[3] / (double)v[2];
+		p->nspl = (double)v[4] / (double)v[2];
+		p->line = r->line;
+	}
+}
+
+void lat_sets_free(struct lat_sets *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->sets[i].pts);
+	free(s->sets);
+	memset(s, 0, sizeof(*s));
+}
+
+void lat_write_xgraph(FILE *f, const struct lat_set *s)
+{
+	fprintf(f, "\"stride=%" PRIu64 "\n", s->stride);
+	for (size_t i = 0; i < s->n; i++)
+		fprintf(f, "%.5f %.3f\n", (double)s->pts[i].size / MB, s->pts[i].nspl);
+	fputc('\n', f);
+}
+
+const struct lat_set *lat_levels_source(const struct lat_sets *s)
+{
+	static const char *const order[] = { "random", "stride" };
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < s->n; i++)
+			if (strcmp(s->sets[i].chain, order[k]) == 0 && s->sets[i].stride == 64)
+				return &s->sets[i];
+	for (int k = 0; k < 2; k++) {
+		const struct lat_set *best = NULL;
+
+		for (size_t i = 0; i < s->n; i++)
+			if (strcmp(s->sets[i].chain, order[k]) == 0 &&
+			    (!best || s->sets[i].stride < best->stride))
+				best = &s->sets[i];
+		if (best)
+			return best;
+	}
+	return NULL;
+}
+
+static int close_file(FILE *f)
+{
+	int bad = ferror(f);
+	int e = errno;
+
+	if (fclose(f) != 0)
+		return -1;
+	if (bad) {
+		errno = e ? e : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int write_lat_outputs(const struct lat_sets *s, const char *dir)
+{
+	char path[4096], name[96];
+	struct csv c;
+	FILE *all = NULL;
+
+	if (csv_open(&c, path_join(path, sizeof(path), dir,  "lat.csv"),
+		     "chain,stride,size_bytes,size_mb,loads,cycles,ns,cycles_per_load,ns_per_load") < 0)
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lat_set *d = &s->sets[i];
+
+		for (size_t k = 0; k < d->n; k++) {
+			const struct lat_point *p = &d->pts[k];
+
+			csv_str(&c, d->chain);
+			csv_u64(&c, d->stride);
+			csv_u64(&c, p->size);
+			csv_fix(&c, (double)p->size / MB, 5);
+			csv_u64(&c, p->loads);
+			csv_u64(&c, p->cycles);
+			csv_u64(&c, p->ns);
+			csv_fix(&c, p->cpl, 3);
+			csv_fix(&c, p->nspl, 3);
+			csv_row_end(&c);
+		}
+	}
+	if (csv_close(&c) < 0)
+		return -1;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lat_set *d = &s->sets[i];
+		FILE *f;
+
+		snprintf(name, sizeof(name), "lat_%s_stride%" PRIu64 ".xg", d->chain, d->stride);
+		f = fopen(path_join(path, sizeof(path), dir, name), "w");
+		if (!f)
+			goto fail;
+		lat_write_xgraph(f, d);
+		if (close_file(f) < 0)
+			goto fail;
+		if (strcmp(d->chain, "stride") == 0) {
+			if (!all && !(all = fopen(path_join(path, sizeof(path), dir, "lat.xg"), "w")))
+				goto fail;
+			lat_write_xgraph(all, d);
+		}
+	}
+	if (all && close_file(all) < 0)
+		return -1;
+	return 0;
+fail:
+	if (all) {
+		int e = errno;
+
+		fclose(all);
+		errno = e;
+	}
+	return -1;
+}
+
+/* ---- cache levels --------------------------------------------------------- */
+
+void fmt_size(char *buf, size_t len, uint64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+	double v = (double)b;
+
+	while (u < 4 && b >= 1024 && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%" PRIu64 " B", b);
+	else if (v == (double)(uint64_t)v)
+		snprintf(buf, len, "%" PRIu64 " %s", (uint64_t)v, unit[u]);
+	else
+		snprintf(buf, len, "%.2f %s", v, unit[u]);
+}
+
+void cache_levels_find(const struct lat_set *src, const struct plateau_opts *o,
+		       struct cache_levels *cl)
+{
+	uint64_t *size;
+	double *ns, *cyc;
+
+	memset(cl, 0, sizeof(*cl));
+	cl->src = src;
+	cl->opts = *o;
+	if (!src || !src->n)
+		return;
+	size = xrealloc(NULL, src->n * sizeof(*size));
+	ns = xrealloc(NULL, src->n * sizeof(*ns));
+	cyc = xrealloc(NULL, src->n * sizeof(*cyc));
+	for (size_t i = 0; i < src->n; i++) {
+		size[i] = src->pts[i].size;
+		ns[i] = src->pts[i].nspl;
+		cyc[i] = src->pts[i].cpl;
+	}
+	cl->lv = xrealloc(NULL, src->n * sizeof(*cl->lv));
+	cl->n = plateau_find(size, ns, cyc, src->n, o, cl->lv, src->n);
+	free(size);
+	free(ns);
+	free(cyc);
+}
+
+void cache_levels_free(struct cache_levels *cl)
+{
+	free(cl->lv);
+	memset(cl, 0, sizeof(*cl));
+}
+
+static void level_name(char *buf, size_t len, const struct cache_levels *cl, size_t i)
+{
+	if (i + 1 == cl->n)
+		snprintf(buf, len, "memory");
+	else
+		snprintf(buf, len, "L%zu", i + 1);
+}
+
+void cache_levels_print(FILE *f, const struct cache_levels *cl)
+{
+	if (!cl->src) {
+		fprintf(f, "cache levels: no lat data\n");
+		return;
+	}
+	fprintf(f, "cache levels from lat chain=%s stride=%" PRIu64 " (%zu points, tolerance %.0f%%, min span %.1fx)\n",
+		cl->src->chain, cl->src->stride, cl->src->n, cl->opts.tol * 100, cl->opts.min_span);
+	if (cl->n == 0) {
+		fprintf(f, "no plateau found\n");
+		return;
+	}
+	fprintf(f, "%-7s %-24s %-10s %10s %12s %6s\n", "level", "sizes", "capacity", "ns/load",
+		"cycles/load", "points");
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct plateau *p = &cl->lv[i];
+		char name[32], a[32], b[32], range[72], cap[32];
+
+		level_name(name, sizeof(name), cl, i);
+		fmt_size(a, sizeof(a), p->size_first);
+		fmt_size(b, sizeof(b), p->size_last);
+		snprintf(range, sizeof(range), "%s .. %s", a, b);
+		if (i + 1 == cl->n)
+			snprintf(cap, sizeof(cap), "-");
+		else
+			fmt_size(cap, sizeof(cap), p->size_last);
+		fprintf(f, "%-7s %-24s %-10s %10.3f %12.3f %6zu\n", name, range, cap, p->y, p->y2,
+			p->points);
+	}
+	{
+		const struct plateau *last = &cl->lv[cl->n - 1];
+		const struct lat_point *end = &cl->src->pts[cl->src->n - 1];
+
+		if (last->last + 1 < cl->src->n && end->nspl > last->y * (1 + cl->opts.tol)) {
+			char sz[32];
+
+			fmt_size(sz, sizeof(sz), end->size);
+			fprintf(f, "note: latency keeps rising after the last plateau (%.3f ns at %s): "
+				   "memory may lie beyond lat_max; raise lat_max\n", end->nspl, sz);
+		}
+	}
+}
+
+int write_cache_levels(const struct cache_levels *cl, const char *dir)
+{
+	char path[4096];
+	struct csv c;
+	FILE *f = fopen(path_join(path, sizeof(path), dir, "cache_levels.txt"), "w");
+
+	if (!f)
+		return -1;
+	cache_levels_print(f, cl);
+	if (close_file(f) < 0)
+		return -1;
+	if (csv_open(&c, path_join(path, sizeof(path), dir, "cache_levels.csv"),
+		     "level,first_size_bytes,last_size_bytes,capacity_bytes,points,ns_per_load,cycles_per_load,chain,stride") < 0)
+		return -1;
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct plateau *p = &cl->lv[i];
+		char name[32];
+
+		level_name(name, sizeof(name), cl, i);
+		csv_str(&c, name);
+		csv_u64(&c, p->size_first);
+		csv_u64(&c, p->size_last);
+		if (i + 1 == cl->n)
+			csv_empty(&c);
+		else
+			csv_u64(&c, p->size_last);
+		csv_u64(&c, p->points);
+		csv_fix(&c, p->y, 3);
+		csv_fix(&c, p->y2, 3);
+		csv_str(&c, cl->src->chain);
+		csv_u64(&c, cl->src->stride);
+		csv_row_end(&c);
+	}
+	return csv_close(&c);
+}
+
+/* ---- par / parmax --------------------------------------------------------- */
+
+int write_par_outputs(const struct rvm_log *log, const char *dir, FILE *diag, size_t *invalid)
+{
+	static const char *const pkeys[] = { "size", "k", "loads", "cycles", "ns", NULL };
+	static const char *const mkeys[] = { "size", "k", NULL };
+	char path[4096];
+	struct csv c;
+	const struct rvm_rec *r;
+	size_t it = 0;
+
+	if (rvm_log_count(log, "par")) {
+		if (csv_open(&c, path_join(path, sizeof(path), dir, "par.csv"),
+			     "size_bytes,size_mb,k,loads,cycles,ns,cycles_per_load,ns_per_load,parallelism") < 0)
+			return -1;
+		while ((r = rvm_log_next(log, "par", &it))) {
+			uint64_t v[5], w[5];
+			const struct rvm_rec *one;
+			size_t it1 = 0;
+			double nspl1 = -1;
+
+			if (need(log, r, diag, pkeys, v) < 0 || zero_loads(log, r, diag, v[2])) {
+				(*invalid)++;
+				continue;
+			}
+			/* the k=1 point of the same size gives parallelism */
+			while ((one = rvm_log_next(log, "par", &it1))) {
+				if (need(log, one, NULL, pkeys, w) == 0 && w[0] == v[0] && w[1] == 1 && w[2]) {
+					nspl1 = (double)w[4] / (double)w[2];
+					break;
+				}
+			}
+			csv_u64(&c, v[0]);
+			csv_fix(&c, (double)v[0] / MB, 5);
+			csv_u64(&c, v[1]);
+			csv_u64(&c, v[2]);
+			csv_u64(&c, v[3]);
+			csv_u64(&c, v[4]);
+			csv_fix(&c, (double)v[3] / (double)v[2], 3);
+			csv_fix(&c, (double)v[4] / (double)v[2], 3);
+			if (nspl1 >= 0 && v[4])
+				csv_fix(&c, nspl1 / ((double)v[4] / (double)v[2]), 3);
+			else
+				csv_empty(&c);
+			csv_row_end(&c);
+		}
+		if (csv_close(&c) < 0)
+			return -1;
+	}
+	if (rvm_log_count(log, "parmax")) {
+		it = 0;
+		if (csv_open(&c, path_join(path, sizeof(path), dir, "parmax.csv"),
+			     "size_bytes,size_mb,k,par") < 0)
+			return -1;
+		while ((r = rvm_log_next(log, "parmax", &it))) {
+			uint64_t v[2];
+			double par;
+
+			if (need(log, r, diag, mkeys, v) < 0) {
+				(*invalid)++;
+				continue;
+			}
+			if (rec_double(r, "par", &par) < 0) {
+				if (diag)
+					fprintf(diag, "%s:%lu: parmax record: missing or bad field 'par', record skipped\n",
+						log->path, r->line);
+				(*invalid)++;
+				continue;
+			}
+			csv_u64(&c, v[0]);
+			csv_fix(&c, (double)v[0] / MB, 5);
+			csv_u64(&c, v[1]);
+			csv_fix(&c, par, 3);
+			csv_row_end(&c);
+		}
+		if (csv_close(&c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- chase ------------------------------------------------------------------ */
+
+int write_chase_csv(const struct rvm_log *log, const char *dir, FILE *diag, size_t *invalid)
+{
+	static const char *const keys[] = { "size", "lines", "rep", "loads", "cycles", "ticks", "ns", NULL };
+	char path[4096];
+	struct csv c;
+	const struct rvm_rec *r;
+	size_t it = 0;
+
+	if (csv_open(&c, path_join(path, sizeof(path), dir, "chase.csv"),
+		     "hart,size_bytes,lines,rep,loads,cycles,ticks,ns,cycles_per_load,ns_per_load") < 0)
+		return -1;
+	while ((r = rvm_log_next(log, "chase", &it))) {
+		uint64_t v[7];
+
+		if (need(log, r, diag, keys, v) < 0 || zero_loads(log, r, diag, v[3])) {
+			(*invalid)++;
+			continue;
+		}
+		csv_u64(&c, r->hart);
+		for (int i = 0; i < 7; i++)
+			csv_u64(&c, v[i]);
+		csv_fix(&c, (double)v[4] / (double)v[3], 3);
+		csv_fix(&c, (double)v[6] / (double)v[3], 3);
+		csv_row_end(&c);
+	}
+	return csv_close(&c);
+}

@@ -1,0 +1,581 @@
+/* Console log reader: see log.h and docs/protocol.md. */
+#include "cli/log.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rvmess/crc32.h"
+
+#define PREFIX     "@RVM "
+#define PREFIX_LEN 5
+
+static const char *const known_types[] = {
+	"hdr", "cfg", "fdt", "hart", "missing", "start", "chase", "lat", "par",
+	"parmax", "mess", "prog", "warn", "err", "trap", "end", NULL,
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q) {
+		fprintf(stderr, "rvmess: out of memory\n");
+		exit(2);
+	}
+	return q;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *d = xrealloc(NULL, n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+static void diagf(FILE *diag, const char *name, unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!diag)
+		return;
+	if (line)
+		fprintf(diag, "%s:%lu: ", name, line);
+	else
+		fprintf(diag, "%s: ", name);
+	va_start(ap, fmt);
+	vfprintf(diag, fmt, ap);
+	va_end(ap);
+	fputc('\n', diag);
+}
+
+const char *rvm_status_name(enum rvm_status s)
+{
+	switch (s) {
+	case RVM_STATUS_OK: return "ok";
+	case RVM_STATUS_FAIL: return "fail";
+	default: return "none";
+	}
+}
+
+/* ---- numbers ---------------------------------------------------------- */
+
+static int parse_dec(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d;
+
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		d = (unsigned)(s[i] - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int rvm_parse_u64(const char *s, uint64_t *v)
+{
+	size_t n;
+
+	if (!s)
+		return -1;
+	n = strlen(s);
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		uint64_t x = 0;
+
+		if (n - 2 > 16)
+			return -1;
+		for (size_t i = 2; i < n; i++) {
+			int h = hexval((unsigned char)s[i]);
+
+			if (h < 0)
+				return -1;
+			x = (x << 4) | (uint64_t)h;
+		}
+		*v = x;
+		return 0;
+	}
+	return parse_dec(s, n, v);
+}
+
+/* ---- one record --------------------------------------------------------- */
+
+void rvm_rec_free(struct rvm_rec *rec)
+{
+	if (!rec)
+		return;
+	for (size_t i = 0; i < rec->nfields; i++) {
+		free(rec->fields[i].key);
+		free(rec->fields[i].val);
+	}
+	free(rec->fields);
+	free(rec->type);
+	free(rec->text);
+	memset(rec, 0, sizeof(*rec));
+}
+
+static int is_lower_hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+static int is_key_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
+
+/* Checks the checksum first (a corrupted line is named as such), then the
+ * syntax of everything it covers. */
+int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, size_t whylen)
+{
+	const char *star, *body_end, *p;
+	uint32_t crc_line = 0, crc;
+	size_t ncrc;
+
+	memset(rec, 0, sizeof(*rec));
+	if (len < PREFIX_LEN || memcmp(s, PREFIX, PREFIX_LEN) != 0)
+		return WHY("no '@RVM ' prefix");
+	star = memchr(s, '*', len);
+	if (!star)
+		return WHY("truncated record (no ' *crc' checksum)");
+	ncrc = len - (size_t)(star + 1 - s);
+	for (size_t i = 0; i < ncrc && i < 8; i++)
+		if (!is_lower_hex((unsigned char)star[1 + i]))
+			return WHY("malformed checksum (want 8 lowercase hex digits after '*')");
+	if (ncrc < 8)
+		return WHY("truncated record (checksum has %zu of 8 hex digits)", ncrc);
+	for (size_t i = 0; i < 8; i++)
+		crc_line = (crc_line << 4) | (uint32_t)hexval((unsigned char)star[1 + i]);
+	if (ncrc > 8)
+		return WHY("%zu unexpected bytes after the checksum", ncrc - 8);
+	if (star == s || star[-1] != ' ')
+		return WHY("malformed record ('*' inside a value or no space before the checksum)");
+	body_end = star - 1;
+	crc = rvm_crc32(0, s, (size_t)(body_end - s));
+	if (crc != crc_line)
+		return WHY("bad crc (computed %08x, record says %08x)", crc, crc_line);
+
+	/* Syntax of the checksummed part. */
+	for (p = s; p < body_end; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c > 0x7e)
+			return WHY("non-printable byte 0x%02x at column %zu", c, (size_t)(p - s) + 1);
+	}
+	p = s + PREFIX_LEN;
+	{
+		const char *tok_end = memchr(p, ' ', (size_t)(body_end - p));
+		size_t n;
+
+		if (!tok_end)
+			return WHY("truncated record (no type and h= field)");
+		n = (size_t)(tok_end - p);
+		if (parse_dec(p, n, &rec->seq) < 0 || (n > 1 && p[0] == '0'))
+			return WHY("bad sequence number '%.*s'", (int)(n > 40 ? 40 : n), p);
+		p = tok_end + 1;
+		tok_end = memchr(p, ' ', (size_t)(body_end - p));
+		if (!tok_end)
+			return WHY("truncated record (no h= field)");
+		n = (size_t)(tok_end - p);
+		if (n == 0 || n > 32 || p[0] < 'a' || p[0] > 'z')
+			return WHY("bad record type '%.*s'", (int)(n > 40 ? 40 : n), p);
+		for (size_t i = 0; i < n; i++)
+			if (!is_key_char((unsigned char)p[i]))
+				return WHY("bad record type '%.*s'", (int)(n > 40 ? 40 : n), p);
+		rec->type = xstrndup(p, n);
+		p = tok_end + 1;
+	}
+	/* Fields: h= first, then key=value separated by single spaces. */
+	while (p <= body_end) {
+		const char *tok_end = memchr(p, ' ', (size_t)(body_end - p));
+		const char *eq;
+		size_t n, kn;
+
+		if (!tok_end)
+			tok_end = body_end;
+		n = (size_t)(tok_end - p);
+		if (n == 0) {
+			rvm_rec_free(rec);
+			return WHY("malformed record (empty field: double space or trailing space)");
+		}
+		eq = memchr(p, '=', n);
+		if (!eq || eq == p) {
+			rvm_rec_free(rec);
+			return WHY("malformed field '%.*s' (want key=value)", (int)(n > 40 ? 40 : n), p);
+		}
+		kn = (size_t)(eq - p);
+		for (size_t i = 0; i < kn; i++) {
+			if (!is_key_char((unsigned char)p[i])) {
+				rvm_rec_free(rec);
+				return WHY("malformed field '%.*s' (key must be [a-z0-9_]+)",
+					   (int)(n > 40 ? 40 : n), p);
+			}
+		}
+		if (rec->nfields == 0 && rec->text == NULL) {
+			/* first field: h=<hart> */
+			if (kn != 1 || p[0] != 'h') {
+				rvm_rec_free(rec);
+				return WHY("first field is '%.*s', not h=<hart>", (int)(n > 40 ? 40 : n), p);
+			}
+			if (parse_dec(eq + 1, (size_t)(tok_end - eq - 1), &rec->hart) < 0) {
+				rvm_rec_free(rec);
+				return WHY("bad hart number in '%.*s'", (int)(n > 40 ? 40 : n), p);
+			}
+			rec->text = xstrndup(s, (size_t)(body_end - s)); /* marks h= seen */
+		} else {
+			if (kn == 1 && p[0] == 'h') {
+				rvm_rec_free(rec);
+				return WHY("duplicate key 'h'");
+			}
+			for (size_t i = 0; i < rec->nfields; i++) {
+				if (strlen(rec->fields[i].key) == kn &&
+				    memcmp(rec->fields[i].key, p, kn) == 0) {
+					rvm_rec_free(rec);
+					return WHY("duplicate key '%.*s'", (int)kn, p);
+				}
+			}
+			rec->fields = xrealloc(rec->fields, (rec->nfields + 1) * sizeof(*rec->fields));
+			rec->fields[rec->nfields].key = xstrndup(p, kn);
+			rec->fields[rec->nfields].val = xstrndup(eq + 1, (size_t)(tok_end - eq - 1));
+			rec->nfields++;
+		}
+		p = tok_end + 1;
+	}
+	if (!rec->text) {
+		rvm_rec_free(rec);
+		return WHY("truncated record (no h= field)");
+	}
+	rec->known = 0;
+	for (size_t i = 0; known_types[i]; i++)
+		if (strcmp(known_types[i], rec->type) == 0)
+			rec->known = 1;
+	return 0;
+}
+
+/* ---- field access ------------------------------------------------------- */
+
+const char *rec_get(const struct rvm_rec *rec, const char *key)
+{
+	for (size_t i = 0; i < rec->nfields; i++)
+		if (strcmp(rec->fields[i].key, key) == 0)
+			return rec->fields[i].val;
+	return NULL;
+}
+
+int rec_u64(const struct rvm_rec *rec, const char *key, uint64_t *v)
+{
+	if (strcmp(key, "h") == 0) {
+		*v = rec->hart;
+		return 0;
+	}
+	return rvm_parse_u64(rec_get(rec, key), v);
+}
+
+int rec_double(const struct rvm_rec *rec, const char *key, double *v)
+{
+	const char *s = rec_get(rec, key), *dot;
+	uint64_t ip, fp = 0;
+	double scale = 1;
+
+	if (!s)
+		return -1;
+	dot = strchr(s, '.');
+	if (!dot)
+		return rvm_parse_u64(s, &ip) < 0 ? -1 : (*v = (double)ip, 0);
+	if (parse_dec(s, (size_t)(dot - s), &ip) < 0)
+		return -1;
+	if (dot[1] != '\0') {
+		size_t fn = strlen(dot + 1);
+
+		if (fn > 18 || parse_dec(dot + 1, fn, &fp) < 0)
+			return -1;
+		for (size_t i = 0; i < fn; i++)
+			scale *= 10;
+	} else {
+		return -1;
+	}
+	*v = (double)ip + (double)fp / scale;
+	return 0;
+}
+
+const struct rvm_rec *rvm_log_next(const struct rvm_log *log, const char *type, size_t *it)
+{
+	while (*it < log->nrecs) {
+		const struct rvm_rec *r = &log->recs[(*it)++];
+
+		if (!type || strcmp(r->type, type) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+size_t rvm_log_count(const struct rvm_log *log, const char *type)
+{
+	size_t n = 0, it = 0;
+
+	while (rvm_log_next(log, type, &it))
+		n++;
+	return n;
+}
+
+/* ---- the whole log ------------------------------------------------------ */
+
+static int cmp_seq_line(const void *a, const void *b)
+{
+	const struct rvm_rec *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static const char *find_prefix(const char *p, const char *end)
+{
+	while (end - p >= PREFIX_LEN) {
+		const char *at = memchr(p, '@', (size_t)(end - p - PREFIX_LEN + 1));
+
+		if (!at)
+			return NULL;
+		if (memcmp(at, PREFIX, PREFIX_LEN) == 0)
+			return at;
+		p = at + 1;
+	}
+	return NULL;
+}
+
+int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
+		     struct rvm_log *log)
+{
+	struct rvm_rec *cand = NULL;
+	size_t ncand = 0, cap = 0;
+	const char *p = buf, *end = buf + len;
+	unsigned long line = 0;
+	char why[160];
+
+	memset(log, 0, sizeof(*log));
+	log->path = xstrndup(name, strlen(name));
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *at, *next;
+
+		line++;
+		if (le > p && le[-1] == '\r')
+			le--;
+		at = find_prefix(p, le);
+		while (at) {
+			next = find_prefix(at + PREFIX_LEN, le);
+			if (next) {
+				diagf(diag, name, line, "truncated record (another record starts at column %zu)",
+				      (size_t)(next - p) + 1);
+				log->bad++;
+			} else {
+				struct rvm_rec r;
+
+				if (rvm_rec_parse(at, (size_t)(le - at), &r, why, sizeof(why)) < 0) {
+					diagf(diag, name, line, "%s", why);
+					log->bad++;
+				} else {
+					r.line = line;
+					if (ncand == cap) {
+						cap = cap ? 2 * cap : 256;
+						cand = xrealloc(cand, cap * sizeof(*cand));
+					}
+					cand[ncand++] = r;
+				}
+			}
+			at = next;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	log->lines = line;
+
+	qsort(cand, ncand, sizeof(*cand), cmp_seq_line);
+
+	/* One record per seq: identical repeats are duplicates, different
+	 * content under the same seq is an error (first one kept). */
+	log->recs = xrealloc(NULL, (ncand ? ncand : 1) * sizeof(*log->recs));
+	for (size_t i = 0; i < ncand; i++) {
+		struct rvm_rec *last = log->nrecs ? &log->recs[log->nrecs - 1] : NULL;
+
+		if (last && last->seq == cand[i].seq) {
+			if (strcmp(last->text, cand[i].text) == 0) {
+				diagf(diag, name, cand[i].line,
+				      "duplicate of record seq %llu (line %lu), dropped",
+				      (unsigned long long)cand[i].seq, last->line);
+				log->duplicates++;
+			} else {
+				diagf(diag, name, cand[i].line,
+				      "record seq %llu conflicts with line %lu (same seq, different content), dropped",
+				      (unsigned long long)cand[i].seq, last->line);
+				log->conflicts++;
+				log->bad++;
+			}
+			rvm_rec_free(&cand[i]);
+			continue;
+		}
+		log->recs[log->nrecs++] = cand[i];
+	}
+	free(cand);
+
+	/* Unknown types: warn once per type, keep. */
+	for (size_t i = 0; i < log->nrecs; i++) {
+		const struct rvm_rec *r = &log->recs[i];
+		int seen = 0;
+
+		if (r->known)
+			continue;
+		log->unknown++;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !log->recs[j].known && strcmp(log->recs[j].type, r->type) == 0;
+		if (!seen)
+			diagf(diag, name, r->line, "warning: unknown record type '%s' (kept)", r->type);
+	}
+
+	/* Structure: hdr at 0, gaps, end. */
+	{
+		uint64_t expect = 0;
+		const struct rvm_rec *endr = NULL;
+
+		for (size_t i = 0; i < log->nrecs; i++) {
+			const struct rvm_rec *r = &log->recs[i];
+
+			if (r->seq > expect) {
+				diagf(diag, name, 0, "missing records %llu..%llu",
+				      (unsigned long long)expect, (unsigned long long)(r->seq - 1));
+				log->missing += r->seq - expect;
+			}
+			expect = r->seq + 1;
+			if (strcmp(r->type, "end") == 0) {
+				if (endr)
+					diagf(diag, name, r->line, "warning: second end record (first at line %lu)",
+					      endr->line);
+				endr = r;
+			} else if (endr) {
+				diagf(diag, name, r->line, "warning: record seq %llu after the end record",
+				      (unsigned long long)r->seq);
+			}
+		}
+		if (log->nrecs && log->recs[0].seq == 0) {
+			if (strcmp(log->recs[0].type, "hdr") == 0)
+				log->has_hdr = 1;
+			else
+				diagf(diag, name, log->recs[0].line, "record seq 0 is '%s', not hdr",
+				      log->recs[0].type);
+		} else {
+			diagf(diag, name, 0, "no hdr record (seq 0)");
+		}
+		if (endr) {
+			const char *st = rec_get(endr, "status");
+			uint64_t nrec;
+
+			log->has_end = 1;
+			if (st && strcmp(st, "ok") == 0) {
+				log->status = RVM_STATUS_OK;
+			} else {
+				log->status = RVM_STATUS_FAIL;
+				if (!st || strcmp(st, "fail") != 0)
+					diagf(diag, name, endr->line, "end record: bad status '%s'",
+					      st ? st : "(missing)");
+			}
+			if (rec_u64(endr, "records", &nrec) == 0 && nrec != endr->seq)
+				diagf(diag, name, endr->line,
+				      "warning: end says records=%llu but its seq is %llu",
+				      (unsigned long long)nrec, (unsigned long long)endr->seq);
+		} else if (log->nrecs) {
+			diagf(diag, name, 0, "no end record (log ends after seq %llu, line %lu)",
+			      (unsigned long long)log->recs[log->nrecs - 1].seq,
+			      log->recs[log->nrecs - 1].line);
+		} else {
+			diagf(diag, name, 0, "no records found");
+		}
+		log->complete = log->has_hdr && log->has_end && log->missing == 0;
+	}
+
+	/* Distinct harts that printed a hart record. */
+	for (size_t i = 0; i < log->nrecs; i++) {
+		int dup = 0;
+
+		if (strcmp(log->recs[i].type, "hart") != 0)
+			continue;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = strcmp(log->recs[j].type, "hart") == 0 &&
+			      log->recs[j].hart == log->recs[i].hart;
+		if (!dup)
+			log->harts++;
+	}
+	return 0;
+}
+
+int rvm_log_read(const char *path, FILE *diag, struct rvm_log *log)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	memset(log, 0, sizeof(*log));
+	if (!f)
+		return -1;
+	for (;;) {
+		size_t n;
+
+		if (cap - len < 65536) {
+			cap = cap ? 2 * cap : 1 << 20;
+			buf = xrealloc(buf, cap);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		fclose(f);
+		free(buf);
+		errno = e;
+		return -1;
+	}
+	fclose(f);
+	rc = rvm_log_read_mem(path, buf, len, diag, log);
+	free(buf);
+	return rc;
+}
+
+void rvm_log_free(struct rvm_log *log)
+{
+	for (size_t i = 0; i < log->nrecs; i++)
+		rvm_rec_free(&log->recs[i]);
+	free(log->recs);
+	free(log->path);
+	memset(log, 0, sizeof(*log));
+}
+
+int rvm_log_clean(const struct rvm_log *log)
+{
+	return log->complete && log->bad == 0 && log->status == RVM_STATUS_OK;
+}

@@ -1,0 +1,43 @@
+/* rvmess: the host tool.  Thin dispatcher over hostsim/cli/cmds.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmds.h"
+
+struct rvm_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+};
+
+static const struct rvm_cmd cmds[] = {
+	{ "parse", cmd_parse, "parse LOG -o DIR [--quiet] [--tol PCT]  validate a console log, write CSV/xgraph/cache levels" },
+	{ "config", cmd_config, "config IMAGE [key=value ...] [--file CFG] [-o OUT]  show or rewrite an image's config block" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rvmess <command> [args]\ncommands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  rvmess %s\n", cmds[i].usage);
+	fprintf(f, "  rvmess help\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "rvmess: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

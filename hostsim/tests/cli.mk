@@ -1,0 +1,8 @@
+# Unit tests of the rvmess CLI library (hostsim/cli/).
+UNIT_TESTS += test_log test_lat test_config
+test_log_SRCS    := hostsim/tests/test_log.c $(RVMESS_LIB_SRCS)
+test_log_LIBS    := -lm
+test_lat_SRCS    := hostsim/tests/test_lat.c $(RVMESS_LIB_SRCS)
+test_lat_LIBS    := -lm
+test_config_SRCS := hostsim/tests/test_config.c $(RVMESS_LIB_SRCS)
+test_config_LIBS := -lm

@@ -1,0 +1,412 @@
+/* Unit tests: the console log reader (hostsim/cli/log.c). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cli/log.h"
+#include "cli_testutil.h"
+
+/* A complete clean run of n_lat lat records: returns the next seq. */
+static unsigned long good_run(struct tbuf *b, int with_end)
+{
+	unsigned long s = 0;
+
+	tb_rec(b, s++, "hdr", 0, "proto=1 platform=virt mode=M harts=2 hartids=0,1 cpu_hz=1000000000");
+	tb_rec(b, s++, "cfg", 0, "suites=chase,lat lat_strides=64");
+	tb_rec(b, s++, "hart", 0, "idx=0 cpu_hz=1000000000 cycle=100 instret=90");
+	tb_rec(b, s++, "hart", 1, "idx=1 cpu_hz=1000000000 cycle=110 instret=95");
+	tb_rec(b, s++, "lat", 0, "chain=stride stride=64 size=512 loads=1000 cycles=4000 ticks=40 ns=4000 cpl=4.000 nspl=4.000");
+	tb_rec(b, s++, "lat", 0, "chain=stride stride=64 size=1024 loads=1000 cycles=4100 ticks=41 ns=4100 cpl=4.100 nspl=4.100");
+	if (with_end) {
+		char f[128];
+
+		snprintf(f, sizeof(f), "status=ok errors=0 records=%lu harts=2 states=0:done,1:done", s);
+		tb_rec(b, s++, "end", 0, f);
+	}
+	return s;
+}
+
+static void read_buf(struct tbuf *b, struct rvm_log *log, struct diag *d)
+{
+	diag_open(d);
+	assert_int_equal(rvm_log_read_mem("t.log", b->s ? b->s : "", b->len, d->f, log), 0);
+}
+
+static void test_crc_check_value(void **state)
+{
+	(void)state;
+	assert_int_equal(rvm_crc32(0, "123456789", 9), 0xcbf43926u);
+}
+
+static void test_good_log(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+	uint64_t v;
+	double x;
+
+	(void)state;
+	tb_printf(&b, "OpenSBI v1.1\nPlatform Name: riscv-virtio\n");
+	good_run(&b, 1);
+	read_buf(&b, &log, &d);
+	assert_string_equal(diag_text(&d), "");
+	assert_int_equal(log.nrecs, 7);
+	assert_int_equal(log.bad, 0);
+	assert_int_equal(log.missing, 0);
+	assert_int_equal(log.duplicates, 0);
+	assert_int_equal(log.harts, 2);
+	assert_true(log.has_hdr);
+	assert_true(log.has_end);
+	assert_true(log.complete);
+	assert_int_equal(log.status, RVM_STATUS_OK);
+	assert_true(rvm_log_clean(&log));
+	/* records: seq, type, hart, line, fields */
+	assert_int_equal(log.recs[0].line, 3);
+	assert_string_equal(log.recs[0].type, "hdr");
+	assert_int_equal(log.recs[3].hart, 1);
+	assert_string_equal(rec_get(&log.recs[0], "platform"), "virt");
+	assert_string_equal(rec_get(&log.recs[0], "hartids"), "0,1");
+	assert_int_equal(rec_u64(&log.recs[5], "cycles", &v), 0);
+	assert_int_equal(v, 4100);
+	assert_int_equal(rec_double(&log.recs[5], "nspl", &x), 0);
+	assert_true(x > 4.0999 && x < 4.1001);
+	assert_int_equal(rec_u64(&log.recs[5], "nspl", &v), -1); /* not an integer */
+	assert_int_equal(rec_u64(&log.recs[5], "nothere", &v), -1);
+	assert_int_equal(rec_u64(&log.recs[3], "h", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(rvm_log_count(&log, "lat"), 2);
+	assert_null(rec_get(&log.recs[0], "h")); /* h is the hart, not a field */
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+static void test_corrupt_crc(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+	char *p;
+
+	(void)state;
+	good_run(&b, 1);
+	/* flip one digit of the second lat record's cycles (line 6) */
+	p = strstr(b.s, "cycles=4100");
+	assert_non_null(p);
+	p[8] = '2';
+	read_buf(&b, &log, &d);
+	assert_non_null(strstr(diag_text(&d), "t.log:6: bad crc"));
+	assert_non_null(strstr(diag_text(&d), "missing records 5..5"));
+	assert_int_equal(log.bad, 1);
+	assert_int_equal(log.nrecs, 6);
+	assert_int_equal(log.missing, 1);
+	assert_false(log.complete);
+	assert_false(rvm_log_clean(&log));
+	assert_int_equal(log.status, RVM_STATUS_OK);
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+static void test_truncated_last_line(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+	char line[512];
+
+	(void)state;
+	good_run(&b, 0);
+	make_rec(line, sizeof(line), 6, "lat", 0, "chain=stride stride=64 size=2048 loads=1000 cycles=1 ticks=1 ns=1");
+	line[30] = '\0';                   /* power lost mid-line, no newline */
+	tb_printf(&b, "%s", line);
+	read_buf(&b, &log, &d);
+	assert_non_null(strstr(diag_text(&d), "t.log:7: truncated record"));
+	assert_non_null(strstr(diag_text(&d), "no end record"));
+	assert_int_equal(log.bad, 1);
+	assert_int_equal(log.nrecs, 6);
+	assert_false(log.complete);
+	assert_int_equal(log.status, RVM_STATUS_NONE);
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+
+	/* checksum cut short */
+	memset(&b, 0, sizeof(b));
+	good_run(&b, 0);
+	make_rec(line, sizeof(line), 6, "prog", 0, "suite=lat done=1 total=2");
+	line[strlen(line) - 3] = '\0';
+	tb_printf(&b, "%s\n", line);
+	read_buf(&b, &log, &d);
+	assert_non_null(strstr(diag_text(&d), "t.log:7: truncated record (checksum has 5 of 8"));
+	assert_int_equal(log.bad, 1);
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+static void test_truncated_log(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+
+	(void)state;
+	good_run(&b, 0);
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.bad, 0);
+	assert_int_equal(log.nrecs, 6);
+	assert_int_equal(log.missing, 0);
+	assert_false(log.has_end);
+	assert_false(log.complete);
+	assert_int_equal(log.status, RVM_STATUS_NONE);
+	assert_non_null(strstr(diag_text(&d), "no end record (log ends after seq 5, line 6)"));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+static void test_duplicates_and_conflicts(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+	unsigned long s = 0;
+
+	(void)state;
+	tb_rec(&b, s++, "hdr", 0, "proto=1");
+	tb_rec(&b, s, "hart", 0, "idx=0");
+	tb_rec(&b, s++, "hart", 0, "idx=0");        /* identical repeat: line 3 */
+	tb_rec(&b, s++, "warn", 0, "what=x msg=a");
+	tb_rec(&b, s - 1, "warn", 0, "what=x msg=b"); /* same seq, different: line 5 */
+	tb_rec(&b, s, "end", 0, "status=ok records=3");
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.duplicates, 1);
+	assert_int_equal(log.conflicts, 1);
+	assert_int_equal(log.bad, 1);
+	assert_int_equal(log.nrecs, 4);
+	assert_string_equal(rec_get(&log.recs[2], "msg"), "a"); /* first kept */
+	assert_non_null(strstr(diag_text(&d), "t.log:3: duplicate of record seq 1 (line 2), dropped"));
+	assert_non_null(strstr(diag_text(&d), "t.log:5: record seq 2 conflicts with line 4"));
+	assert_true(log.complete);
+	assert_false(rvm_log_clean(&log));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+
+	/* duplicates alone keep a log clean */
+	memset(&b, 0, sizeof(b));
+	tb_rec(&b, 0, "hdr", 0, "proto=1");
+	tb_rec(&b, 0, "hdr", 0, "proto=1");
+	tb_rec(&b, 1, "end", 0, "status=ok records=1");
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.duplicates, 1);
+	assert_true(rvm_log_clean(&log));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+static void test_gaps(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+
+	(void)state;
+	tb_rec(&b, 0, "hdr", 0, "proto=1");
+	tb_rec(&b, 1, "cfg", 0, "reps=1");
+	tb_rec(&b, 4, "prog", 0, "suite=lat done=1 total=3");
+	tb_rec(&b, 5, "prog", 0, "suite=lat done=2 total=3");
+	tb_rec(&b, 9, "end", 0, "status=fail records=9");
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.missing, 5);
+	assert_non_null(strstr(diag_text(&d), "missing records 2..3"));
+	assert_non_null(strstr(diag_text(&d), "missing records 6..8"));
+	assert_false(log.complete);
+	assert_int_equal(log.status, RVM_STATUS_FAIL);
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+
+	/* no hdr: gap at the start */
+	memset(&b, 0, sizeof(b));
+	tb_rec(&b, 2, "prog", 0, "suite=lat done=1 total=3");
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.missing, 2);
+	assert_false(log.has_hdr);
+	assert_non_null(strstr(diag_text(&d), "missing records 0..1"));
+	assert_non_null(strstr(diag_text(&d), "no hdr record"));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+static void test_garbage(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+	char line[512], *big;
+	const char junk[] = { 'x', 0, 1, (char)0xff, (char)0x80, '\r', 0, 'y', '\n' };
+	size_t bigsz = 100 * 1024;
+
+	(void)state;
+	tb_printf(&b, "\n\n");
+	make_rec(line, sizeof(line), 0, "hdr", 0, "proto=1");
+	tb_printf(&b, "OpenSBI boot banner without newline%s\n", line);  /* noise before prefix */
+	tb_put(&b, junk, sizeof(junk));                                   /* binary junk with NULs */
+	big = malloc(bigsz);
+	assert_non_null(big);
+	memset(big, 'A', bigsz);
+	big[500] = '\0';
+	big[600] = '@';
+	tb_put(&b, big, bigsz);                                           /* 100 KB line ... */
+	make_rec(line, sizeof(line), 1, "cfg", 0, "reps=3");
+	tb_printf(&b, "%s\n", line);                                      /* ... ending in a record */
+	tb_put(&b, big, bigsz);                                           /* 100 KB pure noise */
+	tb_printf(&b, "\n@RVM\n@RV\n@@@@RVM@\n");
+	tb_put(&b, "\0\0\0\n", 4);
+	make_rec(line, sizeof(line), 2, "hart", 0, "idx=0");
+	tb_printf(&b, "%s\r\n", line);                                    /* CRLF */
+	make_rec(line, sizeof(line), 3, "end", 0, "status=ok records=3");
+	tb_printf(&b, "%s", line);                                        /* no final newline */
+	read_buf(&b, &log, &d);
+	assert_string_equal(diag_text(&d), "");
+	assert_int_equal(log.nrecs, 4);
+	assert_int_equal(log.bad, 0);
+	assert_true(rvm_log_clean(&log));
+	assert_int_equal(log.recs[0].line, 3);
+	assert_int_equal(log.recs[1].line, 5);
+	assert_int_equal(log.recs[2].line, 11);
+	assert_int_equal(log.recs[3].line, 12);
+	assert_int_equal(log.harts, 1);
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+	free(big);
+}
+
+static void test_two_prefixes_on_a_line(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+	char a[256], c[256];
+
+	(void)state;
+	make_rec(a, sizeof(a), 0, "hdr", 0, "proto=1");
+	make_rec(c, sizeof(c), 1, "end", 0, "status=ok records=1");
+	a[15] = '\0';  /* a record cut off, its newline lost, then the next one */
+	tb_printf(&b, "%s%s\n", a, c);
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.bad, 1);
+	assert_int_equal(log.nrecs, 1);
+	assert_string_equal(log.recs[0].type, "end");
+	assert_non_null(strstr(diag_text(&d), "t.log:1: truncated record (another record starts at column 16)"));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+static void test_unknown_type(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+
+	(void)state;
+	tb_rec(&b, 0, "hdr", 0, "proto=1");
+	tb_rec(&b, 1, "future", 0, "x=1");
+	tb_rec(&b, 2, "future", 1, "x=2");
+	tb_rec(&b, 3, "end", 0, "status=ok records=3");
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.nrecs, 4);
+	assert_int_equal(log.unknown, 2);
+	assert_non_null(strstr(diag_text(&d), "t.log:2: warning: unknown record type 'future' (kept)"));
+	assert_null(strstr(diag_text(&d), "t.log:3:")); /* warned once per type */
+	assert_true(rvm_log_clean(&log));
+	assert_false(log.recs[1].known);
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+/* rvm_rec_parse on one line; returns the reason or "" when accepted. */
+static const char *why_of(const char *body_or_line, int add_crc)
+{
+	static char why[256];
+	char line[1024];
+	struct rvm_rec r;
+
+	if (add_crc)
+		snprintf(line, sizeof(line), "%s *%08x", body_or_line,
+			 rvm_crc32(0, body_or_line, strlen(body_or_line)));
+	else
+		snprintf(line, sizeof(line), "%s", body_or_line);
+	if (rvm_rec_parse(line, strlen(line), &r, why, sizeof(why)) == 0) {
+		rvm_rec_free(&r);
+		return "";
+	}
+	return why;
+}
+
+static void test_record_syntax(void **state)
+{
+	(void)state;
+	assert_string_equal(why_of("@RVM 7 lat h=0 a=1 b=0x1f c=", 1), "");
+	assert_non_null(strstr(why_of("@RVM 07 lat h=0", 1), "bad sequence number"));
+	assert_non_null(strstr(why_of("@RVM x lat h=0", 1), "bad sequence number"));
+	assert_non_null(strstr(why_of("@RVM 99999999999999999999 lat h=0", 1), "bad sequence number"));
+	assert_non_null(strstr(why_of("@RVM 1 Lat h=0", 1), "bad record type"));
+	assert_non_null(strstr(why_of("@RVM 1 lat", 1), "truncated record"));
+	assert_non_null(strstr(why_of("@RVM 1 lat x=0", 1), "first field is 'x=0', not h=<hart>"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=z", 1), "bad hart number"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0  a=1", 1), "empty field"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1 ", 1), "empty field"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 A=1", 1), "key must be"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 novalue", 1), "want key=value"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 =1", 1), "want key=value"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1 a=2", 1), "duplicate key 'a'"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 h=2", 1), "duplicate key 'h'"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=\001", 1), "non-printable byte 0x01"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=x*y", 1), "malformed"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1 *0000000g", 0), "malformed checksum"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1 *ABCDEF01", 0), "malformed checksum"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1 *00000000", 0), "bad crc"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1 *0000000000", 0), "unexpected bytes after the checksum"));
+	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1", 0), "no ' *crc' checksum"));
+}
+
+static void test_io_error(void **state)
+{
+	struct rvm_log log;
+
+	(void)state;
+	assert_int_equal(rvm_log_read("/nonexistent/dir/x.log", NULL, &log), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc_check_value),
+		cmocka_unit_test(test_good_log),
+		cmocka_unit_test(test_corrupt_crc),
+		cmocka_unit_test(test_truncated_last_line),
+		cmocka_unit_test(test_truncated_log),
+		cmocka_unit_test(test_duplicates_and_conflicts),
+		cmocka_unit_test(test_gaps),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_two_prefixes_on_a_line),
+		cmocka_unit_test(test_unknown_type),
+		cmocka_unit_test(test_record_syntax),
+		cmocka_unit_test(test_io_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
