@@ -10,6 +10,7 @@
 #include "cli/csv.h"
 #include "cli/lat.h"
 #include "cli/log.h"
+#include "cli/mess_out.h"
 
 static int mkdir_p(const char *dir)
 {
@@ -47,7 +48,8 @@ static void remove_stale(const char *dir)
 {
 	static const char *const names[] = {
 		"chase.csv", "lat.csv", "lat.xg", "par.csv", "parmax.csv",
-		"cache_levels.txt", "cache_levels.csv", NULL,
+		"cache_levels.txt", "cache_levels.csv", "lat.svg", "mess_raw.csv", "mess.csv",
+		"mess_metrics.txt", "mess.svg", NULL,
 	};
 	char path[4096];
 	DIR *d;
@@ -151,7 +153,7 @@ static int write_summary(const struct rvm_log *log, const char *dir, size_t inva
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT]\n");
+	fprintf(stderr, "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS]\n");
 	return 2;
 }
 
@@ -159,12 +161,17 @@ int cmd_parse(int argc, char **argv)
 {
 	const char *logp = NULL, *dir = NULL, *what = NULL;
 	int quiet = 0, clean;
+	double peak = 0;
 	struct plateau_opts po;
 	struct rvm_log log;
 	struct lat_sets sets = { 0 };
 	struct cache_levels cl = { 0 };
 	size_t invalid = 0;
 	char files[1024] = "records.csv summary.txt";
+	char path[4096];
+	char *mess_buf = NULL;
+	size_t mess_len = 0;
+	FILE *mess_table = NULL;
 
 	plateau_defaults(&po);
 	for (int i = 1; i < argc; i++) {
@@ -181,6 +188,14 @@ int cmd_parse(int argc, char **argv)
 				return 2;
 			}
 			po.tol = t / 100;
+		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
+			char *e;
+
+			peak = strtod(argv[++i], &e);
+			if (*e || !(peak > 0)) {
+				fprintf(stderr, "rvmess parse: --peak wants a bandwidth in GB/s > 0, got '%s'\n", argv[i]);
+				return 2;
+			}
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			usage();
 			return 0;
@@ -240,6 +255,10 @@ int cmd_parse(int argc, char **argv)
 		if (write_cache_levels(&cl, dir) < 0)
 			goto io_error;
 		strcat(files, " cache_levels.txt cache_levels.csv");
+		what = "lat.svg";
+		if (lat_write_svg(&sets, path_join(path, sizeof(path), dir, "lat.svg")) < 0)
+			goto io_error;
+		strcat(files, " lat.svg");
 	}
 	if (rvm_log_count(&log, "par") || rvm_log_count(&log, "parmax")) {
 		what = "par.csv / parmax.csv";
@@ -249,6 +268,14 @@ int cmd_parse(int argc, char **argv)
 			strcat(files, " par.csv");
 		if (rvm_log_count(&log, "parmax"))
 			strcat(files, " parmax.csv");
+	}
+	if (rvm_log_count(&log, "mess")) {
+		mess_table = open_memstream(&mess_buf, &mess_len);
+		if (mess_write_outputs(&log, dir, peak, stderr, quiet ? NULL : mess_table, &invalid) < 0) {
+			what = "the mess outputs";
+			goto io_error;
+		}
+		strcat(files, " mess_raw.csv mess.csv bwlat/ mess_metrics.txt mess.svg");
 	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";
@@ -264,6 +291,11 @@ int cmd_parse(int argc, char **argv)
 			logp, invalid);
 	if (!quiet && sets.n)
 		cache_levels_print(stdout, &cl);
+	if (mess_table)
+		fclose(mess_table);
+	if (!quiet && mess_len)
+		fputs(mess_buf, stdout);
+	free(mess_buf);
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);
@@ -271,6 +303,9 @@ int cmd_parse(int argc, char **argv)
 
 io_error:
 	fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, what, strerror(errno));
+	if (mess_table)
+		fclose(mess_table);
+	free(mess_buf);
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);

@@ -1,0 +1,83 @@
+/* rvmess curves CSV [-o DIR] [--peak GBPS]: metrics and plots from a Mess 2 CSV file. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cmds.h"
+#include "cli/curves.h"
+#include "cli/lat.h"
+#include "cli/mess_out.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: rvmess curves MESS.csv [-o DIR] [--peak GBPS]\n");
+	return 2;
+}
+
+int cmd_curves(int argc, char **argv)
+{
+	const char *csv = NULL, *dir = NULL;
+	double peak = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+			dir = argv[++i];
+		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
+			char *e;
+			peak = strtod(argv[++i], &e);
+			if (*e || !(peak > 0)) {
+				fprintf(stderr, "rvmess curves: --peak wants a bandwidth in GB/s > 0, got '%s'\n", argv[i]);
+				return 2;
+			}
+		} else if (argv[i][0] == '-') {
+			return usage();
+		} else if (!csv) {
+			csv = argv[i];
+		} else {
+			return usage();
+		}
+	}
+	if (!csv)
+		return usage();
+	FILE *in = fopen(csv, "r");
+	if (!in) {
+		fprintf(stderr, "rvmess curves: %s: %s\n", csv, strerror(errno));
+		return 2;
+	}
+	struct mess_family f;
+	char err[512];
+	int rc = mess_read_csv(in, &f, err, sizeof err);
+	fclose(in);
+	if (rc < 0) {
+		fprintf(stderr, "rvmess curves: %s:%s\n", csv, err);
+		return 1;
+	}
+	struct mess_metrics m;
+	if (mess_metrics(&f, peak, 0, &m) < 0) {
+		mess_family_free(&f);
+		fprintf(stderr, "rvmess curves: out of memory\n");
+		return 2;
+	}
+	mess_metrics_print(&m, stdout);
+	mess_metrics_free(&m);
+	rc = 0;
+	if (dir) {
+		char path[4096];
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+			fprintf(stderr, "rvmess curves: %s: %s\n", dir, strerror(errno));
+			rc = 2;
+		} else if (mess_write_svg(&f, path_join(path, sizeof path, dir, "mess.svg"), csv) < 0) {
+			fprintf(stderr, "rvmess curves: %s: %s\n", path, strerror(errno));
+			rc = 2;
+		} else if (mess_write_bwlat_dir(&f, path_join(path, sizeof path, dir, "bwlat"), err,
+		                                sizeof err) < 0) {
+			fprintf(stderr, "rvmess curves: %s\n", err);
+			rc = 2;
+		} else {
+			printf("rvmess curves: wrote %s/ (mess.svg bwlat/)\n", dir);
+		}
+	}
+	mess_family_free(&f);
+	return rc;
+}

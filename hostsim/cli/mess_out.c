@@ -1,0 +1,269 @@
+/* Mess suite outputs (see mess_out.h). */
+#include "cli/mess_out.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/csv.h"
+#include "cli/svg.h"
+
+/* Fields of a mess record written to mess_raw.csv, in order. */
+static const char *const raw_cols[] = {
+	"mix", "pause", "rep", "gens", "loads", "cycles", "ticks", "ns", "cpl", "nspl",
+	"gen_iters", "gen_loads", "gen_stores", "iss_rd", "iss_wr", "bw_iss", "ctr_rd", "ctr_wr",
+	"bw_ctr", "rd_pct", "src", "l1d_miss", "llc_miss", "cached",
+};
+#define NRAW (sizeof raw_cols / sizeof raw_cols[0])
+
+long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **out,
+                  size_t *invalid)
+{
+	size_t n = rvm_log_count(log, "mess"), k = 0, it = 0;
+	const struct rvm_rec *r;
+
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	struct mess_sample *s = calloc(n, sizeof *s);
+	if (!s)
+		return -1;
+	while ((r = rvm_log_next(log, "mess", &it))) {
+		uint64_t mix, pause;
+		double nspl, rd, bw;
+		const char *src = rec_get(r, "src");
+		const char *bwkey = src && strcmp(src, "ctr") == 0 ? "bw_ctr" : "bw_iss";
+		uint64_t cached = 0;
+
+		if (rec_u64(r, "mix", &mix) || rec_u64(r, "pause", &pause) ||
+		    rec_double(r, "nspl", &nspl) || rec_double(r, "rd_pct", &rd) ||
+		    rec_double(r, bwkey, &bw) || mix > 100 || rd > 100 || !(nspl > 0)) {
+			fprintf(diag, "%s:%lu: mess record with a missing or bad field "
+			        "(mix, pause, nspl, rd_pct, %s)\n", log->path, r->line, bwkey);
+			(*invalid)++;
+			continue;
+		}
+		if (rec_u64(r, "cached", &cached) == 0 && cached) {
+			fprintf(diag, "%s:%lu: mess window mix=%llu pause=%llu: the chase hit in "
+			        "cache; left out of the curves\n", log->path, r->line,
+			        (unsigned long long)mix, (unsigned long long)pause);
+			continue;
+		}
+		s[k].store_pct = (unsigned)mix;
+		s[k].pause = pause;
+		s[k].bw_gbps = bw / 1000.0;
+		s[k].rd_frac = rd / 100.0;
+		s[k].lat_ns = nspl;
+		k++;
+	}
+	*out = s;
+	return (long)k;
+}
+
+static int write_raw(const struct rvm_log *log, const char *dir)
+{
+	char path[4096], hdr[1024] = "line";
+	struct csv c;
+	size_t it = 0;
+	const struct rvm_rec *r;
+
+	for (size_t i = 0; i < NRAW; i++) {
+		strcat(hdr, ",");
+		strcat(hdr, raw_cols[i]);
+	}
+	if (csv_open(&c, path_join(path, sizeof path, dir, "mess_raw.csv"), hdr) < 0)
+		return -1;
+	while ((r = rvm_log_next(log, "mess", &it))) {
+		csv_u64(&c, r->line);
+		for (size_t i = 0; i < NRAW; i++) {
+			const char *v = rec_get(r, raw_cols[i]);
+			if (v)
+				csv_str(&c, v);
+			else
+				csv_empty(&c);
+		}
+		csv_row_end(&c);
+	}
+	return csv_close(&c);
+}
+
+int mess_write_svg(const struct mess_family *f, const char *path, const char *title)
+{
+	FILE *o = fopen(path, "w");
+	if (!o)
+		return -1;
+	size_t ns = f->ncurves;
+	struct svg_series *s = calloc(ns ? ns : 1, sizeof *s);
+	double *xy = NULL;
+	size_t tot = 0;
+	for (size_t i = 0; i < ns; i++)
+		tot += f->curve[i].n;
+	xy = malloc((2 * tot + 1) * sizeof *xy);
+	char (*labels)[48] = calloc(ns ? ns : 1, sizeof *labels);
+	if (!s || !xy || !labels) {
+		free(s);
+		free(xy);
+		free(labels);
+		fclose(o);
+		errno = ENOMEM;
+		return -1;
+	}
+	unsigned rmin = 100, rmax = 0;
+	for (size_t i = 0; i < ns; i++) {
+		unsigned r = f->curve[i].read_pct_rounded;
+		rmin = r < rmin ? r : rmin;
+		rmax = r > rmax ? r : rmax;
+	}
+	double *p = xy;
+	for (size_t i = 0; i < ns; i++) {
+		const struct mess_curve *c = &f->curve[i];
+		s[i].x = p;
+		s[i].y = p + c->n;
+		for (size_t k = 0; k < c->n; k++) {
+			p[k] = c->pt[k].bw_smooth;
+			p[c->n + k] = c->pt[k].lat_smooth;
+		}
+		p += 2 * c->n;
+		s[i].n = c->n;
+		s[i].markers = 1;
+		snprintf(labels[i], sizeof labels[i], "%u%% reads (%u%% st)", c->read_pct_rounded,
+		         c->store_pct);
+		s[i].label = labels[i];
+		double t = rmax > rmin ? (double)(rmax - c->read_pct_rounded) / (rmax - rmin) : 0;
+		svg_ramp(t, s[i].color);
+	}
+	struct svg_plot pl = {.title = title, .xlabel = "bandwidth at memory (GB/s)",
+	                      .ylabel = "load-to-use latency (ns)", .x_from_zero = 1,
+	                      .y_from_zero = 1};
+	int rc = svg_write(o, &pl, s, ns);
+	free(s);
+	free(xy);
+	free(labels);
+	if (fclose(o) != 0)
+		rc = -1;
+	return rc;
+}
+
+int lat_write_svg(const struct lat_sets *ls, const char *path)
+{
+	FILE *o = fopen(path, "w");
+	if (!o)
+		return -1;
+	size_t ns = ls->n, tot = 0;
+	for (size_t i = 0; i < ns; i++)
+		tot += ls->sets[i].n;
+	struct svg_series *s = calloc(ns ? ns : 1, sizeof *s);
+	double *xy = malloc((2 * tot + 1) * sizeof *xy);
+	char (*labels)[48] = calloc(ns ? ns : 1, sizeof *labels);
+	if (!s || !xy || !labels) {
+		free(s);
+		free(xy);
+		free(labels);
+		fclose(o);
+		errno = ENOMEM;
+		return -1;
+	}
+	double *p = xy;
+	for (size_t i = 0; i < ns; i++) {
+		const struct lat_set *d = &ls->sets[i];
+		s[i].x = p;
+		s[i].y = p + d->n;
+		for (size_t k = 0; k < d->n; k++) {
+			p[k] = (double)d->pts[k].size;
+			p[d->n + k] = d->pts[k].nspl;
+		}
+		p += 2 * d->n;
+		s[i].n = d->n;
+		s[i].dashed = strcmp(d->chain, "random") == 0;
+		snprintf(labels[i], sizeof labels[i], "%s stride=%llu", d->chain,
+		         (unsigned long long)d->stride);
+		s[i].label = labels[i];
+		svg_ramp(ns > 1 ? (double)i / (double)(ns - 1) : 0, s[i].color);
+	}
+	struct svg_plot pl = {.title = "lat_mem_rd: load-to-use latency", .xlabel = "array size",
+	                      .ylabel = "latency (ns)", .xlog2 = 1, .y_from_zero = 1};
+	int rc = svg_write(o, &pl, s, ns);
+	free(s);
+	free(xy);
+	free(labels);
+	if (fclose(o) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* The platform's own theoretical peak, if the log reported one (MB/s). */
+static double log_peak_gbps(const struct rvm_log *log)
+{
+	size_t it = 0;
+	const struct rvm_rec *r = rvm_log_next(log, "mess", &it);
+	uint64_t mbps;
+	if (r && rec_u64(r, "peak", &mbps) == 0 && mbps)
+		return (double)mbps / 1000.0;
+	return 0;
+}
+
+int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_gbps,
+                       FILE *diag, FILE *summary_out, size_t *invalid)
+{
+	char path[4096], err[512];
+	struct mess_sample *s;
+	struct mess_family f;
+	struct mess_metrics m;
+	long n;
+	int rc = -1;
+
+	if (write_raw(log, dir) < 0) {
+		fprintf(diag, "rvmess: %s/mess_raw.csv: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	n = mess_collect(log, diag, &s, invalid);
+	if (n < 0) {
+		fprintf(diag, "rvmess: out of memory\n");
+		return -1;
+	}
+	if (mess_family_build(s, (size_t)n, &f) < 0) {
+		free(s);
+		fprintf(diag, "rvmess: out of memory\n");
+		return -1;
+	}
+	free(s);
+	if (peak_gbps <= 0)
+		peak_gbps = log_peak_gbps(log);
+	FILE *o = fopen(path_join(path, sizeof path, dir, "mess.csv"), "w");
+	if (!o || mess_write_csv(&f, o) < 0 || fclose(o) != 0) {
+		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	if (mess_write_bwlat_dir(&f, path_join(path, sizeof path, dir, "bwlat"), err, sizeof err) < 0) {
+		fprintf(diag, "rvmess: %s\n", err);
+		goto out;
+	}
+	if (mess_metrics(&f, peak_gbps, 0, &m) < 0) {
+		fprintf(diag, "rvmess: out of memory\n");
+		goto out;
+	}
+	o = fopen(path_join(path, sizeof path, dir, "mess_metrics.txt"), "w");
+	if (!o) {
+		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));
+		mess_metrics_free(&m);
+		goto out;
+	}
+	mess_metrics_print(&m, o);
+	if (fclose(o) != 0) {
+		fprintf(diag, "rvmess: %s: write failed\n", path);
+		mess_metrics_free(&m);
+		goto out;
+	}
+	if (summary_out)
+		mess_metrics_print(&m, summary_out);
+	mess_metrics_free(&m);
+	if (mess_write_svg(&f, path_join(path, sizeof path, dir, "mess.svg"),
+	                   "Mess bandwidth-latency curves") < 0) {
+		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	mess_family_free(&f);
+	return rc;
+}
