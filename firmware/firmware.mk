@@ -1,1 +1,38 @@
 # The image: build/images/<platform>.elf for each platform in IMAGE_PLATFORMS.
+#
+# Every platform/<p>/platform.mk sets PLAT_<p>_MODE (M or S), PLAT_<p>_LDS (link
+# script) and PLAT_<p>_SRCS (its sources, including the privilege-mode layer
+# from platform/common/).  The firmware sources below are built once per
+# platform, objects under build/obj/<p>/.
+
+FW_SRCS := firmware/start.S firmware/boot.c firmware/sync.c firmware/trap.c \
+           firmware/record.c firmware/num.c firmware/cfg.c \
+           firmware/lib/crc32.c firmware/lib/fdt.c \
+           firmware/suites/suites.c firmware/suites/chain.c \
+           firmware/suites/chase.c firmware/suites/lat.c firmware/suites/par.c \
+           firmware/kernels/chase.S firmware/kernels/par.S
+
+FW_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+
+$(foreach p,$(IMAGE_PLATFORMS),$(eval include platform/$(p)/platform.mk))
+
+FW_OBJ := $(BUILD)/obj
+
+define fw_platform_rules
+$(1)_FW_OBJS := $$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(FW_SRCS) $$(PLAT_$(1)_SRCS))
+
+$(FW_OBJ)/$(1)/%.c.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(TCC) $$(TCFLAGS) -Ifirmware -DRVM_VERSION='"$$(FW_VERSION)"' -c $$< -o $$@
+
+$(FW_OBJ)/$(1)/%.S.o: %.S
+	@mkdir -p $$(dir $$@)
+	$$(TCC) $$(TASFLAGS) -Iplatform/common -c $$< -o $$@
+
+$(BUILD)/images/$(1).elf: $$($(1)_FW_OBJS) $$(PLAT_$(1)_LDS) linker/sections.ld
+	@mkdir -p $$(dir $$@)
+	$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
+
+IMAGES += $(BUILD)/images/$(1).elf
+endef
+$(foreach p,$(IMAGE_PLATFORMS),$(eval $(call fw_platform_rules,$(p))))

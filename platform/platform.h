@@ -28,8 +28,9 @@ struct platform {
 
 	/*
 	 * Called once on the lead hart before anything is printed, with the
-	 * parsed FDT (NULL fields mean "not found").  Finds the console and
-	 * timer devices.
+	 * parsed FDT (zero fields mean "not found"), or NULL when there is no
+	 * usable FDT (then platform defaults).  Finds the console, exit and
+	 * IPI devices.
 	 */
 	void (*init)(const struct fdt_info *fdt);
 
@@ -41,6 +42,14 @@ struct platform {
 	 * enter the image together (M-mode boot).  Returns 0 or an SBI error.
 	 */
 	long (*start_hart)(unsigned long hartid, uintptr_t entry, uintptr_t opaque);
+
+	/*
+	 * Wake hart `hartid` out of pm_idle() (a software interrupt: CLINT msip
+	 * or SBI IPI), and clear the calling hart's pending wake-up.  NULL when
+	 * the platform has none; waiting harts then spin.
+	 */
+	void (*ipi_send)(unsigned long hartid);
+	void (*ipi_clear)(void);
 
 	/* End the run: status 0 = success.  Never returns. */
 	void (*exit)(int status) __attribute__((noreturn));
@@ -59,6 +68,13 @@ uint64_t pm_time(void);
 void pm_set_mtime(volatile uint64_t *mtime);
 /* Install the trap vector on the calling hart. */
 void pm_trap_init(void);
+/*
+ * Let a software interrupt end `wfi` on the calling hart (enabled in mie/sie
+ * only: interrupts stay globally disabled, nothing is taken), and wait for one.
+ * pm_idle() may also return early.
+ */
+void pm_idle_init(void);
+void pm_idle(void);
 /* Read the HPM counter n (3..31), or 0 when it cannot be read here. */
 uint64_t pm_hpm_read(unsigned n);
 

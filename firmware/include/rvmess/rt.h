@@ -1,0 +1,130 @@
+/*
+ * rvmess image runtime: records, hart states and rendezvous, counters,
+ * run-wide state.  Freestanding; shared by firmware/ C files and the suites.
+ */
+#ifndef RVMESS_RT_H
+#define RVMESS_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rvmess/config.h"
+#include "rvmess/fdt.h"
+
+#define RVM_LINE 64u /* cache-line size the chains are built on */
+
+/* ---- harts ----------------------------------------------------------------- */
+
+/* The calling hart's id (kept in tp since _start; firmware/sync.c). */
+unsigned rvm_hartid(void);
+
+static inline void rvm_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
+
+void rvm_park(void) __attribute__((noreturn));
+
+/* Hart states (low byte of rvm_hstate[]; the rendezvous generation is above it). */
+enum {
+	HS_NONE = 0,    /* not taking part */
+	HS_ALIVE,       /* taking part, arrived at generation (state >> 8) */
+	HS_MISSING,     /* did not arrive at the first rendezvous */
+	HS_TRAPPED,     /* took an unexpected trap and parked */
+	HS_HUNG,        /* did not arrive at a later rendezvous */
+	HS_DONE,        /* arrived at the final rendezvous */
+};
+extern volatile uint32_t rvm_hstate[RVM_MAX_HARTS];
+const char *rvm_state_name(uint32_t st);
+
+/* What the lead tells the others when it releases a rendezvous. */
+enum { CMD_NONE = 0, CMD_HART_RECORD, CMD_RUN, CMD_END };
+
+/* Non-lead harts: follow the lead until CMD_END (never returns). */
+void rvm_follow(void) __attribute__((noreturn));
+/* Lead: release generation g with a command, then collect generation g+1. */
+void rvm_lead_step(uint32_t cmd, uint32_t arg, const char *where);
+
+/* ---- run state ------------------------------------------------------------- */
+
+struct rvm_run {
+	struct rvm_config cfg;    /* copy of the config block as validated */
+	int      cfg_ok;
+	int      fdt_state;       /* 0 ok, 1 bad, 2 none */
+	uint64_t mem_base, mem_size;
+	uint64_t heap_base, heap_size;
+	uint64_t timebase;        /* Hz */
+	uint32_t lead;
+	uint32_t nharts;          /* participants */
+	uint32_t hartids[RVM_MAX_HARTS]; /* participants in logical-index order */
+	uint64_t cpu_hz[RVM_MAX_HARTS];  /* by hartid */
+	const char *isa;
+};
+extern struct rvm_run rvm;
+extern struct fdt_info rvm_fdt;
+
+/* ---- records (firmware/record.c) ------------------------------------------- */
+
+#define RVM_REC_MAX 1024
+struct rec {
+	uint32_t n;
+	char b[RVM_REC_MAX];
+};
+
+void rec_begin(struct rec *r, const char *type);
+void rec_u(struct rec *r, const char *key, uint64_t v);
+void rec_x(struct rec *r, const char *key, uint64_t v);
+void rec_s(struct rec *r, const char *key, const char *s);
+/* num/den as fixed point with three decimals, rounded half up; den 0 gives 0.000 */
+void rec_fx(struct rec *r, const char *key, uint64_t num, uint64_t den);
+void rec_ulist(struct rec *r, const char *key, const uint32_t *v, uint32_t n);
+/* Print the record (takes the console lock, assigns the sequence number). */
+uint64_t rec_emit(struct rec *r);
+uint64_t rec_count(void); /* records printed so far */
+/* When set and it returns 0, rec_emit drops the record (a written-off hart). */
+extern int (*rec_gate)(void);
+
+/* Convenience records; err also counts towards the run's status. */
+void rvm_warn(const char *what, const char *msg);
+void rvm_err(const char *what, const char *msg);
+void rvm_err_at(const char *what, const char *msg, uint64_t addr, uint64_t want, uint64_t got);
+extern volatile uint32_t rvm_nerr;   /* err + trap records */
+
+/* Called by the trap path: forget the console lock if this hart holds it. */
+void rec_trap_unlock(void);
+
+/* ---- numbers (firmware/num.c) ---------------------------------------------- */
+
+/* floor(a * b / c) without intermediate overflow; saturates; c == 0 gives 0. */
+uint64_t rvm_muldiv(uint64_t a, uint64_t b, uint64_t c);
+/* ticks of the timebase to nanoseconds */
+uint64_t rvm_ticks_ns(uint64_t ticks);
+
+/* xorshift64* PRNG */
+struct rng { uint64_t s; };
+void rng_seed(struct rng *g, uint64_t seed);
+uint64_t rng_next(struct rng *g);
+
+/* ---- counters -------------------------------------------------------------- */
+
+struct stamp { uint64_t cycles, instret, ticks; };
+void stamp_now(struct stamp *s);
+/* delta b - a */
+void stamp_diff(struct stamp *d, const struct stamp *a, const struct stamp *b);
+
+/* ---- traps (firmware/trap.c) ----------------------------------------------- */
+
+/* Run `fn` in probe mode: a trap skips the instruction.  Returns 1 if it trapped. */
+int rvm_probe(void (*fn)(void));
+
+/* Finish the run (lead only): end record, exit.  Never returns. */
+void rvm_finish(void) __attribute__((noreturn));
+
+/* ---- heap ------------------------------------------------------------------ */
+
+/* The suites' memory: [rvm.heap_base, +heap_size), 4 KiB aligned.  Each suite
+ * owns all of it while it runs. */
+static inline void *rvm_heap(void) { return (void *)(uintptr_t)rvm.heap_base; }
+
+/* ---- time ------------------------------------------------------------------ */
+
+void rvm_delay_ticks(uint64_t ticks);
+
+#endif

@@ -1,0 +1,74 @@
+/* Integer helpers: 64x64/64 scaling without overflow, ticks to ns, PRNG, stamps. */
+#include "platform.h"
+#include "rvmess/rt.h"
+
+uint64_t rvm_muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned __int128 p = (unsigned __int128)a * b; /* mul + mulhu, no libgcc */
+	uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p, r, q = 0;
+
+	if (!c)
+		return 0;
+	if (!hi)
+		return lo / c;
+	if (hi >= c)
+		return UINT64_MAX;
+	/* restoring division of hi:lo by c; hi < c so the quotient fits 64 bits */
+	r = hi;
+	for (int i = 63; i >= 0; i--) {
+		uint64_t top = r >> 63;
+		r = (r << 1) | ((lo >> i) & 1u);
+		q <<= 1;
+		if (top || r >= c) {
+			r -= c;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+uint64_t rvm_ticks_ns(uint64_t ticks)
+{
+	return rvm_muldiv(ticks, 1000000000u, rvm.timebase);
+}
+
+void rng_seed(struct rng *g, uint64_t seed)
+{
+	/* splitmix-style scramble so that small seeds give unrelated streams */
+	uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	g->s = z ? z : 0x2545f4914f6cdd1dull;
+}
+
+uint64_t rng_next(struct rng *g)
+{
+	uint64_t x = g->s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	g->s = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+void stamp_now(struct stamp *s)
+{
+	s->ticks = pm_time();
+	s->cycles = pm_cycles();
+	s->instret = pm_instret();
+}
+
+void stamp_diff(struct stamp *d, const struct stamp *a, const struct stamp *b)
+{
+	d->cycles = b->cycles - a->cycles;
+	d->instret = b->instret - a->instret;
+	d->ticks = b->ticks - a->ticks;
+}
+
+void rvm_delay_ticks(uint64_t ticks)
+{
+	uint64_t t0 = pm_time();
+	while (pm_time() - t0 < ticks)
+		;
+}

@@ -1,0 +1,97 @@
+/* Chains of pointers and measurement helpers shared by the suites. */
+#include "platform.h"
+#include "rvmess/rt.h"
+#include "suites/suites.h"
+
+#define AT(base, i, stride) ((uint64_t *)((char *)(base) + (i) * (stride)))
+
+void chain_random(void *base, uint64_t n, uint64_t stride, uint64_t seed)
+{
+	struct rng g;
+
+	rng_seed(&g, seed);
+	/* first word of each element holds an index: identity ... */
+	for (uint64_t i = 0; i < n; i++)
+		*AT(base, i, stride) = i;
+	/* ... Sattolo's shuffle: a uniformly random single cycle ... */
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = rng_next(&g) % i;
+		uint64_t *a = AT(base, i, stride), *b = AT(base, j, stride);
+		uint64_t t = *a;
+		*a = *b;
+		*b = t;
+	}
+	/* ... then each index becomes the address of that element */
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t *a = AT(base, i, stride);
+		*a = (uint64_t)(uintptr_t)AT(base, *a, stride);
+	}
+}
+
+void chain_stride(void *base, uint64_t n, uint64_t stride)
+{
+	for (uint64_t i = 0; i < n; i++)
+		*AT(base, i, stride) = (uint64_t)(uintptr_t)AT(base, i ? i - 1 : n - 1, stride);
+}
+
+int chain_check(void *base, uint64_t n, uint64_t stride, uint64_t *bad_at, uint64_t *bad_val)
+{
+	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * stride;
+	uint64_t p = lo;
+
+	for (uint64_t i = 1; i <= n; i++) {
+		uint64_t next = *(volatile uint64_t *)(uintptr_t)p;
+		if (next < lo || next >= hi || (next - lo) % stride) {
+			*bad_at = p;
+			*bad_val = next;
+			return -1;
+		}
+		if (next == lo && i != n) {
+			*bad_at = p;
+			*bad_val = i; /* closed early: cycle of length i */
+			return -2;
+		}
+		p = next;
+	}
+	if (p != lo) {
+		*bad_at = p;
+		*bad_val = n;
+		return -3;
+	}
+	return 0;
+}
+
+uint64_t lm_step(uint64_t k)
+{
+	if (k < 1024)
+		return k * 2;
+	if (k < 4096)
+		return k + 1024;
+	uint64_t s = 32 * 1024;
+	while (s <= k)
+		s *= 2;
+	return k + s / 16;
+}
+
+uint64_t meas_cost(const struct meas *m)
+{
+	return m->cycles ? m->cycles : m->ticks;
+}
+
+const struct meas *meas_median(struct meas *m, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && meas_cost(&m[j]) < meas_cost(&m[j - 1]); j--) {
+			struct meas t = m[j];
+			m[j] = m[j - 1];
+			m[j - 1] = t;
+		}
+	return &m[(n - 1) / 2];
+}
+
+uint64_t round_up(uint64_t v, uint64_t unit)
+{
+	if (!v)
+		v = 1;
+	return (v + unit - 1) / unit * unit;
+}

@@ -1,0 +1,201 @@
+/*
+ * Hart states and the lead-driven rendezvous.
+ *
+ * rvm_hstate[h] = (generation << 8) | state.  A hart arrives at generation g
+ * by CAS (ALIVE, g-1) -> (ALIVE, g); the lead, at the timeout, declares it
+ * missing/hung by CAS (ALIVE, g-1) -> (MISSING|HUNG, g-1).  Exactly one of the
+ * two wins, so a late hart either counts or finds itself written off and
+ * parks without printing anything.
+ *
+ * The lead releases generation g (others may leave it) by posting a command
+ * and storing g in `released`; the others wait for that without a timeout
+ * (if the lead traps, the trap path ends the run).
+ */
+#include "platform.h"
+#include "rvmess/rt.h"
+#include "sync.h"
+#include "suites/suites.h"
+
+volatile uint32_t rvm_hstate[RVM_MAX_HARTS];
+static volatile uint32_t released;
+static volatile uint32_t cmd_word, cmd_arg;
+static uint32_t gen; /* lead: generation every live hart has arrived at */
+
+#define ST(s)  ((s) & 0xffu)
+#define GEN(s) ((s) >> 8)
+#define MK(st, g) (((uint32_t)(g) << 8) | (st))
+
+const char *rvm_state_name(uint32_t st)
+{
+	switch (ST(st)) {
+	case HS_ALIVE:
+	case HS_DONE:
+		return "done";
+	case HS_MISSING:
+		return "missing";
+	case HS_TRAPPED:
+		return "trapped";
+	case HS_HUNG:
+		return "hung";
+	default:
+		return "none";
+	}
+}
+
+unsigned rvm_hartid(void)
+{
+	unsigned long t;
+	__asm__ volatile("mv %0, tp" : "=r"(t));
+	return (unsigned)t;
+}
+
+void rvm_park(void)
+{
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+void sync_init(void)
+{
+	for (uint32_t i = 0; i < rvm.nharts; i++)
+		rvm_hstate[rvm.hartids[i]] = MK(HS_ALIVE, 0);
+	gen = 0;
+	released = 0;
+}
+
+/* Calling hart arrives at generation g with state st (ALIVE or DONE). */
+int sync_arrive(uint32_t g, uint32_t st)
+{
+	volatile uint32_t *p = &rvm_hstate[rvm_hartid()];
+	uint32_t want = MK(HS_ALIVE, g - 1);
+
+	return __atomic_compare_exchange_n(p, &want, MK(st, g), 0, __ATOMIC_ACQ_REL,
+	                                   __ATOMIC_ACQUIRE);
+}
+
+void sync_mark(uint32_t hartid, uint32_t st)
+{
+	__atomic_store_n(&rvm_hstate[hartid], MK(st, GEN(rvm_hstate[hartid])), __ATOMIC_RELEASE);
+}
+
+/*
+ * Lead: wait until every live participant arrived at generation g, at most
+ * timeout_ms; write off the others with state `fail`.  With `report`, print
+ * a `missing` record for each written-off hart.  Returns how many were
+ * written off.
+ */
+static uint32_t collect(uint32_t g, uint32_t fail, const char *where, int report)
+{
+	uint64_t limit = rvm_muldiv(rvm.cfg_ok ? rvm.cfg.timeout_ms : 2000, rvm.timebase, 1000);
+	uint64_t t0 = pm_time();
+	uint32_t lost = 0;
+
+	for (;;) {
+		uint32_t pending = 0;
+		for (uint32_t i = 0; i < rvm.nharts; i++) {
+			uint32_t s = rvm_hstate[rvm.hartids[i]];
+			if (rvm.hartids[i] != rvm.lead && ST(s) == HS_ALIVE && GEN(s) < g)
+				pending++;
+		}
+		if (!pending)
+			break;
+		if (pm_time() - t0 <= limit)
+			continue;
+		for (uint32_t i = 0; i < rvm.nharts; i++) {
+			uint32_t h = rvm.hartids[i];
+			uint32_t s = rvm_hstate[h];
+			if (h == rvm.lead || ST(s) != HS_ALIVE || GEN(s) >= g)
+				continue;
+			if (__atomic_compare_exchange_n(&rvm_hstate[h], &s, MK(fail, GEN(s)), 0,
+			                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				lost++;
+				if (report) {
+					struct rec r;
+					rec_begin(&r, "missing");
+					rec_u(&r, "hart", h);
+					rec_s(&r, "where", where);
+					rec_emit(&r);
+				}
+			}
+		}
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return lost;
+}
+
+uint32_t sync_first(void)
+{
+	/* the lead arrives at generation 1 and waits for the others */
+	gen = 1;
+	rvm_hstate[rvm.lead] = MK(HS_ALIVE, 1);
+	return collect(1, HS_MISSING, "boot", 0);
+}
+
+uint32_t sync_gen(void)
+{
+	return gen;
+}
+
+/* Followers sleep in wfi between steps when the platform can wake them. */
+static void wait_released(uint32_t g)
+{
+	if (!plat.ipi_send || !plat.ipi_clear) {
+		while (__atomic_load_n(&released, __ATOMIC_ACQUIRE) < g)
+			;
+		return;
+	}
+	for (;;) {
+		plat.ipi_clear();
+		if (__atomic_load_n(&released, __ATOMIC_ACQUIRE) >= g)
+			return;
+		pm_idle();
+	}
+}
+
+static void wake_all(void)
+{
+	if (!plat.ipi_send)
+		return;
+	for (uint32_t i = 0; i < rvm.nharts; i++) {
+		uint32_t h = rvm.hartids[i];
+		if (h != rvm.lead && (rvm_hstate[h] & 0xffu) == HS_ALIVE)
+			plat.ipi_send(h);
+	}
+}
+
+void rvm_lead_step(uint32_t cmd, uint32_t arg, const char *where)
+{
+	cmd_word = cmd;
+	cmd_arg = arg;
+	__atomic_store_n(&released, gen, __ATOMIC_RELEASE);
+	wake_all();
+
+	if (cmd == CMD_HART_RECORD)
+		sync_hart_record();
+
+	gen++;
+	if (ST(rvm_hstate[rvm.lead]) != HS_TRAPPED) /* a trapped lead still ends the run */
+		rvm_hstate[rvm.lead] = MK(cmd == CMD_END ? HS_DONE : HS_ALIVE, gen);
+	collect(gen, HS_HUNG, where, 1);
+}
+
+void rvm_follow(void)
+{
+	uint32_t g = 1; /* arrived at generation 1 */
+
+	if (plat.ipi_send)
+		pm_idle_init();
+	for (;;) {
+		wait_released(g);
+		uint32_t cmd = cmd_word, arg = cmd_arg;
+		if (cmd == CMD_HART_RECORD)
+			sync_hart_record();
+		else if (cmd == CMD_RUN && (arg >> 8) == rvm_hartid())
+			suite_run_here(arg & 0xffu);
+		if (!sync_arrive(g + 1, cmd == CMD_END ? HS_DONE : HS_ALIVE))
+			rvm_park(); /* written off as hung: stay silent */
+		if (cmd == CMD_END)
+			rvm_park();
+		g++;
+	}
+}

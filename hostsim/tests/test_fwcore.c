@@ -1,0 +1,349 @@
+/* Unit tests for the image's formatter, integer helpers and chain builders,
+ * compiled for the host with stubs for the platform layer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "platform.h"
+#include "rvmess/crc32.h"
+#include "rvmess/rt.h"
+#include "suites/suites.h"
+
+/* ---- stubs ------------------------------------------------------------------ */
+static char out[8192];
+static size_t outn;
+static unsigned stub_hart = 3;
+
+static void cap_putc(char c)
+{
+	if (outn < sizeof out - 1)
+		out[outn++] = c;
+	out[outn] = 0;
+}
+const struct platform plat = { .name = "test", .mode = "M", .putc = cap_putc };
+struct rvm_run rvm;
+unsigned rvm_hartid(void) { return stub_hart; }
+uint64_t pm_time(void) { return 0; }
+uint64_t pm_cycles(void) { return 0; }
+uint64_t pm_instret(void) { return 0; }
+
+static void reset_out(void)
+{
+	outn = 0;
+	out[0] = 0;
+}
+
+/* ---- records ---------------------------------------------------------------- */
+
+static void check_crc_line(const char *line)
+{
+	const char *star = strstr(line, " *");
+	char want[9];
+
+	assert_non_null(star);
+	snprintf(want, sizeof want, "%08x", rvm_crc32(0, line, (size_t)(star - line)));
+	assert_memory_equal(star + 2, want, 8);
+	assert_int_equal(star[10], '\n');
+}
+
+static void test_crc_known(void **state)
+{
+	(void)state;
+	assert_int_equal(rvm_crc32(0, "123456789", 9), 0xcbf43926u);
+}
+
+static void test_record_line(void **state)
+{
+	struct rec r;
+	uint32_t l[3] = { 1, 20, 300 };
+	uint64_t first;
+	(void)state;
+
+	reset_out();
+	first = rec_count();
+	rec_begin(&r, "test");
+	rec_u(&r, "n", 42);
+	rec_x(&r, "a", 0x1f);
+	rec_s(&r, "s", "a b*c");
+	rec_fx(&r, "f", 1, 3);
+	rec_ulist(&r, "l", l, 3);
+	rec_u(&r, "z", 0);
+	rec_x(&r, "zx", 0);
+	rec_s(&r, "e", "");
+	assert_int_equal(rec_emit(&r), first);
+
+	char want[256];
+	int n = snprintf(want, sizeof want,
+	                 "@RVM %llu test h=3 n=42 a=0x1f s=a_b?c f=0.333 l=1,20,300 z=0 zx=0x0 e=-",
+	                 (unsigned long long)first);
+	assert_true(n > 0 && (size_t)n < outn);
+	assert_memory_equal(out, want, (size_t)n);
+	assert_memory_equal(out + n, " *", 2);
+	check_crc_line(out);
+	assert_int_equal(outn, (size_t)n + 11);
+}
+
+static void test_record_seq(void **state)
+{
+	struct rec r;
+	(void)state;
+
+	uint64_t s0 = rec_count();
+	for (int i = 0; i < 3; i++) {
+		reset_out();
+		rec_begin(&r, "x");
+		assert_int_equal(rec_emit(&r), s0 + (uint64_t)i);
+		char pre[32];
+		snprintf(pre, sizeof pre, "@RVM %llu x h=3 *", (unsigned long long)(s0 + (uint64_t)i));
+		assert_memory_equal(out, pre, strlen(pre));
+		check_crc_line(out);
+	}
+	assert_int_equal(rec_count(), s0 + 3);
+}
+
+static void test_record_truncated(void **state)
+{
+	struct rec r;
+	char big[3000];
+	(void)state;
+
+	memset(big, 'q', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	reset_out();
+	rec_begin(&r, "long");
+	rec_s(&r, "m", big);
+	rec_emit(&r);
+	/* cut at the buffer, still one well-formed line with a valid CRC */
+	assert_true(outn < RVM_REC_MAX + 40);
+	check_crc_line(out);
+	assert_null(memchr(out, '\n', outn - 1));
+}
+
+static void test_err_counts(void **state)
+{
+	(void)state;
+	uint32_t before = rvm_nerr;
+	reset_out();
+	rvm_err("thing", "went wrong");
+	assert_int_equal(rvm_nerr, before + 1);
+	assert_non_null(strstr(out, " err h=3 what=thing msg=went_wrong *"));
+	reset_out();
+	rvm_warn("w", "m");
+	assert_int_equal(rvm_nerr, before + 1);
+	reset_out();
+	rvm_err_at("chain", "bad", 0x80001000u, 5, 7);
+	assert_non_null(strstr(out, " what=chain msg=bad addr=0x80001000 want=0x5 got=0x7 *"));
+	assert_int_equal(rvm_nerr, before + 2);
+}
+
+static void test_fixed_point(void **state)
+{
+	static const struct { uint64_t num, den; const char *want; } cases[] = {
+		{ 1, 3, "0.333" }, { 2, 3, "0.667" }, { 0, 5, "0.000" }, { 7, 0, "0.000" },
+		{ 1999, 1000, "1.999" }, { 19995, 10000, "2.000" }, { 19994, 10000, "1.999" },
+		{ 5, 1, "5.000" }, { 1, 2000, "0.001" }, { 1, 2001, "0.000" },
+		{ 68448100, 200000, "342.241" }, { 1306419200, 1000000, "1306.419" },
+		{ UINT64_C(18446744073709551), 1, "18446744073709551.000" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rec r;
+		char want[64];
+		reset_out();
+		rec_begin(&r, "fx");
+		rec_fx(&r, "v", cases[i].num, cases[i].den);
+		rec_emit(&r);
+		snprintf(want, sizeof want, " fx h=3 v=%s *", cases[i].want);
+		if (!strstr(out, want))
+			fail_msg("case %zu: %llu/%llu: got '%s', want '%s'", i,
+			         (unsigned long long)cases[i].num, (unsigned long long)cases[i].den, out,
+			         want);
+	}
+}
+
+/* ---- numbers ---------------------------------------------------------------- */
+
+static void test_muldiv(void **state)
+{
+	struct rng g;
+	(void)state;
+
+	assert_int_equal(rvm_muldiv(5, 7, 0), 0);
+	assert_int_equal(rvm_muldiv(UINT64_MAX, UINT64_MAX, 1), UINT64_MAX);
+	assert_int_equal(rvm_muldiv(UINT64_MAX, UINT64_MAX, UINT64_MAX), UINT64_MAX);
+	assert_int_equal(rvm_muldiv(UINT64_C(1) << 63, 4, 8), UINT64_C(1) << 62);
+	rng_seed(&g, 42);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t a = rng_next(&g) >> (rng_next(&g) % 64);
+		uint64_t b = rng_next(&g) >> (rng_next(&g) % 64);
+		uint64_t c = rng_next(&g) >> (rng_next(&g) % 64);
+		if (!c)
+			c = 1;
+		unsigned __int128 q = (unsigned __int128)a * b / c;
+		uint64_t want = q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+		if (rvm_muldiv(a, b, c) != want)
+			fail_msg("muldiv(%llu, %llu, %llu)", (unsigned long long)a,
+			         (unsigned long long)b, (unsigned long long)c);
+	}
+}
+
+static void test_ticks_ns(void **state)
+{
+	(void)state;
+	rvm.timebase = 10000000;
+	assert_int_equal(rvm_ticks_ns(1), 100);
+	assert_int_equal(rvm_ticks_ns(684481), 68448100);
+	assert_int_equal(rvm_ticks_ns(UINT64_C(1) << 50), (UINT64_C(1) << 50) * 100);
+	assert_int_equal(rvm_ticks_ns(UINT64_C(1) << 60), UINT64_MAX); /* saturates */
+	rvm.timebase = 32768; /* not a divisor of 1e9 */
+	assert_int_equal(rvm_ticks_ns(3), 91552);
+	rvm.timebase = 4000000;
+	assert_int_equal(rvm_ticks_ns(UINT64_C(4000000) * 86400 * 365), UINT64_C(31536000000000000));
+}
+
+static void test_rng(void **state)
+{
+	struct rng a, b;
+	(void)state;
+	rng_seed(&a, 1);
+	rng_seed(&b, 1);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(rng_next(&a), rng_next(&b));
+	rng_seed(&b, 2);
+	assert_int_not_equal(rng_next(&a), rng_next(&b));
+	rng_seed(&a, 0);
+	assert_int_not_equal(rng_next(&a), 0);
+}
+
+/* ---- chains ----------------------------------------------------------------- */
+
+static void test_chain_random_single_cycle(void **state)
+{
+	static const uint64_t strides[] = { 8, 64, 200 };
+	(void)state;
+
+	for (size_t s = 0; s < 3; s++)
+		for (uint64_t n = 2; n <= 300; n += 7) {
+			uint64_t stride = strides[s], at, val;
+			char *buf = aligned_alloc(64, (n * stride + 63) / 64 * 64);
+			assert_non_null(buf);
+			chain_random(buf, n, stride, n * 31 + s);
+			assert_int_equal(chain_check(buf, n, stride, &at, &val), 0);
+			/* every element visited exactly once */
+			char *seen = calloc(n, 1);
+			uint64_t p = (uint64_t)(uintptr_t)buf;
+			for (uint64_t i = 0; i < n; i++) {
+				uint64_t idx = (p - (uint64_t)(uintptr_t)buf) / stride;
+				assert_true(idx < n);
+				assert_false(seen[idx]);
+				seen[idx] = 1;
+				p = *(uint64_t *)(uintptr_t)p;
+			}
+			assert_int_equal(p, (uint64_t)(uintptr_t)buf);
+			free(seen);
+			free(buf);
+		}
+}
+
+static void test_chain_check_detects(void **state)
+{
+	uint64_t n = 64, at, val;
+	uint64_t *buf = aligned_alloc(64, n * 64);
+	(void)state;
+
+	chain_random(buf, n, 64, 7);
+	/* pointer out of the array */
+	uint64_t *e = &buf[5 * 8];
+	uint64_t keep = *e;
+	*e = (uint64_t)(uintptr_t)buf + n * 64;
+	assert_int_equal(chain_check(buf, n, 64, &at, &val), -1);
+	assert_int_equal(val, *e);
+	/* pointer into the middle of a line */
+	*e = (uint64_t)(uintptr_t)buf + 8;
+	assert_int_equal(chain_check(buf, n, 64, &at, &val), -1);
+	*e = keep;
+	assert_int_equal(chain_check(buf, n, 64, &at, &val), 0);
+	/* short-circuit: element 0's successor points back to element 0 */
+	uint64_t *first = (uint64_t *)(uintptr_t)buf[0];
+	keep = *first;
+	*first = (uint64_t)(uintptr_t)buf;
+	assert_int_equal(chain_check(buf, n, 64, &at, &val), -2);
+	assert_int_equal(val, 2);
+	*first = keep;
+	/* cycle that does not come back to the start */
+	buf[0] = (uint64_t)(uintptr_t)&buf[8];
+	buf[8] = (uint64_t)(uintptr_t)&buf[8];
+	assert_int_not_equal(chain_check(buf, n, 64, &at, &val), 0);
+	free(buf);
+}
+
+static void test_chain_stride(void **state)
+{
+	uint64_t n = 10, at, val;
+	uint64_t *buf = aligned_alloc(64, n * 128);
+	(void)state;
+
+	chain_stride(buf, n, 128);
+	for (uint64_t i = 0; i < n; i++)
+		assert_int_equal(buf[i * 16], (uint64_t)(uintptr_t)&buf[(i ? i - 1 : n - 1) * 16]);
+	assert_int_equal(chain_check(buf, n, 128, &at, &val), 0);
+	free(buf);
+}
+
+static void test_lm_step(void **state)
+{
+	static const uint64_t want[] = { 512,   1024,  2048,  3072,  4096,  6144,  8192,
+	                                 10240, 12288, 14336, 16384, 18432, 20480, 22528,
+	                                 24576, 26624, 28672, 30720, 32768, 36864, 40960 };
+	uint64_t k = 512;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++, k = lm_step(k))
+		assert_int_equal(k, want[i]);
+	/* 8 steps per doubling above 32 KiB: 1 MiB -> 2 MiB */
+	k = 1 << 20;
+	for (int i = 0; i < 8; i++)
+		k = lm_step(k);
+	assert_int_equal(k, 2 << 20);
+}
+
+static void test_median(void **state)
+{
+	struct meas m[5] = { { .cycles = 50 }, { .cycles = 10 }, { .cycles = 40 },
+	                     { .cycles = 30 }, { .cycles = 20 } };
+	struct meas t[2] = { { .cycles = 0, .ticks = 9 }, { .cycles = 0, .ticks = 3 } };
+	(void)state;
+	assert_int_equal(meas_median(m, 5)->cycles, 30);
+	assert_int_equal(meas_median(m, 1)->cycles, 10);
+	assert_int_equal(meas_median(t, 2)->ticks, 3); /* no cycle counter: by ticks */
+	assert_int_equal(round_up(1, 100), 100);
+	assert_int_equal(round_up(200, 100), 200);
+	assert_int_equal(round_up(0, 100), 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc_known),
+		cmocka_unit_test(test_record_line),
+		cmocka_unit_test(test_record_seq),
+		cmocka_unit_test(test_record_truncated),
+		cmocka_unit_test(test_err_counts),
+		cmocka_unit_test(test_fixed_point),
+		cmocka_unit_test(test_muldiv),
+		cmocka_unit_test(test_ticks_ns),
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_chain_random_single_cycle),
+		cmocka_unit_test(test_chain_check_detects),
+		cmocka_unit_test(test_chain_stride),
+		cmocka_unit_test(test_lm_step),
+		cmocka_unit_test(test_median),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,5 @@
+# OpenSBI payload, S-mode: qemu-system-riscv64 -M virt -bios default -kernel build/images/sbi.elf
+PLAT_sbi_MODE := S
+PLAT_sbi_LDS  := linker/sbi.ld
+PLAT_sbi_SRCS := platform/sbi/sbi.c \
+                 platform/common/smode.c platform/common/trap_s.S platform/common/timer.c

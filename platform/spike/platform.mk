@@ -1,0 +1,5 @@
+# HTIF, M-mode: qemu-system-riscv64 -M spike -bios none -kernel build/images/spike.elf
+PLAT_spike_MODE := M
+PLAT_spike_LDS  := linker/mmode.ld
+PLAT_spike_SRCS := platform/spike/spike.c \
+                   platform/common/clint.c platform/common/mmode.c platform/common/trap_m.S platform/common/timer.c

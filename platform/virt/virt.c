@@ -1,0 +1,47 @@
+/*
+ * QEMU virt, M-mode (-bios none): every hart enters at 0x80000000.
+ * Console: ns16550a (from the FDT, default 0x10000000).
+ * Exit: the sifive,test0 finisher (from the FDT, default 0x100000).
+ */
+#include "platform.h"
+#include "rvmess/fdt.h"
+#include "common/clint.h"
+#include "common/finisher.h"
+#include "common/ns16550.h"
+
+static struct ns16550 uart;
+static uint64_t test_base;
+
+static void virt_init(const struct fdt_info *f)
+{
+	ns16550_setup(&uart, f, 0x10000000u);
+	clint_setup(f, 0x2000000u);
+	test_base = (f && f->test_base) ? f->test_base : 0x100000u;
+}
+
+static void virt_putc(char c)
+{
+	ns16550_putc(&uart, c);
+}
+
+static __attribute__((noreturn)) void virt_exit(int status)
+{
+	finisher_exit(test_base, status);
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+const struct platform plat = {
+	.name = "virt",
+	.mode = "M",
+	.default_mem_base = 0x80000000u,
+	.default_mem_size = 128u << 20,
+	.default_timebase = 10000000u,
+	.default_harts = 1,
+	.init = virt_init,
+	.putc = virt_putc,
+	.start_hart = 0,
+	.ipi_send = clint_ipi_send,
+	.ipi_clear = clint_ipi_clear,
+	.exit = virt_exit,
+};
