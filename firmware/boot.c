@@ -287,6 +287,7 @@ static void lead_main(unsigned long hartid, const void *fdt)
 	cfg_load(&rvm.cfg);
 	discover(hartid, fdt);
 	plat.init(rvm.fdt_state == 0 ? &rvm_fdt : 0);
+	pm_counters_init(rvm.fdt_state == 0 ? &rvm_fdt : 0);
 	rec_gate = may_print;
 	rvm_console_ready = 1;
 	timer_setup();

@@ -36,12 +36,12 @@ const volatile struct rvm_config rvm_config_block
 	.par_kmax = 16,
 
 	.mess_chase_size = 16u << 20,
-	.mess_gen_size = 8u << 20,
-	.mess_window_loads = 20000,
+	.mess_gen_size = 2u << 20,
+	.mess_window_loads = 10000,
 	.mess_nmix = 6,
 	.mess_mix = { 0, 20, 40, 60, 80, 100 },
-	.mess_npause = 4,
-	.mess_pause = { 0, 100, 1000, 10000 },
+	.mess_npause = 16,
+	.mess_pause = { 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384 },
 };
 
 static const char *const suite_names[] = { "chase", "lat", "par", "mess", "check" };
@@ -123,10 +123,27 @@ int cfg_check(const struct rvm_config *c, uint64_t heap_size)
 	if ((c->suites & (RVM_SUITE_LAT | RVM_SUITE_PAR)) &&
 	    (c->lat_loads < 1 || c->lat_loads > (1ull << 40)))
 		n += bad("lat_loads_not_in_1..2^40");
-	if (c->mess_nmix > RVM_CFG_MAX_MIXES)
-		n += bad("mess_nmix_over_51");
-	if (c->mess_npause > RVM_CFG_MAX_PAUSES)
-		n += bad("mess_npause_over_48");
+	if (c->suites & RVM_SUITE_MESS) {
+		if (c->mess_nmix < 1 || c->mess_nmix > RVM_CFG_MAX_MIXES)
+			n += bad("mess_nmix_not_in_1..51");
+		else
+			for (uint32_t i = 0; i < c->mess_nmix; i++)
+				if (c->mess_mix[i] > 100 || c->mess_mix[i] % 2)
+					n += bad("mess_mix_not_even_in_0..100");
+		if (c->mess_npause < 1 || c->mess_npause > RVM_CFG_MAX_PAUSES)
+			n += bad("mess_npause_not_in_1..48");
+		if (c->mess_chase_size < 2 * RVM_LINE || c->mess_chase_size % RVM_LINE)
+			n += bad("mess_chase_size_not_a_multiple_of_64_>=128");
+		if (c->mess_gen_size < 3200)
+			n += bad("mess_gen_size_below_one_3200-byte_block");
+		if (c->mess_window_loads < 100 || c->mess_window_loads > (1ull << 40))
+			n += bad("mess_window_loads_not_in_100..2^40");
+		/* the ring plus a load and a store array for every other hart */
+		uint64_t others = rvm.nharts > 1 ? rvm.nharts - 1 : 0;
+		uint64_t gen = c->mess_gen_size / 3200 * 3200;
+		if (c->mess_chase_size > heap_size || others * 2 * gen > heap_size - c->mess_chase_size)
+			n += bad("mess_arrays_exceed_heap");
+	}
 	return n;
 }
 

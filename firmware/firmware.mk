@@ -10,7 +10,8 @@ FW_SRCS := firmware/start.S firmware/boot.c firmware/sync.c firmware/trap.c \
            firmware/lib/crc32.c firmware/lib/fdt.c \
            firmware/suites/suites.c firmware/suites/chain.c \
            firmware/suites/chase.c firmware/suites/lat.c firmware/suites/par.c \
-           firmware/kernels/chase.S firmware/kernels/par.S
+           firmware/suites/mess.c \
+           firmware/kernels/chase.S firmware/kernels/par.S firmware/kernels/mess.S
 
 FW_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 

@@ -136,6 +136,29 @@ uint32_t sync_gen(void)
 	return gen;
 }
 
+uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old)
+{
+	uint32_t v;
+
+	if (!plat.ipi_send || !plat.ipi_clear) {
+		while ((v = __atomic_load_n(p, __ATOMIC_ACQUIRE)) == old)
+			;
+		return v;
+	}
+	for (;;) {
+		plat.ipi_clear();
+		if ((v = __atomic_load_n(p, __ATOMIC_ACQUIRE)) != old)
+			return v;
+		pm_idle();
+	}
+}
+
+void rvm_wake(uint32_t hartid)
+{
+	if (plat.ipi_send)
+		plat.ipi_send(hartid);
+}
+
 /* Followers sleep in wfi between steps when the platform can wake them. */
 static void wait_released(uint32_t g)
 {
@@ -163,16 +186,24 @@ static void wake_all(void)
 	}
 }
 
-void rvm_lead_step(uint32_t cmd, uint32_t arg, const char *where)
+void rvm_lead_release(uint32_t cmd, uint32_t arg)
 {
 	cmd_word = cmd;
 	cmd_arg = arg;
 	__atomic_store_n(&released, gen, __ATOMIC_RELEASE);
 	wake_all();
+}
 
+void rvm_lead_step(uint32_t cmd, uint32_t arg, const char *where)
+{
+	rvm_lead_release(cmd, arg);
 	if (cmd == CMD_HART_RECORD)
 		sync_hart_record();
+	rvm_lead_collect(cmd, where);
+}
 
+void rvm_lead_collect(uint32_t cmd, const char *where)
+{
 	gen++;
 	if (ST(rvm_hstate[rvm.lead]) != HS_TRAPPED) /* a trapped lead still ends the run */
 		rvm_hstate[rvm.lead] = MK(cmd == CMD_END ? HS_DONE : HS_ALIVE, gen);
@@ -191,6 +222,8 @@ void rvm_follow(void)
 		if (cmd == CMD_HART_RECORD)
 			sync_hart_record();
 		else if (cmd == CMD_RUN && (arg >> 8) == rvm_hartid())
+			suite_run_here(arg & 0xffu);
+		else if (cmd == CMD_RUN_ALL)
 			suite_run_here(arg & 0xffu);
 		if (!sync_arrive(g + 1, cmd == CMD_END ? HS_DONE : HS_ALIVE))
 			rvm_park(); /* written off as hung: stay silent */

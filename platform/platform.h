@@ -79,6 +79,30 @@ void pm_idle(void);
 uint64_t pm_hpm_read(unsigned n);
 
 /*
+ * Memory-system counters found through the FDT (platform/common/counters.c):
+ * a memory-controller block (compatible "rvmess,memctl-counters": 64-byte
+ * read and write transfers, layout in docs/memsys.md) and the HPM event ids
+ * that count the calling hart's L1D and LLC misses.  Called once by the lead
+ * after plat.init (fdt NULL: none of them).
+ */
+void pm_counters_init(const struct fdt_info *fdt);
+
+struct pm_memctl {
+	uint64_t reads, writes;  /* 64-byte transfers since reset */
+	uint64_t peak_mbps;      /* the controller's theoretical peak, 0 if unknown */
+};
+/* 0 and the counters, or -1 when the platform has none. */
+int pm_memctl_read(struct pm_memctl *m);
+
+enum pm_event { PM_EV_L1D_MISS = 0, PM_EV_LLC_MISS = 1 };
+/* Program the calling hart's counters for the pm_event set: 0, or -1 when
+ * this platform or mode cannot count them.  (Privilege-mode layer.) */
+int pm_event_setup(void);
+uint64_t pm_event_read(enum pm_event e);
+/* The event ids pm_counters_init found (0 = unknown), for the mode layer. */
+extern uint64_t pm_event_id[2];
+
+/*
  * Trap entry calls this (firmware/trap.c) with the trap CSRs of the current
  * mode.  Returns the pc to resume at.
  */

@@ -78,7 +78,7 @@ struct level {
 };
 
 struct node {
-	struct prop reg, compat, status, dtype, isa, tbf, shift, width;
+	struct prop reg, compat, status, dtype, isa, tbf, shift, width, ev_l1d, ev_llc;
 	struct prop stdout_path, lstdout_path, phandle, regmap, poff, pval;
 };
 
@@ -337,6 +337,10 @@ static void node_main(struct ctx *c, int d)
 
 	if (l->kind == K_CPUS && prop_num(c, n->tbf, &v))
 		fi->timebase = v;
+	if (l->kind == K_CPUS && prop_num(c, n->ev_l1d, &v))
+		fi->hpm_l1d_miss = v;
+	if (l->kind == K_CPUS && prop_num(c, n->ev_llc, &v))
+		fi->hpm_llc_miss = v;
 
 	if (l->kind == K_CPU && prop_streq(c, n->dtype, "cpu")) {
 		if (reg_entry(c, n->reg, pl->acells, pl->scells, 0, &base, &size) &&
@@ -577,6 +581,8 @@ static int walk(struct ctx *c, int mode)
 			P(dtype, "device_type");
 			P(isa, "riscv,isa");
 			P(tbf, "timebase-frequency");
+			P(ev_l1d, "rvmess,hpm-event-l1d-miss");
+			P(ev_llc, "rvmess,hpm-event-llc-miss");
 			P(shift, "reg-shift");
 			P(width, "reg-io-width");
 			P(stdout_path, "stdout-path");

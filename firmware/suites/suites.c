@@ -8,9 +8,10 @@ static int chase_all(const struct rvm_config *c)
 }
 
 const struct suite rvm_suites[] = {
-	{ "chase", RVM_SUITE_CHASE, suite_chase, chase_all },
-	{ "lat", RVM_SUITE_LAT, suite_lat, 0 },
-	{ "par", RVM_SUITE_PAR, suite_par, 0 },
+	{ "chase", RVM_SUITE_CHASE, suite_chase, chase_all, 0 },
+	{ "lat", RVM_SUITE_LAT, suite_lat, 0, 0 },
+	{ "par", RVM_SUITE_PAR, suite_par, 0, 0 },
+	{ "mess", RVM_SUITE_MESS, suite_mess, 0, 1 },
 };
 const uint32_t rvm_nsuites = sizeof(rvm_suites) / sizeof(rvm_suites[0]);
 
@@ -20,8 +21,6 @@ void suites_check(const struct rvm_config *c)
 
 	for (uint32_t i = 0; i < rvm_nsuites; i++)
 		built |= rvm_suites[i].bit;
-	if (c->suites & RVM_SUITE_MESS & ~built)
-		rvm_warn("suite", "mess_not_in_this_image:_skipped");
 	if (c->suites & RVM_SUITE_CHECK & ~built)
 		rvm_warn("suite", "check_not_in_this_image:_skipped");
 }
@@ -38,6 +37,12 @@ void suites_run_all(void)
 		const struct suite *su = &rvm_suites[s];
 		if (!(rvm.cfg.suites & su->bit))
 			continue;
+		if (su->together) {
+			rvm_lead_release(CMD_RUN_ALL, s);
+			su->run();
+			rvm_lead_collect(CMD_RUN_ALL, su->name);
+			continue;
+		}
 		if (!su->all_harts || !su->all_harts(&rvm.cfg)) {
 			su->run();
 			continue;

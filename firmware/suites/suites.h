@@ -16,6 +16,7 @@ struct suite {
 	uint32_t bit;                                  /* RVM_SUITE_* */
 	void (*run)(void);                             /* on the calling hart */
 	int (*all_harts)(const struct rvm_config *c);  /* NULL: lead only */
+	int together;  /* every live hart runs it at the same time (roles by hart) */
 };
 
 extern const struct suite rvm_suites[];
@@ -29,6 +30,7 @@ void suite_run_here(uint32_t idx);               /* a non-lead hart's turn */
 void suite_chase(void);
 void suite_lat(void);
 void suite_par(void);
+void suite_mess(void);
 
 /* ---- shared by the suites (suites/chain.c) ---- */
 

@@ -116,7 +116,7 @@ static int write_summary(const struct rvm_log *log, const char *dir, size_t inva
 {
 	static const char *const types[] = {
 		"hdr", "cfg", "fdt", "hart", "missing", "start", "chase", "lat", "par",
-		"parmax", "mess", "prog", "warn", "err", "trap", "end", NULL,
+		"parmax", "mess", "memctl", "prog", "warn", "err", "trap", "end", NULL,
 	};
 	char path[4096];
 	FILE *f = fopen(path_join(path, sizeof(path), dir, "summary.txt"), "w");

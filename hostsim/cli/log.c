@@ -13,7 +13,7 @@
 
 static const char *const known_types[] = {
 	"hdr", "cfg", "fdt", "hart", "missing", "start", "chase", "lat", "par",
-	"parmax", "mess", "prog", "warn", "err", "trap", "end", NULL,
+	"parmax", "mess", "memctl", "prog", "warn", "err", "trap", "end", NULL,
 };
 
 static void *xrealloc(void *p, size_t n)

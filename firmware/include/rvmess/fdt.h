@@ -47,6 +47,9 @@ struct fdt_info {
 	uint64_t test_base;           /* sifive,test0 / sifive,test1 (the finisher) */
 	int      has_htif;            /* a ucb,htif0 node exists */
 	uint64_t memctl_base;         /* rvmess,memctl-counters (hostsim), 0 if absent */
+	/* mhpmevent values counting the chase's misses: /cpus properties
+	 * rvmess,hpm-event-l1d-miss and rvmess,hpm-event-llc-miss; 0 if absent */
+	uint64_t hpm_l1d_miss, hpm_llc_miss;
 
 	uint32_t          nrsv;       /* /memreserve/ entries and /reserved-memory children */
 	struct fdt_region rsv[RVM_FDT_MAX_RSV];

@@ -22,6 +22,12 @@ static inline void rvm_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory
 
 void rvm_park(void) __attribute__((noreturn));
 
+/* Wait until *p differs from old and return the new value, sleeping in wfi
+ * when the platform can wake harts (else spinning).  Whoever changes *p
+ * calls rvm_wake() for each waiting hart afterwards. */
+uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old);
+void rvm_wake(uint32_t hartid);
+
 /* Hart states (low byte of rvm_hstate[]; the rendezvous generation is above it). */
 enum {
 	HS_NONE = 0,    /* not taking part */
@@ -35,12 +41,16 @@ extern volatile uint32_t rvm_hstate[RVM_MAX_HARTS];
 const char *rvm_state_name(uint32_t st);
 
 /* What the lead tells the others when it releases a rendezvous. */
-enum { CMD_NONE = 0, CMD_HART_RECORD, CMD_RUN, CMD_END };
+enum { CMD_NONE = 0, CMD_HART_RECORD, CMD_RUN, CMD_RUN_ALL, CMD_END };
 
 /* Non-lead harts: follow the lead until CMD_END (never returns). */
 void rvm_follow(void) __attribute__((noreturn));
 /* Lead: release generation g with a command, then collect generation g+1. */
 void rvm_lead_step(uint32_t cmd, uint32_t arg, const char *where);
+/* The two halves of rvm_lead_step, for work the lead does while the others
+ * run (CMD_RUN_ALL): release, do the lead's part, then collect. */
+void rvm_lead_release(uint32_t cmd, uint32_t arg);
+void rvm_lead_collect(uint32_t cmd, const char *where);
 
 /* ---- run state ------------------------------------------------------------- */
 

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Integration test of the mess suite.
+#   kernels-*   the 51 generator kernels in the built image: every one has the
+#               same instruction count; slot i is `sd` exactly when
+#               floor((i+1)*S/50) > floor(i*S/50) (S stores per block), else
+#               `ld`, and touches byte offset 64*i of its array's block.
+#   qemu-*      a small grid on QEMU virt (M-mode) and sbi (S-mode): runs to
+#               the end cleanly, one mess record per point, parse writes the
+#               Mess files.  (QEMU has no memory timing: numbers not checked.)
+#   hostsim-*   a small grid on hostsim with each memory model:
+#               fixed: every point's latency within 2 % of the unloaded one;
+#               md1, dram: latency at pause 0 well above the idle latency;
+#               dram: 100 % stores saturate below 100 % loads;
+#               counters: the last counter reading equals the memory model's
+#               own transfer count printed by hostsim --stats (within 1 %).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+BUILD=${BUILD:-build}
+RVMESS=$BUILD/bin/rvmess
+HOSTSIM=$BUILD/bin/hostsim
+OBJDUMP=${CROSS:-riscv64-unknown-elf-}objdump
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1 $2"; fails=$((fails + 1)); }
+TMP=$(mktemp -d /tmp/rvmess-mess-test.XXXXXX)
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+
+# ---- kernel generation --------------------------------------------------------
+$OBJDUMP -d "$BUILD/images/virt.elf" >"$TMP/virt.dis" || fail kernels-disassemble "objdump failed"
+awk '
+/^[0-9a-f]+ <mess_kern_[0-9]+>:/ { k = $2; gsub(/[<>:]|mess_kern_/, "", k); cur = k + 0; n[cur] = 0; slot[cur] = 0; seen++; next }
+/^[0-9a-f]+ </ { cur = -1; next }
+cur >= 0 && NF >= 3 {
+	n[cur]++
+	op = $3; arg = $4
+	if ((op == "ld" || op == "sd") && arg ~ /\((a5|a6|t4|t5)\)$/) {
+		i = slot[cur]++
+		base = (arg ~ /\((t4|t5)\)$/) ? 1600 : 0
+		off = arg; sub(/^[^,]*,/, "", off); sub(/\(.*/, "", off)
+		want = (int((i + 1) * cur / 50) > int(i * cur / 50)) ? "sd" : "ld"
+		if (op != want) { printf "kernel %d slot %d: %s, want %s\n", cur, i, op, want; bad++ }
+		if (base + off != 64 * i) { printf "kernel %d slot %d: offset %d, want %d\n", cur, i, base + off, 64 * i; bad++ }
+	}
+}
+END {
+	if (seen != 51) { printf "found %d kernels, want 51\n", seen; bad++ }
+	for (k = 0; k <= 50; k++) {
+		if (slot[k] != 50) { printf "kernel %d has %d memory slots, want 50\n", k, slot[k]; bad++ }
+		if (n[k] != n[0]) { printf "kernel %d has %d instructions, kernel 0 has %d\n", k, n[k], n[0]; bad++ }
+	}
+	exit bad ? 1 : 0
+}' "$TMP/virt.dis" >"$TMP/kernels.out" 2>&1
+if [ $? = 0 ]; then pass kernels-mix-and-layout; else fail kernels-mix-and-layout "$(head -3 "$TMP/kernels.out" | tr '\n' ';')"; fi
+
+# ---- small grids -----------------------------------------------------------------
+GRID="suites=mess mess_mix=0,50,100 mess_pause=0,256,16384 reps=1 mess_window_loads=4000 mess_chase_size=4M mess_gen_size=1M"
+npoints=9
+
+field() { # LOG MIX PAUSE KEY -> value of KEY in the mess record of that point
+	grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2
+}
+
+check_log() { # NAME LOG RC DIR
+	local name=$1 log=$2 rc=$3 dir=$4 n
+	if [ "$rc" != 0 ]; then fail "$name" "exit status $rc"; return 1; fi
+	n=$(grep -c "@RVM [0-9]* mess " "$log")
+	if [ "$n" != $npoints ]; then fail "$name" "$n mess records, want $npoints"; return 1; fi
+	if grep -q "@RVM [0-9]* \(err\|trap\) " "$log"; then fail "$name" "err/trap: $(grep -m1 "@RVM [0-9]* \(err\|trap\) " "$log")"; return 1; fi
+	if ! "$RVMESS" parse "$log" -o "$dir" -q >"$dir.parse" 2>&1; then fail "$name" "parse: $(tail -2 "$dir.parse" | tr '\n' ' ')"; return 1; fi
+	for f in mess.csv mess_raw.csv mess_metrics.txt mess.svg; do
+		[ -s "$dir/$f" ] || { fail "$name" "$f not written"; return 1; }
+	done
+	[ "$(ls "$dir/bwlat" | wc -l)" -ge 1 ] || { fail "$name" "no bwlat files"; return 1; }
+	return 0
+}
+
+cp "$BUILD/images/virt.elf" "$TMP/virt.elf"
+cp "$BUILD/images/sbi.elf" "$TMP/sbi.elf"
+# shellcheck disable=SC2086
+"$RVMESS" config "$TMP/virt.elf" $GRID >/dev/null && "$RVMESS" config "$TMP/sbi.elf" $GRID >/dev/null ||
+	fail config "rvmess config refused the test grid"
+
+if command -v qemu-system-riscv64 >/dev/null; then
+	for t in virt sbi; do
+		tools/run.sh --target qemu-$t --harts 4 --image "$TMP/$t.elf" --out "$TMP/q$t" --timeout 120 >"$TMP/q$t.run" 2>&1
+		rc=$(cat "$TMP/q$t/exit.status" 2>/dev/null || echo none)
+		check_log "qemu-$t-grid" "$TMP/q$t/console.log" "$rc" "$TMP/q$t/parsed" && pass "qemu-$t-grid"
+	done
+else
+	echo "SKIP qemu-grid qemu-system-riscv64 not installed"
+fi
+
+run_hostsim() { # NAME ARGS...
+	local name=$1; shift
+	timeout 300 "$HOSTSIM" --harts 4 --stats "$@" "$TMP/virt.elf" >"$TMP/$name.log" 2>"$TMP/$name.err"
+	check_log "hostsim-$name" "$TMP/$name.log" $? "$TMP/$name.out"
+}
+
+if [ -x "$HOSTSIM" ]; then
+	if run_hostsim fixed --mem-model fixed --mem-latency 100; then
+		base=$(field "$TMP/fixed.log" 0 16384 nspl)
+		worst=$(for m in 0 50 100; do for p in 0 256 16384; do field "$TMP/fixed.log" $m $p nspl; done; done |
+			awk -v b="$base" '{ d = ($1 - b) / b; if (d < 0) d = -d; if (d > w) w = d } END { printf "%.4f", w }')
+		if awk -v w="$worst" 'BEGIN { exit !(w <= 0.02) }'; then pass "hostsim-fixed-flat (max deviation $worst)"
+		else fail hostsim-fixed-flat "latency deviates by $worst (> 2 %) from $base ns"; fi
+	fi
+	for model in md1 dram; do
+		run_hostsim $model --mem-model $model || continue
+		idle=$(field "$TMP/$model.log" 0 16384 nspl); busy=$(field "$TMP/$model.log" 0 0 nspl)
+		if awk -v i="$idle" -v b="$busy" 'BEGIN { exit !(b > 1.15 * i) }'; then pass "hostsim-$model-latency-rises ($idle -> $busy ns)"
+		else fail "hostsim-$model-latency-rises" "pause 0: $busy ns, idle: $idle ns"; fi
+	done
+	if [ -s "$TMP/dram.log" ]; then
+		rd=$(field "$TMP/dram.log" 0 0 bw_ctr); wr=$(field "$TMP/dram.log" 100 0 bw_ctr)
+		if awk -v r="$rd" -v w="$wr" 'BEGIN { exit !(w < r) }'; then pass "hostsim-dram-writes-saturate-lower ($rd vs $wr MB/s)"
+		else fail hostsim-dram-writes-saturate-lower "100 % loads $rd MB/s, 100 % stores $wr MB/s"; fi
+		# the counters the image read vs the model's own count (--stats)
+		truth=$(sed -n 's/.*model dram served reads \([0-9]*\) writes \([0-9]*\).*/\1 \2/p' "$TMP/dram.err")
+		seen=$(grep -o "@RVM [0-9]* memctl .*" "$TMP/dram.log" | tail -1 | sed -n 's/.* reads=\([0-9]*\) writes=\([0-9]*\).*/\1 \2/p')
+		if [ -n "$truth" ] && [ -n "$seen" ] && awk -v t="$truth" -v s="$seen" 'BEGIN {
+			split(t, a, " "); split(s, b, " ");
+			exit !(b[1] <= a[1] && b[2] <= a[2] && (a[1] - b[1]) <= 0.01 * a[1] && (a[2] - b[2]) <= 0.01 * a[2] + 16) }'
+		then pass "hostsim-counters-truth (image $seen, model $truth)"
+		else fail hostsim-counters-truth "image read '$seen', model served '$truth'"; fi
+	fi
+else
+	fail hostsim "$HOSTSIM not built"
+fi
+[ $fails = 0 ]

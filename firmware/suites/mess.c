@@ -1,0 +1,413 @@
+/*
+ * mess: the Mess bandwidth-latency curve family.
+ *
+ * The lead chases a random ring (mess_chase_size, far larger than the LLC)
+ * while every other live hart runs a traffic generator: kernel
+ * mess_kern_<S> (S stores per 50-operation block, mix = 2*S % stores) over
+ * its own load and store arrays, then a nop loop of `pause` iterations.
+ * For each grid point (mix x pause x rep) the lead starts the generators,
+ * warms up, measures a window of mess_window_loads chase loads together with
+ * the generators' operation counts and the platform's memory counters, stops
+ * the generators, and prints one `mess` record.  After every point the
+ * generators check their arrays and the lead checks its ring (a checksum
+ * scan); the ring's cycle structure is walked after every curve.
+ */
+#include "platform.h"
+#include "rvmess/kernels.h"
+#include "rvmess/mess.h"
+#include "rvmess/rt.h"
+#include "suites/suites.h"
+
+#define BLOCK_OPS   50u
+#define BLOCK_BYTES (BLOCK_OPS * RVM_LINE)
+
+/* Per-hart generator state (the kernel reads and writes its first 56 bytes). */
+static struct mess_gen gens[RVM_MAX_HARTS] __attribute__((aligned(64)));
+
+/* Lead -> generators */
+static struct {
+	volatile uint32_t planned; /* gens[] and ack[] are laid out */
+	volatile uint32_t epoch;   /* a new point starts when this changes */
+	volatile uint32_t quit;
+	volatile uint32_t kernel;  /* stores per block */
+	volatile uint64_t pause;
+} ctl __attribute__((aligned(64)));
+
+/* Generators -> lead: the epoch each one finished (and verified), one line each. */
+static struct {
+	volatile uint32_t started; /* the epoch whose kernel it is running */
+	volatile uint32_t done;    /* the epoch it finished (and verified) */
+	volatile uint32_t errors;
+} ack[RVM_MAX_HARTS] __attribute__((aligned(64)));
+
+static uint32_t ngen;                    /* generators taking part */
+static uint32_t gen_hart[RVM_MAX_HARTS]; /* their hart ids */
+
+static uint64_t load_word(uint64_t addr)
+{
+	return addr ^ 0x6d657373a5a5a5a5ull; /* what every load-array line holds */
+}
+
+static int is_store_slot(uint32_t slot, uint32_t stores)
+{
+	return (slot + 1) * stores / BLOCK_OPS != slot * stores / BLOCK_OPS;
+}
+
+static uint64_t timeout_ticks(void)
+{
+	return rvm_muldiv(rvm.cfg.timeout_ms, rvm.timebase, 1000);
+}
+
+/* ---- generator side ---------------------------------------------------- */
+
+static uint32_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
+{
+	uint32_t errors = 0;
+	uint64_t nblocks = g->len / BLOCK_BYTES;
+	uint64_t covered = iters < nblocks ? iters : nblocks;
+
+	for (uint64_t a = g->ld_base; a < g->ld_base + g->len; a += RVM_LINE) {
+		uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
+		if (v != load_word(a) && errors++ == 0)
+			rvm_err_at("mess-load-array", "load_array_changed", a, load_word(a), v);
+	}
+	for (uint64_t b = 0; b < covered; b++)
+		for (uint32_t s = 0; s < BLOCK_OPS; s++) {
+			if (!is_store_slot(s, stores))
+				continue;
+			uint64_t a = g->st_base + b * BLOCK_BYTES + s * RVM_LINE;
+			uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
+			if (v != g->pattern && errors++ == 0)
+				rvm_err_at("mess-store-array", "stored_value_lost", a, g->pattern, v);
+		}
+	return errors;
+}
+
+static void generator(void)
+{
+	uint32_t h = rvm_hartid();
+	struct mess_gen *g = &gens[h];
+	uint32_t seen = 0;
+
+	rvm_wait_change(&ctl.planned, 0);
+	rvm_fence();
+	if (g->len == 0)
+		return; /* no room for this generator's arrays */
+	for (uint64_t a = g->ld_base; a < g->ld_base + g->len; a += RVM_LINE)
+		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
+	rvm_fence();
+	ack[h].done = 0; /* ready */
+	for (;;) {
+		uint32_t e = rvm_wait_change(&ctl.epoch, seen);
+		if (ctl.quit)
+			return;
+		rvm_fence();
+		seen = e;
+		uint32_t stores = ctl.kernel;
+		g->pause = ctl.pause;
+		g->pattern = ((uint64_t)e << 32) | ((uint64_t)h << 8) | 0x4d;
+		g->iters = 0;
+		rvm_fence();
+		ack[h].started = e;
+		rvm_mess_kernels[stores](g);
+		rvm_fence();
+		ack[h].errors += gen_verify(g, stores, g->iters);
+		rvm_fence();
+		ack[h].done = e;
+	}
+}
+
+/* ---- lead side ------------------------------------------------------------- */
+
+static void plan(void);
+
+static void wake_gens(void)
+{
+	for (uint32_t i = 0; i < ngen; i++)
+		rvm_wake(gen_hart[i]);
+}
+
+/* Tell the generators to return (a new epoch with quit set). */
+static void quit_gens(void)
+{
+	ctl.quit = 1;
+	rvm_fence();
+	ctl.epoch++;
+	wake_gens();
+}
+
+/* Wait until every generator acknowledged epoch e; a late one is written off. */
+static void wait_gens(uint32_t e, const char *where)
+{
+	uint64_t t0 = pm_time(), lim = timeout_ticks();
+	for (uint32_t i = 0; i < ngen; i++) {
+		uint32_t h = gen_hart[i];
+		while (ack[h].done != e) {
+			if (pm_time() - t0 > lim) {
+				rvm_err_at("mess-generator", where, h, e, ack[h].done);
+				gen_hart[i--] = gen_hart[--ngen]; /* drop it, check the moved one */
+				break;
+			}
+		}
+	}
+	rvm_fence();
+}
+
+static uint64_t gen_iters_sum(uint64_t *per)
+{
+	uint64_t s = 0;
+	for (uint32_t i = 0; i < ngen; i++) {
+		per[i] = gens[gen_hart[i]].iters;
+		s += per[i];
+	}
+	return s;
+}
+
+/* Checksum scan of the ring: every element in range and the pointer sum of a
+ * permutation of the lines. */
+static int ring_scan(void *base, uint64_t n, uint64_t *bad_at)
+{
+	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * RVM_LINE, sum = 0, want = 0;
+	for (uint64_t a = lo; a < hi; a += RVM_LINE) {
+		uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
+		if (v < lo || v >= hi || (v - lo) % RVM_LINE) {
+			*bad_at = a;
+			return -1;
+		}
+		sum += v;
+		want += a;
+	}
+	*bad_at = 0;
+	return sum == want ? 0 : -2;
+}
+
+/*
+ * Compare what the memory counters saw with what the program caused, in
+ * lines.  Reads: the generators' loads and write-allocates plus the chase's
+ * misses, within 10 %.  Writes lag (the LLC holds dirty lines for a while),
+ * so they are only checked for excess: more write-backs than stores, beyond
+ * what a quarter of the reads' evictions could carry over, is traffic the
+ * program cannot cause (a cache writing back clean lines, for instance).
+ */
+static void check_traffic(uint64_t ctr_rd, uint64_t ctr_wr, uint64_t want_rd, uint64_t want_wr)
+{
+	uint64_t d = ctr_rd > want_rd ? ctr_rd - want_rd : want_rd - ctr_rd;
+	if (d * 10 > want_rd && d > 1024) {
+		struct rec r;
+		rec_begin(&r, "warn");
+		rec_s(&r, "what", "bw-disagree");
+		rec_s(&r, "msg", "memory_reads_differ_from_issued_reads_by_more_than_10%");
+		rec_u(&r, "want", want_rd);
+		rec_u(&r, "got", ctr_rd);
+		rec_emit(&r);
+	}
+	if (ctr_wr > 2 * want_wr + ctr_rd / 4 + 1024) {
+		struct rec r;
+		rec_begin(&r, "warn");
+		rec_s(&r, "what", "wr-excess");
+		rec_s(&r, "msg", "memory_writes_exceed_what_the_stores_can_cause");
+		rec_u(&r, "want", want_wr);
+		rec_u(&r, "got", ctr_wr);
+		rec_emit(&r);
+	}
+}
+
+struct sample {
+	struct stamp st;
+	uint64_t iters[RVM_MAX_HARTS];
+	struct pm_memctl mc;
+	uint64_t l1d_miss, llc_miss;
+};
+
+static void sample(struct sample *s, int have_mc, int have_hpm)
+{
+	if (have_hpm) {
+		s->l1d_miss = pm_event_read(PM_EV_L1D_MISS);
+		s->llc_miss = pm_event_read(PM_EV_LLC_MISS);
+	}
+	if (have_mc)
+		pm_memctl_read(&s->mc);
+	gen_iters_sum(s->iters);
+	stamp_now(&s->st);
+}
+
+static void lead(void)
+{
+	const struct rvm_config *c = &rvm.cfg;
+	void *ring = rvm_heap();
+	uint64_t n = c->mess_chase_size / RVM_LINE;
+	uint64_t iters = round_up(c->mess_window_loads, RVM_CHASE_UNROLL) / RVM_CHASE_UNROLL;
+	uint64_t loads = iters * RVM_CHASE_UNROLL;
+	uint64_t warm = iters / 4 ? iters / 4 : 1;
+	uint32_t epoch = 0, points = c->mess_nmix * c->mess_npause * c->reps, done = 0;
+	struct pm_memctl peak;
+	int have_mc = pm_memctl_read(&peak) == 0;
+	int have_hpm = pm_event_setup() == 0;
+	uint64_t bad;
+	void *p;
+
+	plan();
+	chain_random(ring, n, RVM_LINE, c->seed);
+	wait_gens(0, "generator_not_ready");
+	if (ngen == 0) {
+		rvm_err("mess", "no_generator_harts:_the_mess_suite_needs_at_least_2_harts");
+		quit_gens();
+		return;
+	}
+	p = ring;
+	for (uint32_t mi = 0; mi < c->mess_nmix; mi++) {
+		uint32_t mix = c->mess_mix[mi], stores = mix / 2;
+		for (uint32_t pi = 0; pi < c->mess_npause; pi++)
+			for (uint32_t rep = 0; rep < c->reps; rep++) {
+				struct sample a, b;
+				ctl.kernel = stores;
+				ctl.pause = c->mess_pause[pi];
+				for (uint32_t i = 0; i < ngen; i++)
+					gens[gen_hart[i]].stop = 0;
+				rvm_fence();
+				ctl.epoch = ++epoch;
+				wake_gens();
+				/* warm up: until every generator runs this point's kernel,
+				 * then a quarter window */
+				uint64_t t0 = pm_time();
+				for (uint32_t i = 0; i < ngen; i++) {
+					uint32_t h = gen_hart[i];
+					while ((ack[h].started != epoch || gens[h].iters == 0) &&
+					       pm_time() - t0 < timeout_ticks())
+						p = rvm_chase(p, 1);
+				}
+				p = rvm_chase(p, warm);
+				sample(&a, have_mc, have_hpm);
+				p = rvm_chase(p, iters);
+				sample(&b, have_mc, have_hpm);
+				for (uint32_t i = 0; i < ngen; i++)
+					gens[gen_hart[i]].stop = 1;
+				rvm_fence();
+				wait_gens(epoch, "generator_did_not_stop");
+
+				struct stamp d;
+				stamp_diff(&d, &a.st, &b.st);
+				uint64_t ns = rvm_ticks_ns(d.ticks), it = 0;
+				for (uint32_t i = 0; i < ngen; i++)
+					it += b.iters[i] - a.iters[i];
+				uint64_t gl = it * (BLOCK_OPS - stores), gs = it * stores;
+				uint64_t iss_rd = (gl + gs) * RVM_LINE, iss_wr = gs * RVM_LINE;
+				struct rec r;
+				rec_begin(&r, "mess");
+				rec_u(&r, "mix", mix);
+				rec_u(&r, "pause", c->mess_pause[pi]);
+				rec_u(&r, "rep", rep);
+				rec_u(&r, "gens", ngen);
+				rec_u(&r, "loads", loads);
+				rec_u(&r, "cycles", d.cycles);
+				rec_u(&r, "ticks", d.ticks);
+				rec_u(&r, "ns", ns);
+				rec_fx(&r, "cpl", d.cycles, loads);
+				rec_fx(&r, "nspl", ns, loads);
+				rec_u(&r, "gen_iters", it);
+				rec_u(&r, "gen_loads", gl);
+				rec_u(&r, "gen_stores", gs);
+				rec_u(&r, "iss_rd", iss_rd);
+				rec_u(&r, "iss_wr", iss_wr);
+				rec_fx(&r, "bw_iss", (iss_rd + iss_wr) * 1000, ns);
+				uint64_t rd = iss_rd, wr = iss_wr;
+				if (have_mc) {
+					uint64_t cr = b.mc.reads - a.mc.reads, cw = b.mc.writes - a.mc.writes;
+					rec_u(&r, "ctr_rd", cr);
+					rec_u(&r, "ctr_wr", cw);
+					rec_fx(&r, "bw_ctr", (cr + cw) * RVM_LINE * 1000, ns);
+					rd = cr;
+					wr = cw;
+				}
+				if (rd + wr == 0) { /* no traffic seen: the kernel's nominal share */
+					rd = BLOCK_OPS;
+					wr = stores;
+				}
+				rec_fx(&r, "rd_pct", rd * 100, rd + wr);
+				rec_s(&r, "src", have_mc ? "ctr" : "iss");
+				if (have_mc && peak.peak_mbps)
+					rec_u(&r, "peak", peak.peak_mbps);
+				if (have_hpm) {
+					uint64_t l1 = b.l1d_miss - a.l1d_miss, ll = b.llc_miss - a.llc_miss;
+					rec_u(&r, "l1d_miss", l1);
+					rec_u(&r, "llc_miss", ll);
+					if (ll < loads / 2)
+						rec_u(&r, "cached", 1);
+				}
+				rec_emit(&r);
+
+				if (have_mc)
+					check_traffic(b.mc.reads - a.mc.reads, b.mc.writes - a.mc.writes,
+					              iss_rd / RVM_LINE + loads, iss_wr / RVM_LINE);
+				if (ring_scan(ring, n, &bad))
+					rvm_err_at("mess-ring", "chase_ring_corrupted", bad, 0, 0);
+				prog_note("mess", ++done, points);
+			}
+		if (chain_check(ring, n, RVM_LINE, &bad, &bad /* value unused */))
+			rvm_err_at("mess-ring", "ring_is_not_one_cycle_of_the_built_length", bad, n, 0);
+	}
+	(void)p;
+	if (have_mc) { /* totals, comparable with the platform's own count */
+		struct pm_memctl t;
+		struct rec r;
+		pm_memctl_read(&t);
+		rec_begin(&r, "memctl");
+		rec_u(&r, "reads", t.reads);
+		rec_u(&r, "writes", t.writes);
+		rec_u(&r, "peak", t.peak_mbps);
+		rec_emit(&r);
+	}
+	for (uint32_t i = 0; i < ngen; i++)
+		if (ack[gen_hart[i]].errors) {
+			struct rec r;
+			rec_begin(&r, "err");
+			rec_s(&r, "what", "mess-generator-arrays");
+			rec_s(&r, "msg", "generator_arrays_held_wrong_values");
+			rec_u(&r, "hart", gen_hart[i]);
+			rec_u(&r, "got", ack[gen_hart[i]].errors);
+			rec_emit(&r);
+		}
+	quit_gens();
+}
+
+/* Lay out the heap: the ring first, then two arrays per generator. */
+static void plan(void)
+{
+	const struct rvm_config *c = &rvm.cfg;
+	uint64_t base = rvm.heap_base + c->mess_chase_size;
+	uint64_t len = c->mess_gen_size / BLOCK_BYTES * BLOCK_BYTES;
+
+	ngen = 0;
+	for (uint32_t i = 0; i < rvm.nharts; i++) {
+		uint32_t h = rvm.hartids[i];
+		if (h == rvm.lead || (rvm_hstate[h] & 0xffu) != HS_ALIVE)
+			continue;
+		if (base + 2 * len > rvm.heap_base + rvm.heap_size)
+			break; /* suite_mess_fits() refuses this before we get here */
+		gens[h].ld_base = base;
+		gens[h].st_base = base + len;
+		gens[h].len = len;
+		gens[h].iters = 0;
+		ack[h].done = ~0u;
+		ack[h].errors = 0;
+		base += 2 * len;
+		gen_hart[ngen++] = h;
+	}
+	ctl.epoch = 0;
+	ctl.quit = 0;
+	rvm_fence();
+	ctl.planned = 1;
+	for (uint32_t i = 0; i < rvm.nharts; i++)
+		if (rvm.hartids[i] != rvm.lead)
+			rvm_wake(rvm.hartids[i]);
+}
+
+void suite_mess(void)
+{
+	if (rvm_hartid() != rvm.lead) {
+		generator();
+		return;
+	}
+	lead();
+}
+
