@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# hostsim integration tests: ISA/trap/device programs (hostsim/tests/isa/*.S,
+# built into build/tests/isa/ by `make unit-bins` / `make isa-tests`), both
+# with memsys timing and with --no-timing; determinism; refusals of bad ELF
+# files, options and config files; and the rvmess image build/images/virt.elf
+# with 1, 4 and 16 harts when it exists.
+#
+# Prints PASS/FAIL/SKIP <case> lines; exits 1 if any case failed.
+set -u
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+SIM=$BUILD/bin/hostsim
+ISA=$BUILD/tests/isa
+TMP=$(mktemp -d /tmp/hostsim-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+VIRT_TIMEOUT=${VIRT_TIMEOUT:-120}
+
+failed=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1 ${2:-}"; failed=1; }
+skip() { echo "SKIP $1 ${2:-}"; }
+
+# Build what we need if it is missing (make test has built it already).
+need_build=0
+[ -x "$SIM" ] || need_build=1
+for s in hostsim/tests/isa/*.S; do
+	[ -e "$ISA/$(basename "$s" .S).elf" ] || need_build=1
+done
+if [ $need_build = 1 ]; then
+	make --no-print-directory -s "$SIM" isa-tests >"$TMP/build.log" 2>&1 || {
+		fail build "make failed: $(tail -n 3 "$TMP/build.log" | tr '\n' ' ')"
+		exit 1
+	}
+fi
+
+hdr() { # file key -> value of "# key: value"
+	sed -n "s/^# $2: //p" "$1" | head -n 1
+}
+
+# ---- ISA / trap / device programs ----------------------------------------
+for src in hostsim/tests/isa/*.S; do
+	name=$(basename "$src" .S)
+	elf=$ISA/$name.elf
+	args=$(hdr "$src" args)
+	want_rc=$(hdr "$src" expect-exit); want_rc=${want_rc:-0}
+	want_con=$(hdr "$src" expect-console)
+	want_err=$(hdr "$src" expect-stderr)
+	modes=$(hdr "$src" modes); modes=${modes:-timing functional}
+	for mode in timing functional; do
+		case " $modes " in *" $mode "*) ;; *) continue ;; esac
+		flag=""; [ $mode = functional ] && flag=--no-timing
+		# shellcheck disable=SC2086
+		timeout 60 "$SIM" $flag $args "$elf" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		case=isa/$name/$mode
+		if [ "$rc" != "$want_rc" ]; then
+			why="exit $rc, want $want_rc"
+			if [ "$want_rc" = 0 ] && [ "$rc" -ge 4 ] && [ "$rc" -lt 124 ]; then
+				why="$why (check $rc failed)"
+			fi
+			fail "$case" "$why: $(head -c 200 "$TMP/err" | tr '\n' ' ')"
+		elif [ -n "$want_con" ] && ! { printf '%b' "$want_con" >"$TMP/want"; cmp -s "$TMP/want" "$TMP/out"; }; then
+			fail "$case" "console '$(head -c 80 "$TMP/out" | tr '\n' '|')', want '$want_con'"
+		elif [ -n "$want_err" ] && ! grep -qF -- "$want_err" "$TMP/err"; then
+			fail "$case" "stderr lacks '$want_err': $(head -c 200 "$TMP/err" | tr '\n' ' ')"
+		else
+			pass "$case"
+		fi
+	done
+done
+
+# ---- determinism: two runs byte-identical (console and --stats) ----------
+det() { # case args...
+	local c=$1; shift
+	timeout 60 "$SIM" --stats "$@" >"$TMP/d1" 2>"$TMP/e1"; local r1=$?
+	timeout 60 "$SIM" --stats "$@" >"$TMP/d2" 2>"$TMP/e2"; local r2=$?
+	grep -v host_seconds "$TMP/e1" >"$TMP/s1"; grep -v host_seconds "$TMP/e2" >"$TMP/s2"
+	if [ $r1 != 0 ] || [ $r2 != 0 ]; then
+		fail "$c" "exit $r1/$r2"
+	elif ! cmp -s "$TMP/d1" "$TMP/d2"; then
+		fail "$c" "console output differs"
+	elif ! cmp -s "$TMP/s1" "$TMP/s2"; then
+		fail "$c" "statistics differ: $(diff "$TMP/s1" "$TMP/s2" | head -n 4 | tr '\n' ' ')"
+	elif ! grep -q 'hart 7: instret=' "$TMP/s1" && [ "$c" = determinism/mh_amo ]; then
+		fail "$c" "no per-hart stats"
+	else
+		pass "$c"
+	fi
+}
+det determinism/mh_amo --harts 8 "$ISA/mh_amo.elf"
+det determinism/mh_amo-functional --no-timing --harts 8 "$ISA/mh_amo.elf"
+det determinism/dev "$ISA/dev.elf"
+
+# ---- bad ELF files --------------------------------------------------------
+bad_elf() { # case file expected-reason
+	timeout 10 "$SIM" "$2" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ $rc != 2 ]; then
+		fail "$1" "exit $rc, want 2"
+	elif ! grep -F -- "hostsim: $2: " "$TMP/err" | grep -qF -- "$3"; then
+		fail "$1" "message '$(head -c 200 "$TMP/err")' is not 'hostsim: $2: ...$3...'"
+	else
+		pass "$1"
+	fi
+}
+patch_byte() { # file offset hexbyte
+	printf "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+echo "just text" >"$TMP/text.elf"
+bad_elf elf/not-elf "$TMP/text.elf" "not an ELF file"
+: >"$TMP/empty.elf"
+bad_elf elf/empty "$TMP/empty.elf" "not an ELF file"
+cp "$ISA/alu.elf" "$TMP/class32.elf"; patch_byte "$TMP/class32.elf" 4 01
+bad_elf elf/class32 "$TMP/class32.elf" "not a 64-bit ELF"
+cp "$ISA/alu.elf" "$TMP/bigendian.elf"; patch_byte "$TMP/bigendian.elf" 5 02
+bad_elf elf/big-endian "$TMP/bigendian.elf" "not a little-endian ELF"
+cp "$ISA/alu.elf" "$TMP/x86.elf"; patch_byte "$TMP/x86.elf" 18 3e; patch_byte "$TMP/x86.elf" 19 00
+bad_elf elf/wrong-machine "$TMP/x86.elf" "wrong machine 62"
+cp "$ISA/alu.elf" "$TMP/rel.elf"; patch_byte "$TMP/rel.elf" 16 01
+bad_elf elf/not-executable "$TMP/rel.elf" "not an executable"
+head -c 40 "$ISA/alu.elf" >"$TMP/trunc-hdr.elf"
+bad_elf elf/truncated-header "$TMP/trunc-hdr.elf" "truncated ELF header"
+head -c 300 "$ISA/alu.elf" >"$TMP/trunc.elf"
+bad_elf elf/truncated-segment "$TMP/trunc.elf" "truncated file"
+if riscv64-unknown-elf-objcopy --change-section-lma '*-0x40000000' "$ISA/alu.elf" "$TMP/low.elf" 2>/dev/null; then
+	bad_elf elf/segment-outside-ram "$TMP/low.elf" "outside RAM"
+else
+	fail elf/segment-outside-ram "objcopy failed"
+fi
+bad_elf elf/missing-file "$TMP/does-not-exist.elf" "cannot open"
+
+# ---- bad options and config files ----------------------------------------
+bad_opt() { # case expected-message args...
+	local c=$1 msg=$2; shift 2
+	timeout 10 "$SIM" "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ $rc != 2 ]; then
+		fail "$c" "exit $rc, want 2"
+	elif ! grep -qF -- "$msg" "$TMP/err"; then
+		fail "$c" "message '$(head -c 200 "$TMP/err")' lacks '$msg'"
+	else
+		pass "$c"
+	fi
+}
+A=$ISA/alu.elf
+bad_opt opt/harts-0 "option harts: 0 is out of range 1..64" --harts 0 "$A"
+bad_opt opt/harts-65 "option harts: 65 is out of range 1..64" --harts 65 "$A"
+bad_opt opt/harts-text "option harts: 'four' is not a number" --harts four "$A"
+bad_opt opt/mem-size "option mem-size: '12Q' is not a size" --mem-size 12Q "$A"
+bad_opt opt/unknown "unknown option 'frobnicate'" --frobnicate 1 "$A"
+bad_opt opt/missing-value "option --harts needs a value" "$A" --harts
+bad_opt opt/no-image "usage: hostsim" --harts 2
+bad_opt opt/two-images "more than one image" "$A" "$A"
+bad_opt opt/mem-model "mem-model" --mem-model bogus "$A"
+printf 'harts = 2\n# comment\n\nmax-insns=oops\n' >"$TMP/bad1.cfg"
+bad_opt config/bad-value "$TMP/bad1.cfg:4: option max-insns: 'oops' is not a number" --config "$TMP/bad1.cfg" "$A"
+printf 'harts=2\nwarp-drive=on\n' >"$TMP/bad2.cfg"
+bad_opt config/unknown-key "$TMP/bad2.cfg:2: unknown option 'warp-drive'" --config "$TMP/bad2.cfg" "$A"
+printf '=3\n' >"$TMP/bad3.cfg"
+bad_opt config/missing-key "$TMP/bad3.cfg:1: missing key before '='" --config "$TMP/bad3.cfg" "$A"
+printf 'harts=\n' >"$TMP/bad4.cfg"
+bad_opt config/empty-value "$TMP/bad4.cfg:1: harts: empty value" --config "$TMP/bad4.cfg" "$A"
+bad_opt config/missing-file "$TMP/nope.cfg: cannot open" --config "$TMP/nope.cfg" "$A"
+# a good config file: harts=8 makes mh_amo pass (with 1 hart it would hang)
+printf '# test config\nharts = 8\nno-timing\nmax-insns = 50000000\nquantum=16\n' >"$TMP/good.cfg"
+if timeout 60 "$SIM" --config "$TMP/good.cfg" "$ISA/mh_amo.elf" >/dev/null 2>"$TMP/err"; then
+	pass config/good
+else
+	fail config/good "exit $?: $(head -c 200 "$TMP/err")"
+fi
+# a config file with memsys keys, and the memsys keys on the command line
+printf 'llc-size = 1M\nmem-model = fixed\nmem-latency = 50\n' >"$TMP/ms.cfg"
+if timeout 20 "$SIM" --config "$TMP/ms.cfg" --stats "$ISA/alu.elf" >/dev/null 2>"$TMP/err" &&
+	grep -q 'LLC 1024K.*model fixed' "$TMP/err"; then
+	pass config/memsys-keys
+else
+	fail config/memsys-keys "$(head -c 300 "$TMP/err" | tr '\n' ' ')"
+fi
+bad_opt opt/freq-ghz "unknown option 'freq-ghz'" --freq-ghz 2 "$A"
+# --max-cycles
+timeout 20 "$SIM" --max-cycles 5000 "$ISA/limit.elf" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc = 124 ] && grep -q 'cycle limit reached' "$TMP/err"; then
+	pass limit/max-cycles
+else
+	fail limit/max-cycles "exit $rc: $(head -c 200 "$TMP/err")"
+fi
+# 64 harts (the maximum) run a program; 65 are refused above
+if timeout 20 "$SIM" --harts 64 "$ISA/alu.elf" >/dev/null 2>"$TMP/err"; then
+	pass harts-64
+else
+	fail harts-64 "exit $?: $(head -c 200 "$TMP/err")"
+fi
+# --console FILE
+if timeout 20 "$SIM" --console "$TMP/con.txt" "$ISA/dev.elf" >"$TMP/out" 2>&1 &&
+	[ "$(cat "$TMP/con.txt")" = "hostsim uart ok" ] && [ ! -s "$TMP/out" ]; then
+	pass console-file
+else
+	fail console-file "console file '$(head -c 80 "$TMP/con.txt" 2>/dev/null)', stdout '$(head -c 80 "$TMP/out")'"
+fi
+
+# ---- the rvmess image ------------------------------------------------------
+# virt/harts-1: the image as built, with timing.  The image's default config
+# makes every hart wait (spinning) while the lead measures, so N harts cost
+# about N times the instructions: virt/harts-4 and -16 run a copy with a
+# smaller config (rvmess config) with timing, and the full image runs once
+# more functionally (--no-timing) on 4 harts.
+VIRT=$BUILD/images/virt.elf
+RVMESS=$BUILD/bin/rvmess
+run_virt() { # case harts image [hostsim options]
+	local c=$1 n=$2 img=$3; shift 3
+	timeout "$VIRT_TIMEOUT" "$SIM" --harts "$n" --console "$TMP/virt.log" "$@" "$img" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ $rc != 0 ]; then
+		fail "$c" "exit $rc: $(tail -c 300 "$TMP/err" | tr '\n' ' ') console tail: $(tail -n 2 "$TMP/virt.log" 2>/dev/null | tr '\n' ' ')"
+		return
+	fi
+	if ! grep -q '@RVM [0-9]* end h=[0-9]* status=ok' "$TMP/virt.log"; then
+		fail "$c" "no 'end status=ok' record: $(grep '@RVM [0-9]* end' "$TMP/virt.log" | head -c 200)"
+		return
+	fi
+	if [ -x "$RVMESS" ]; then
+		if ! "$RVMESS" parse "$TMP/virt.log" -o "$TMP/parse" >"$TMP/parse.out" 2>&1; then
+			fail "$c" "rvmess parse failed: $(head -c 300 "$TMP/parse.out" | tr '\n' ' ')"
+			return
+		fi
+		if ! grep -q "harts=$n " "$TMP/parse.out"; then
+			fail "$c" "rvmess parse: $(head -n 1 "$TMP/parse.out"), want harts=$n"
+			return
+		fi
+	fi
+	pass "$c"
+}
+if [ ! -e "$VIRT" ]; then
+	for c in harts-1 harts-4 harts-16 harts-4-functional; do skip "virt/$c" "$VIRT not built"; done
+else
+	run_virt virt/harts-1 1 "$VIRT"
+	small=$VIRT
+	if [ -x "$RVMESS" ] && "$RVMESS" config "$VIRT" suites=chase,lat,par reps=1 warmups=0 \
+		chase_size=1048576 chase_loads=5000 chase_all_harts=0 lat_max=262144 lat_loads=2000 \
+		lat_strides=64,256 par_max=262144 par_kmax=4 -o "$TMP/virt-small.elf" >"$TMP/cfg.out" 2>&1; then
+		small=$TMP/virt-small.elf
+		run_virt virt/harts-4 4 "$small"
+		run_virt virt/harts-16 16 "$small"
+	else
+		run_virt virt/harts-4 4 "$VIRT" --no-timing
+		run_virt virt/harts-16 16 "$VIRT" --no-timing
+	fi
+	run_virt virt/harts-4-functional 4 "$VIRT" --no-timing
+	# same image + options twice: byte-identical console
+	timeout "$VIRT_TIMEOUT" "$SIM" --harts 4 "$small" >"$TMP/v1" 2>/dev/null
+	timeout "$VIRT_TIMEOUT" "$SIM" --harts 4 "$small" >"$TMP/v2" 2>/dev/null
+	if [ -s "$TMP/v1" ] && cmp -s "$TMP/v1" "$TMP/v2"; then
+		pass determinism/virt-harts-4
+	else
+		fail determinism/virt-harts-4 "two runs differ (or are empty)"
+	fi
+fi
+
+exit $failed

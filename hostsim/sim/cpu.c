@@ -1,0 +1,908 @@
+/*
+ * hostsim hart execution: RV64IMA + Zicsr + Zifencei, M-mode only.
+ *
+ * Instructions are decoded once into the shared per-page cache s->dpages
+ * (lazily, one entry per 32-bit word) and executed by one switch.  A store
+ * into a page that holds decoded code clears exactly the entries it
+ * overlaps, so self-modifying code works without fence.i (fence.i is a nop).
+ *
+ * The executor is written once (exec_loop) and instantiated twice: the
+ * functional path (no timing bookkeeping) and the timing path (scoreboard,
+ * MSHRs, store buffer, calls into memsys through timing.h).
+ */
+#include <string.h>
+#include <stdlib.h>
+#include "sim/sim.h"
+#include "sim/timing.h"
+
+#define MSTATUS_MIE  (1ull << 3)
+#define MSTATUS_MPIE (1ull << 7)
+#define MSTATUS_MPP  (3ull << 11)
+#define MIP_MSIP (1ull << 3)
+#define MIP_MTIP (1ull << 7)
+#define MIP_MEIP (1ull << 11)
+#define MIE_MASK (MIP_MSIP | MIP_MTIP | MIP_MEIP)
+
+#define CAUSE_MISALIGNED_FETCH 0
+#define CAUSE_FETCH_ACCESS     1
+#define CAUSE_ILLEGAL          2
+#define CAUSE_BREAKPOINT       3
+#define CAUSE_MISALIGNED_LOAD  4
+#define CAUSE_LOAD_ACCESS      5
+#define CAUSE_MISALIGNED_STORE 6
+#define CAUSE_STORE_ACCESS     7
+#define CAUSE_ECALL_M          11
+
+#define RESV_GRANULE 64ull
+#define WFI_MAX_SKIP 10000ull
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* ---- clocks and counters -------------------------------------------------- */
+
+uint64_t sim_mtime(struct sim *s, struct hart *h)
+{
+	unsigned __int128 t = (unsigned __int128)h->clock * s->opt.timebase;
+	return (uint64_t)(t / (s->opt.freq_mhz * 1000000ull)) + (uint64_t)s->mtime_off;
+}
+
+uint64_t sim_hpm_raw(struct sim *s, struct hart *h, unsigned event)
+{
+	if (event == 0)
+		return 0;
+	return tm_event(s, h->id, event);
+}
+
+static uint64_t cnt_raw(struct sim *s, struct hart *h, unsigned i)
+{
+	if (i == 0)
+		return h->clock;
+	if (i == 2)
+		return h->instret;
+	if (i >= 3 && i < 32)
+		return sim_hpm_raw(s, h, (unsigned)h->hpm_event[i]);
+	return 0;
+}
+
+static uint64_t cnt_read(struct sim *s, struct hart *h, unsigned i)
+{
+	if (h->mcountinhibit & (1ull << i))
+		return h->cnt_frozen[i];
+	return cnt_raw(s, h, i) + h->cnt_off[i];
+}
+
+static void cnt_write(struct sim *s, struct hart *h, unsigned i, uint64_t v)
+{
+	if (h->mcountinhibit & (1ull << i))
+		h->cnt_frozen[i] = v;
+	else
+		h->cnt_off[i] = v - cnt_raw(s, h, i);
+}
+
+static uint64_t read_mip(struct sim *s, struct hart *h)
+{
+	uint64_t mip = 0;
+	if (s->msip[h->id] & 1)
+		mip |= MIP_MSIP;
+	if (sim_mtime(s, h) >= s->mtimecmp[h->id])
+		mip |= MIP_MTIP;
+	return mip;
+}
+
+void sim_hart_reset(struct sim *s, struct hart *h, unsigned id)
+{
+	memset(h, 0, sizeof(*h));
+	h->id = id;
+	h->pc = s->entry;
+	h->x[10] = id;
+	h->x[11] = s->fdt_addr;
+	h->mstatus = MSTATUS_MPP;
+}
+
+/* ---- traps ------------------------------------------------------------- */
+
+static void resv_drop(struct sim *s, struct hart *h)
+{
+	if (h->resv_valid) {
+		h->resv_valid = 0;
+		s->nresv--;
+	}
+}
+
+/* A store by hart `by` to [addr, addr+size): other harts lose a reservation on
+ * the granule(s) it touches. */
+static void resv_kill_others(struct sim *s, struct hart *by, uint64_t addr, unsigned size)
+{
+	uint64_t g0 = addr & ~(RESV_GRANULE - 1), g1 = (addr + size - 1) & ~(RESV_GRANULE - 1);
+	for (unsigned i = 0; i < s->nharts; i++) {
+		struct hart *o = &s->harts[i];
+		if (o != by && o->resv_valid && (o->resv_addr == g0 || o->resv_addr == g1)) {
+			o->resv_valid = 0;
+			s->nresv--;
+		}
+	}
+}
+
+static void take_trap(struct sim *s, struct hart *h, uint64_t cause, uint64_t tval)
+{
+	int irq = (int)(cause >> 63);
+	resv_drop(s, h);
+	if (!irq && h->instret)
+		h->instret--; /* the trapping instruction did not retire */
+	if ((h->mtvec & ~3ull) == 0) {
+		fprintf(stderr, "hostsim: hart %u trapped with no handler (mtvec=0): pc=0x%llx cause=0x%llx tval=0x%llx\n",
+		        h->id, (unsigned long long)h->pc, (unsigned long long)cause, (unsigned long long)tval);
+		h->halted = 1;
+		s->stop = 1;
+		s->exit_code = SIM_EXIT_TRAP;
+		return;
+	}
+	h->mepc = h->pc;
+	h->mcause = cause;
+	h->mtval = tval;
+	h->mstatus = (h->mstatus & ~(MSTATUS_MIE | MSTATUS_MPIE)) |
+	             ((h->mstatus & MSTATUS_MIE) ? MSTATUS_MPIE : 0) | MSTATUS_MPP;
+	h->pc = h->mtvec & ~3ull;
+	if (irq && (h->mtvec & 3) == 1)
+		h->pc += 4 * (cause & 63);
+}
+
+void sim_check_irq(struct sim *s, struct hart *h)
+{
+	if (!(h->mstatus & MSTATUS_MIE) || !(h->mie & MIE_MASK))
+		return;
+	uint64_t pend = read_mip(s, h) & h->mie;
+	if (!pend)
+		return;
+	uint64_t cause = (pend & MIP_MEIP) ? 11 : (pend & MIP_MSIP) ? 3 : 7;
+	take_trap(s, h, (1ull << 63) | cause, 0);
+}
+
+/* ---- MMIO --------------------------------------------------------------- */
+
+static void uart_putc(struct sim *s, uint8_t c)
+{
+	putc(c, s->console);
+}
+
+/* 0 ok, else an exception cause */
+static int mmio_load(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (a & (size - 1))
+		return CAUSE_LOAD_ACCESS;
+	if (a - SIM_UART_BASE < SIM_UART_SIZE) {
+		unsigned r = (unsigned)(a - SIM_UART_BASE);
+		int dlab = s->uart_regs[3] & 0x80;
+		switch (r) {
+		case 0: v = dlab ? s->uart_dll : 0; break;
+		case 1: v = dlab ? s->uart_dlm : s->uart_regs[1]; break;
+		case 2: v = 0x01; break; /* IIR: no interrupt pending */
+		case 5: v = 0x60; break; /* LSR: THR empty, transmitter idle */
+		case 6: v = 0; break;
+		default: v = r < 8 ? s->uart_regs[r] : 0; break;
+		}
+	} else if (a - SIM_CLINT_BASE < SIM_CLINT_SIZE) {
+		uint64_t off = a - SIM_CLINT_BASE;
+		if (off < 0x4000) {
+			unsigned i = (unsigned)(off / 4);
+			v = (i < s->nharts && (off & 3) == 0) ? s->msip[i] : 0;
+		} else if (off >= 0xbff8 && off < 0xc000) {
+			v = sim_mtime(s, h) >> (8 * (off - 0xbff8));
+		} else if (off >= 0xbff8) {
+			v = 0;
+		} else {
+			unsigned i = (unsigned)((off - 0x4000) / 8);
+			v = i < s->nharts ? s->mtimecmp[i] >> (8 * ((off - 0x4000) & 7)) : 0;
+		}
+	} else if (a - SIM_TEST_BASE < SIM_TEST_SIZE) {
+		v = 0;
+	} else if (a - SIM_MEMCTL_BASE < SIM_MEMCTL_SIZE) {
+		v = tm_memctl_read(s, a - SIM_MEMCTL_BASE, size);
+	} else {
+		return CAUSE_LOAD_ACCESS;
+	}
+	if (size < 8)
+		v &= (1ull << (8 * size)) - 1;
+	*out = v;
+	return 0;
+}
+
+static void finisher(struct sim *s, uint32_t v)
+{
+	switch (v & 0xffff) {
+	case 0x5555:
+		s->stop = 1;
+		s->exit_code = 0;
+		break;
+	case 0x3333: {
+		unsigned code = (v >> 16) & 0xff;
+		s->stop = 1;
+		s->exit_code = code ? (int)code : 1;
+		break;
+	}
+	case 0x7777:
+		fprintf(stderr, "hostsim: the image requested a reset (0x7777 to the test finisher): stopping\n");
+		s->stop = 1;
+		s->exit_code = SIM_EXIT_RESET;
+		break;
+	default:
+		break;
+	}
+}
+
+static int mmio_store(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t v)
+{
+	(void)h;
+	if (a & (size - 1))
+		return CAUSE_STORE_ACCESS;
+	if (a - SIM_UART_BASE < SIM_UART_SIZE) {
+		unsigned r = (unsigned)(a - SIM_UART_BASE);
+		int dlab = s->uart_regs[3] & 0x80;
+		if (r == 0) {
+			if (dlab)
+				s->uart_dll = (uint8_t)v;
+			else
+				uart_putc(s, (uint8_t)v);
+		} else if (r == 1 && dlab) {
+			s->uart_dlm = (uint8_t)v;
+		} else if (r < 8 && r != 2 && r != 5) {
+			s->uart_regs[r] = (uint8_t)v;
+		}
+	} else if (a - SIM_CLINT_BASE < SIM_CLINT_SIZE) {
+		uint64_t off = a - SIM_CLINT_BASE;
+		if (off < 0x4000) {
+			unsigned i = (unsigned)(off / 4);
+			if (i < s->nharts && (off & 3) == 0)
+				s->msip[i] = (uint32_t)(v & 1);
+		} else if (off >= 0xc000) {
+			/* reserved: ignored */
+		} else if (off >= 0xbff8) {
+			uint64_t now = sim_mtime(s, h), nv;
+			if (size == 8)
+				nv = v;
+			else if (off == 0xbff8)
+				nv = (now & ~0xffffffffull) | (v & 0xffffffffull);
+			else
+				nv = (now & 0xffffffffull) | (v << 32);
+			s->mtime_off += (int64_t)(nv - now);
+		} else {
+			unsigned i = (unsigned)((off - 0x4000) / 8);
+			unsigned sh = (unsigned)(8 * ((off - 0x4000) & 7));
+			if (i < s->nharts) {
+				uint64_t mask = (size == 8 ? ~0ull : ((1ull << (8 * size)) - 1)) << sh;
+				s->mtimecmp[i] = (s->mtimecmp[i] & ~mask) | ((v << sh) & mask);
+			}
+		}
+	} else if (a - SIM_TEST_BASE < SIM_TEST_SIZE) {
+		if (a == SIM_TEST_BASE)
+			finisher(s, (uint32_t)v);
+	} else if (a - SIM_MEMCTL_BASE < SIM_MEMCTL_SIZE) {
+		tm_memctl_write(s, a - SIM_MEMCTL_BASE, size, v);
+	} else {
+		return CAUSE_STORE_ACCESS;
+	}
+	return 0;
+}
+
+/* ---- RAM access ----------------------------------------------------------- */
+
+static void inval_code(struct sim *s, uint64_t off, unsigned size)
+{
+	uint64_t w0 = off >> 2, w1 = (off + size - 1) >> 2;
+	for (uint64_t w = w0; w <= w1; w++) {
+		struct dinsn *p = s->dpages[w >> 10];
+		if (p)
+			p[w & 1023].op = OP_UNDECODED;
+	}
+}
+
+static ALWAYS_INLINE uint64_t ram_read(const uint8_t *p, unsigned size)
+{
+	switch (size) {
+	case 1: return *p;
+	case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+	default: { uint64_t v; memcpy(&v, p, 8); return v; }
+	}
+}
+
+static ALWAYS_INLINE int load(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t *out)
+{
+	uint64_t off = a - s->ram_base;
+	if (LIKELY(off <= s->ram_size - size)) {
+		const uint8_t *p = s->ram + off;
+		switch (size) {
+		case 1: *out = *p; break;
+		case 2: { uint16_t v; memcpy(&v, p, 2); *out = v; break; }
+		case 4: { uint32_t v; memcpy(&v, p, 4); *out = v; break; }
+		default: { uint64_t v; memcpy(&v, p, 8); *out = v; break; }
+		}
+		return 0;
+	}
+	return mmio_load(s, h, a, size, out);
+}
+
+static ALWAYS_INLINE void ram_write(struct sim *s, struct hart *h, uint64_t off, unsigned size, uint64_t v)
+{
+	uint8_t *p = s->ram + off;
+	switch (size) {
+	case 1: *p = (uint8_t)v; break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+	if (UNLIKELY(s->dpages[off >> 12] != NULL) || UNLIKELY(s->dpages[(off + size - 1) >> 12] != NULL))
+		inval_code(s, off, size);
+	if (UNLIKELY(s->nresv != 0))
+		resv_kill_others(s, h, s->ram_base + off, size);
+}
+
+static ALWAYS_INLINE int store(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t v)
+{
+	uint64_t off = a - s->ram_base;
+	if (LIKELY(off <= s->ram_size - size)) {
+		ram_write(s, h, off, size, v);
+		return 0;
+	}
+	return mmio_store(s, h, a, size, v);
+}
+
+/* ---- CSRs ---------------------------------------------------------------- */
+
+#define MISA_VAL ((2ull << 62) | (1ull << 0) | (1ull << 8) | (1ull << 12))
+
+/* Read CSR; 0 ok, -1 illegal. */
+static int csr_read(struct sim *s, struct hart *h, unsigned csr, uint64_t *v)
+{
+	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { *v = cnt_read(s, h, csr - 0xb00); return 0; }
+	if (csr >= 0xc00 && csr < 0xc20) {
+		if (csr == 0xc01) *v = sim_mtime(s, h);
+		else *v = cnt_read(s, h, csr - 0xc00);
+		return 0;
+	}
+	if (csr >= 0x323 && csr < 0x340) { *v = h->hpm_event[csr - 0x320]; return 0; }
+	if (csr >= 0x3a0 && csr < 0x3f0) { *v = 0; return 0; } /* PMP: no entries (WARL zero) */
+	switch (csr) {
+	case 0x300: *v = h->mstatus; return 0;
+	case 0x301: *v = MISA_VAL; return 0;
+	case 0x304: *v = h->mie; return 0;
+	case 0x305: *v = h->mtvec; return 0;
+	case 0x306: *v = h->mcounteren; return 0;
+	case 0x320: *v = h->mcountinhibit; return 0;
+	case 0x340: *v = h->mscratch; return 0;
+	case 0x341: *v = h->mepc; return 0;
+	case 0x342: *v = h->mcause; return 0;
+	case 0x343: *v = h->mtval; return 0;
+	case 0x344: *v = read_mip(s, h); return 0;
+	case 0xf11: case 0xf12: case 0xf13: case 0xf15: *v = 0; return 0;
+	case 0xf14: *v = h->id; return 0;
+	default: return -1;
+	}
+}
+
+/* Write CSR (already known readable and not read-only); 0 ok, -1 illegal. */
+static int csr_write(struct sim *s, struct hart *h, unsigned csr, uint64_t v)
+{
+	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { cnt_write(s, h, csr - 0xb00, v); return 0; }
+	if (csr >= 0x323 && csr < 0x340) {
+		unsigned i = csr - 0x320;
+		uint64_t cur = cnt_read(s, h, i);
+		h->hpm_event[i] = v;
+		cnt_write(s, h, i, cur); /* the counter keeps its value across an event change */
+		return 0;
+	}
+	if (csr >= 0x3a0 && csr < 0x3f0)
+		return 0;
+	switch (csr) {
+	case 0x300:
+		h->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP;
+		return 0;
+	case 0x301: return 0; /* misa: not writable (WARL) */
+	case 0x304: h->mie = v & MIE_MASK; return 0;
+	case 0x305: h->mtvec = (v & 3) <= 1 ? v : (v & ~3ull); return 0;
+	case 0x306: h->mcounteren = v & 0xffffffffull; return 0;
+	case 0x320: {
+		uint64_t nv = v & 0xfffffffdull, old = h->mcountinhibit;
+		for (unsigned i = 0; i < 32; i++) {
+			uint64_t b = 1ull << i;
+			if ((nv & b) && !(old & b))
+				h->cnt_frozen[i] = cnt_raw(s, h, i) + h->cnt_off[i];
+			else if (!(nv & b) && (old & b))
+				h->cnt_off[i] = h->cnt_frozen[i] - cnt_raw(s, h, i);
+		}
+		h->mcountinhibit = nv;
+		return 0;
+	}
+	case 0x340: h->mscratch = v; return 0;
+	case 0x341: h->mepc = v & ~3ull; return 0;
+	case 0x342: h->mcause = v; return 0;
+	case 0x343: h->mtval = v; return 0;
+	case 0x344: return 0; /* MSIP/MTIP are read-only here */
+	default: return -1;
+	}
+}
+
+/* ---- the executor --------------------------------------------------------- */
+
+static ALWAYS_INLINE uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static struct dinsn *decode_at(struct sim *s, uint64_t off)
+{
+	uint64_t pg = off >> 12;
+	struct dinsn *p = s->dpages[pg];
+	if (!p) {
+		p = calloc(1024, sizeof(*p));
+		if (!p) {
+			fprintf(stderr, "hostsim: out of memory (decode cache)\n");
+			exit(1);
+		}
+		s->dpages[pg] = p;
+	}
+	struct dinsn *d = &p[(off >> 2) & 1023];
+	uint32_t raw;
+	memcpy(&raw, s->ram + off, 4);
+	sim_decode(raw, d);
+	return d;
+}
+
+/* Store buffer / MSHR helpers (timing path). */
+static ALWAYS_INLINE void sb_drain_all(struct hart *h, uint64_t *t)
+{
+	if (h->sb_count) {
+		*t = max64(*t, h->sb_last);
+		h->sb_count = 0;
+	}
+}
+
+/*
+ * A store enters the store buffer at issue and is sent to memsys from there,
+ * one per cycle at most, without waiting for the previous one (stores to
+ * different lines overlap, like MSHRs for writes).  Entries free in program
+ * order when they complete; a full buffer stalls issue until the oldest
+ * completes.  Fences, AMOs and LR/SC wait for all of them (sb_drain_all).
+ */
+static void sb_push(struct sim *s, struct hart *h, uint64_t *t, uint64_t addr, unsigned size)
+{
+	unsigned depth = s->opt.sb_depth;
+	while (h->sb_count && h->sb[h->sb_head] <= *t) {
+		h->sb_head = (h->sb_head + 1) % SIM_SB_MAX;
+		h->sb_count--;
+	}
+	if (h->sb_count >= depth) {
+		uint64_t t0 = h->sb[h->sb_head];
+		h->stall_cycles += t0 - *t;
+		*t = t0;
+		h->sb_head = (h->sb_head + 1) % SIM_SB_MAX;
+		h->sb_count--;
+	}
+	uint64_t start = max64(*t, h->sb_issue + 1);
+	uint64_t done = tm_store(s, h->id, addr, size, start);
+	h->sb[(h->sb_head + h->sb_count) % SIM_SB_MAX] = done;
+	h->sb_count++;
+	h->sb_issue = start;
+	if (done > h->sb_last)
+		h->sb_last = done;
+}
+
+/*
+ * A load issued at cycle ti (the instruction's issue cycle; *t is already
+ * ti + 1).  Returns the cycle its value is ready for a dependent instruction
+ * (the memsys completion: load-to-use = memsys latency).
+ *
+ * MSHRs: a load whose latency exceeds the L1 hit time is a miss and holds an
+ * MSHR until it completes, unless an MSHR already holds a miss to the same
+ * line (a secondary miss merges into it).  When every MSHR is busy, issue
+ * stalls until the oldest frees *before* the access is sent to memsys, so
+ * memsys sees the request at the cycle it really leaves the core (a load
+ * that would have hit also waits: documented).
+ */
+static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
+{
+	unsigned n = s->opt.mshrs, slot = 0;
+	uint64_t oldest = UINT64_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		if (h->mshr[i] <= ti) { slot = i; oldest = 0; break; }
+		if (h->mshr[i] < oldest) { oldest = h->mshr[i]; slot = i; }
+	}
+	uint64_t line = addr & tm_line_mask;
+	if (oldest > ti) {
+		/* all busy: merge into an outstanding miss to this line, else stall */
+		for (unsigned i = 0; i < n; i++)
+			if (h->mshr_line[i] == line)
+				goto access;
+		h->stall_cycles += oldest - ti;
+		ti = oldest;
+		*t = oldest + 1;
+	}
+access:;
+	int miss = 0;
+	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
+	if (miss) {
+		for (unsigned i = 0; i < n; i++)
+			if (h->mshr[i] > ti && h->mshr_line[i] == line) {
+				if (done > h->mshr[i])
+					h->mshr[i] = done;
+				return done;
+			}
+		if (h->mshr[slot] > ti) {
+			/* merged above but the line's MSHR is gone: wait for one */
+			h->stall_cycles += h->mshr[slot] - ti;
+			*t = max64(*t, h->mshr[slot] + 1);
+		}
+		h->mshr[slot] = done;
+		h->mshr_line[slot] = line;
+	}
+	return done;
+}
+
+static ALWAYS_INLINE void wait_loads(struct sim *s, struct hart *h, uint64_t *t)
+{
+	for (unsigned i = 0; i < s->opt.mshrs; i++)
+		*t = max64(*t, h->mshr[i]);
+}
+
+static uint32_t raw_at(struct sim *s, uint64_t pc)
+{
+	uint32_t raw = 0;
+	uint64_t off = pc - s->ram_base;
+	if (off <= s->ram_size - 4)
+		memcpy(&raw, s->ram + off, 4);
+	return raw;
+}
+
+static struct dinsn no_page[1024]; /* all OP_UNDECODED: forces the slow fetch path */
+
+static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t n, uint64_t until, const int timing)
+{
+	uint64_t *x = h->x;
+	uint64_t pc = h->pc;
+	uint64_t t = h->clock;
+	uint64_t done = 0;
+	/* instret = ins0 + done, functional clock = clk0 + done (synced to the
+	 * hart at CSR/MMIO accesses, traps and the end of the turn) */
+	uint64_t ins0 = h->instret, clk0 = h->clock;
+	const uint64_t rbase = s->ram_base, rsize = s->ram_size;
+	uint8_t *const ram = s->ram;
+	const struct dinsn *cpg = no_page; /* the decoded page pc is in */
+	uint64_t cpg_base = 0;
+	uint64_t ti = t; /* issue cycle of the current instruction */
+
+#define SYNC() do { h->instret = ins0 + done; if (timing) h->clock = t; else h->clock = clk0 + done; } while (0)
+#define RESYNC() do { ins0 = h->instret - done; if (timing) t = h->clock; else clk0 = h->clock - done; } while (0)
+#define TRAP(cause, tval) do { h->pc = pc; SYNC(); take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out; goto next; } while (0)
+#define LOAD(sz, conv) do { \
+		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, v_, o_ = a_ - rbase; \
+		if (LIKELY(o_ <= rsize - sz)) { \
+			v_ = ram_read(ram + o_, sz); \
+			if (timing) h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); \
+		} else { \
+			SYNC(); \
+			int c_ = mmio_load(s, h, a_, sz, &v_); \
+			if (UNLIKELY(c_)) TRAP(c_, a_); \
+			if (timing) h->ready[d->rd] = t; \
+		} \
+		x[d->rd] = conv; \
+	} while (0)
+#define STORE(sz) do { \
+		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, o_ = a_ - rbase; \
+		if (LIKELY(o_ <= rsize - sz)) { \
+			ram_write(s, h, o_, sz, x[d->rs2]); \
+			if (timing) sb_push(s, h, &t, a_, sz); \
+		} else { \
+			SYNC(); \
+			int c_ = mmio_store(s, h, a_, sz, x[d->rs2]); \
+			if (UNLIKELY(c_)) TRAP(c_, a_); \
+			if (UNLIKELY(s->stop)) { pc += 4; goto out; } \
+		} \
+	} while (0)
+#define JUMP(target) do { uint64_t tg_ = (target); \
+		if (UNLIKELY(tg_ & 3)) TRAP(CAUSE_MISALIGNED_FETCH, tg_); \
+		pc = tg_; } while (0)
+#define BR(cond) do { if (cond) { JUMP(pc + (int64_t)d->imm); goto next_nopc; } } while (0)
+
+	while (done < n) {
+		const struct dinsn *d;
+		if (timing && t >= until)
+			break;
+		uint64_t po = pc - cpg_base;
+		if (LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
+			d = &cpg[po >> 2];
+		} else {
+			uint64_t off = pc - rbase;
+			if (UNLIKELY(off >= rsize)) {
+				done++;
+				TRAP(CAUSE_FETCH_ACCESS, pc);
+			}
+			struct dinsn *pg = s->dpages[off >> 12];
+			d = pg ? &pg[(off >> 2) & 1023] : NULL;
+			if (!d || d->op == OP_UNDECODED)
+				d = decode_at(s, off);
+			cpg = s->dpages[off >> 12];
+			cpg_base = pc - (off & 4095);
+		}
+		done++;
+		if (timing) {
+			/* in-order issue: wait for the sources; the destination's
+			 * ready time is "now" unless a load/mul/div sets it below */
+			t = max64(t, max64(h->ready[d->rs1], h->ready[d->rs2]));
+			ti = t;
+			h->ready[d->rd] = 0;
+			t++;
+		}
+		switch (d->op) {
+		case OP_LUI: x[d->rd] = (uint64_t)(int64_t)d->imm; break;
+		case OP_AUIPC: x[d->rd] = pc + (int64_t)d->imm; break;
+		case OP_JAL: { uint64_t r = pc + 4; JUMP(pc + (int64_t)d->imm); x[d->rd] = r; goto next_nopc; }
+		case OP_JALR: { uint64_t r = pc + 4; JUMP((x[d->rs1] + (int64_t)d->imm) & ~1ull); x[d->rd] = r; goto next_nopc; }
+		case OP_BEQ: BR(x[d->rs1] == x[d->rs2]); break;
+		case OP_BNE: BR(x[d->rs1] != x[d->rs2]); break;
+		case OP_BLT: BR((int64_t)x[d->rs1] < (int64_t)x[d->rs2]); break;
+		case OP_BGE: BR((int64_t)x[d->rs1] >= (int64_t)x[d->rs2]); break;
+		case OP_BLTU: BR(x[d->rs1] < x[d->rs2]); break;
+		case OP_BGEU: BR(x[d->rs1] >= x[d->rs2]); break;
+		case OP_LB: LOAD(1, (uint64_t)(int64_t)(int8_t)v_); break;
+		case OP_LH: LOAD(2, (uint64_t)(int64_t)(int16_t)v_); break;
+		case OP_LW: LOAD(4, (uint64_t)(int64_t)(int32_t)v_); break;
+		case OP_LD: LOAD(8, v_); break;
+		case OP_LBU: LOAD(1, v_); break;
+		case OP_LHU: LOAD(2, v_); break;
+		case OP_LWU: LOAD(4, v_); break;
+		case OP_SB: STORE(1); break;
+		case OP_SH: STORE(2); break;
+		case OP_SW: STORE(4); break;
+		case OP_SD: STORE(8); break;
+		case OP_ADDI: x[d->rd] = x[d->rs1] + (int64_t)d->imm; break;
+		case OP_SLTI: x[d->rd] = (int64_t)x[d->rs1] < (int64_t)d->imm; break;
+		case OP_SLTIU: x[d->rd] = x[d->rs1] < (uint64_t)(int64_t)d->imm; break;
+		case OP_XORI: x[d->rd] = x[d->rs1] ^ (uint64_t)(int64_t)d->imm; break;
+		case OP_ORI: x[d->rd] = x[d->rs1] | (uint64_t)(int64_t)d->imm; break;
+		case OP_ANDI: x[d->rd] = x[d->rs1] & (uint64_t)(int64_t)d->imm; break;
+		case OP_SLLI: x[d->rd] = x[d->rs1] << d->imm; break;
+		case OP_SRLI: x[d->rd] = x[d->rs1] >> d->imm; break;
+		case OP_SRAI: x[d->rd] = (uint64_t)((int64_t)x[d->rs1] >> d->imm); break;
+		case OP_ADD: x[d->rd] = x[d->rs1] + x[d->rs2]; break;
+		case OP_SUB: x[d->rd] = x[d->rs1] - x[d->rs2]; break;
+		case OP_SLL: x[d->rd] = x[d->rs1] << (x[d->rs2] & 63); break;
+		case OP_SLT: x[d->rd] = (int64_t)x[d->rs1] < (int64_t)x[d->rs2]; break;
+		case OP_SLTU: x[d->rd] = x[d->rs1] < x[d->rs2]; break;
+		case OP_XOR: x[d->rd] = x[d->rs1] ^ x[d->rs2]; break;
+		case OP_SRL: x[d->rd] = x[d->rs1] >> (x[d->rs2] & 63); break;
+		case OP_SRA: x[d->rd] = (uint64_t)((int64_t)x[d->rs1] >> (x[d->rs2] & 63)); break;
+		case OP_OR: x[d->rd] = x[d->rs1] | x[d->rs2]; break;
+		case OP_AND: x[d->rd] = x[d->rs1] & x[d->rs2]; break;
+		case OP_ADDIW: x[d->rd] = (uint64_t)(int64_t)(int32_t)(uint32_t)(x[d->rs1] + (int64_t)d->imm); break;
+		case OP_SLLIW: x[d->rd] = (uint64_t)(int64_t)(int32_t)((uint32_t)x[d->rs1] << d->imm); break;
+		case OP_SRLIW: x[d->rd] = (uint64_t)(int64_t)(int32_t)((uint32_t)x[d->rs1] >> d->imm); break;
+		case OP_SRAIW: x[d->rd] = (uint64_t)(int64_t)((int32_t)(uint32_t)x[d->rs1] >> d->imm); break;
+		case OP_ADDW: x[d->rd] = (uint64_t)(int64_t)(int32_t)(uint32_t)(x[d->rs1] + x[d->rs2]); break;
+		case OP_SUBW: x[d->rd] = (uint64_t)(int64_t)(int32_t)(uint32_t)(x[d->rs1] - x[d->rs2]); break;
+		case OP_SLLW: x[d->rd] = (uint64_t)(int64_t)(int32_t)((uint32_t)x[d->rs1] << (x[d->rs2] & 31)); break;
+		case OP_SRLW: x[d->rd] = (uint64_t)(int64_t)(int32_t)((uint32_t)x[d->rs1] >> (x[d->rs2] & 31)); break;
+		case OP_SRAW: x[d->rd] = (uint64_t)(int64_t)((int32_t)(uint32_t)x[d->rs1] >> (x[d->rs2] & 31)); break;
+		case OP_MUL:
+			x[d->rd] = x[d->rs1] * x[d->rs2];
+			if (timing) h->ready[d->rd] = ti + s->opt.mul_lat;
+			break;
+		case OP_MULH:
+			x[d->rd] = (uint64_t)(((__int128)(int64_t)x[d->rs1] * (__int128)(int64_t)x[d->rs2]) >> 64);
+			if (timing) h->ready[d->rd] = ti + s->opt.mul_lat;
+			break;
+		case OP_MULHSU:
+			x[d->rd] = (uint64_t)(((__int128)(int64_t)x[d->rs1] * (__int128)(unsigned __int128)x[d->rs2]) >> 64);
+			if (timing) h->ready[d->rd] = ti + s->opt.mul_lat;
+			break;
+		case OP_MULHU:
+			x[d->rd] = (uint64_t)(((unsigned __int128)x[d->rs1] * (unsigned __int128)x[d->rs2]) >> 64);
+			if (timing) h->ready[d->rd] = ti + s->opt.mul_lat;
+			break;
+		case OP_DIV: {
+			int64_t a = (int64_t)x[d->rs1], b = (int64_t)x[d->rs2];
+			x[d->rd] = b == 0 ? ~0ull : (a == INT64_MIN && b == -1) ? (uint64_t)a : (uint64_t)(a / b);
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_DIVU: {
+			uint64_t a = x[d->rs1], b = x[d->rs2];
+			x[d->rd] = b == 0 ? ~0ull : a / b;
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_REM: {
+			int64_t a = (int64_t)x[d->rs1], b = (int64_t)x[d->rs2];
+			x[d->rd] = b == 0 ? (uint64_t)a : (a == INT64_MIN && b == -1) ? 0 : (uint64_t)(a % b);
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_REMU: {
+			uint64_t a = x[d->rs1], b = x[d->rs2];
+			x[d->rd] = b == 0 ? a : a % b;
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_MULW:
+			x[d->rd] = (uint64_t)(int64_t)(int32_t)(uint32_t)(x[d->rs1] * x[d->rs2]);
+			if (timing) h->ready[d->rd] = ti + s->opt.mul_lat;
+			break;
+		case OP_DIVW: {
+			int32_t a = (int32_t)x[d->rs1], b = (int32_t)x[d->rs2];
+			int32_t r = b == 0 ? -1 : (a == INT32_MIN && b == -1) ? a : a / b;
+			x[d->rd] = (uint64_t)(int64_t)r;
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_DIVUW: {
+			uint32_t a = (uint32_t)x[d->rs1], b = (uint32_t)x[d->rs2];
+			uint32_t r = b == 0 ? ~0u : a / b;
+			x[d->rd] = (uint64_t)(int64_t)(int32_t)r;
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_REMW: {
+			int32_t a = (int32_t)x[d->rs1], b = (int32_t)x[d->rs2];
+			int32_t r = b == 0 ? a : (a == INT32_MIN && b == -1) ? 0 : a % b;
+			x[d->rd] = (uint64_t)(int64_t)r;
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_REMUW: {
+			uint32_t a = (uint32_t)x[d->rs1], b = (uint32_t)x[d->rs2];
+			uint32_t r = b == 0 ? a : a % b;
+			x[d->rd] = (uint64_t)(int64_t)(int32_t)r;
+			if (timing) h->ready[d->rd] = ti + s->opt.div_lat;
+			break;
+		}
+		case OP_LR_W: case OP_LR_D: {
+			unsigned sz = d->op == OP_LR_W ? 4 : 8;
+			uint64_t a = x[d->rs1], v, off2 = a - rbase;
+			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_LOAD, a);
+			if (off2 > rsize - sz) TRAP(CAUSE_LOAD_ACCESS, a);
+			if (timing) { sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+			load(s, h, a, sz, &v);
+			x[d->rd] = sz == 4 ? (uint64_t)(int64_t)(int32_t)v : v;
+			if (!h->resv_valid) s->nresv++;
+			h->resv_valid = 1;
+			h->resv_addr = a & ~(RESV_GRANULE - 1);
+			break;
+		}
+		case OP_SC_W: case OP_SC_D: {
+			unsigned sz = d->op == OP_SC_W ? 4 : 8;
+			uint64_t a = x[d->rs1], off2 = a - rbase;
+			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
+			if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
+			int ok = h->resv_valid && h->resv_addr == (a & ~(RESV_GRANULE - 1));
+			resv_drop(s, h);
+			if (timing) { sb_drain_all(h, &t); if (ok) t = tm_amo(s, h->id, a, sz, t); }
+			if (ok) ram_write(s, h, off2, sz, x[d->rs2]);
+			x[d->rd] = !ok;
+			break;
+		}
+		case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W: case OP_AMOOR_W:
+		case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W:
+		case OP_AMOSWAP_D: case OP_AMOADD_D: case OP_AMOXOR_D: case OP_AMOAND_D: case OP_AMOOR_D:
+		case OP_AMOMIN_D: case OP_AMOMAX_D: case OP_AMOMINU_D: case OP_AMOMAXU_D: {
+			int w = d->op <= OP_AMOMAXU_W;
+			unsigned sz = w ? 4 : 8, k = d->op - (w ? OP_AMOSWAP_W : OP_AMOSWAP_D);
+			uint64_t a = x[d->rs1], off2 = a - rbase, old, b = x[d->rs2], nv;
+			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
+			if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
+			if (timing) { sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+			load(s, h, a, sz, &old);
+			if (w) { old = (uint64_t)(int64_t)(int32_t)old; b = (uint64_t)(int64_t)(int32_t)b; }
+			switch (k) {
+			case 0: nv = b; break;
+			case 1: nv = old + b; break;
+			case 2: nv = old ^ b; break;
+			case 3: nv = old & b; break;
+			case 4: nv = old | b; break;
+			case 5: nv = (int64_t)old < (int64_t)b ? old : b; break;
+			case 6: nv = (int64_t)old > (int64_t)b ? old : b; break;
+			case 7: nv = (w ? (uint32_t)old < (uint32_t)b : old < b) ? old : b; break;
+			default: nv = (w ? (uint32_t)old > (uint32_t)b : old > b) ? old : b; break;
+			}
+			ram_write(s, h, off2, sz, nv);
+			x[d->rd] = old;
+			break;
+		}
+		case OP_FENCE:
+			if (timing) { sb_drain_all(h, &t); wait_loads(s, h, &t); }
+			break;
+		case OP_FENCE_I:
+			if (timing) sb_drain_all(h, &t);
+			break;
+		case OP_ECALL: TRAP(CAUSE_ECALL_M, 0);
+		case OP_EBREAK: TRAP(CAUSE_BREAKPOINT, pc);
+		case OP_MRET:
+			h->mstatus = (h->mstatus & ~(MSTATUS_MIE | MSTATUS_MPIE)) |
+			             ((h->mstatus & MSTATUS_MPIE) ? MSTATUS_MIE : 0) | MSTATUS_MPIE | MSTATUS_MPP;
+			pc = h->mepc;
+			h->pc = pc;
+			SYNC();
+			sim_check_irq(s, h);
+			RESYNC();
+			pc = h->pc;
+			if (s->stop) goto out;
+			goto next_nopc;
+		case OP_WFI: {
+			h->pc = pc + 4;
+			SYNC();
+			h->wfi_count++;
+			if (!(read_mip(s, h) & h->mie)) {
+				/* sleep until the timer fires, at most WFI_MAX_SKIP cycles */
+				uint64_t skip = WFI_MAX_SKIP;
+				if (h->mie & MIP_MTIP) {
+					uint64_t now = sim_mtime(s, h), cmp = s->mtimecmp[h->id];
+					if (cmp > now) {
+						unsigned __int128 c = (unsigned __int128)(cmp - now) * (s->opt.freq_mhz * 1000000ull);
+						uint64_t cyc = (uint64_t)((c + s->opt.timebase - 1) / s->opt.timebase);
+						if (cyc < skip) skip = cyc;
+					}
+				}
+				h->clock += skip;
+			}
+			sim_check_irq(s, h);
+			RESYNC();
+			pc = h->pc;
+			goto out; /* end the turn: let the other harts run */
+		}
+		case OP_CSRRW: case OP_CSRRS: case OP_CSRRC: case OP_CSRRWI: case OP_CSRRSI: case OP_CSRRCI: {
+			unsigned csr = (unsigned)d->imm & 0xfff;
+			uint64_t src = d->op >= OP_CSRRWI ? (uint64_t)((unsigned)d->imm >> 12) : x[d->rs1];
+			int srcz = d->op >= OP_CSRRWI ? ((unsigned)d->imm >> 12) == 0 : d->rs1 == 0;
+			int wr = d->op == OP_CSRRW || d->op == OP_CSRRWI || !srcz;
+			uint64_t old = 0, nv;
+			SYNC();
+			if (csr_read(s, h, csr, &old)) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+			if (wr) {
+				if ((csr >> 10) == 3) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+				if (d->op == OP_CSRRW || d->op == OP_CSRRWI) nv = src;
+				else if (d->op == OP_CSRRS || d->op == OP_CSRRSI) nv = old | src;
+				else nv = old & ~src;
+				if (csr_write(s, h, csr, nv)) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+			}
+			x[d->rd] = old;
+			if (wr && (csr == 0x300 || csr == 0x304)) {
+				h->pc = pc + 4;
+				sim_check_irq(s, h);
+				RESYNC();
+				pc = h->pc;
+				if (s->stop) goto out;
+				goto next_nopc;
+			}
+			break;
+		}
+		case OP_ILLEGAL:
+		default:
+			TRAP(CAUSE_ILLEGAL, (uint32_t)d->imm);
+		}
+		pc += 4;
+	next_nopc:
+		continue;
+	next:
+		if (s->stop) goto out;
+	}
+out:
+	h->pc = pc;
+	SYNC();
+	return done;
+#undef SYNC
+#undef RESYNC
+#undef TRAP
+#undef LOAD
+#undef STORE
+#undef JUMP
+#undef BR
+}
+
+uint64_t sim_step_functional(struct sim *s, struct hart *h, uint64_t n)
+{
+	/* functional clock: one cycle per instruction (plus wfi sleeps) */
+	return exec_loop(s, h, n, 0, 0);
+}
+
+uint64_t sim_step_timing(struct sim *s, struct hart *h, uint64_t until, uint64_t n)
+{
+	return exec_loop(s, h, n, until, 1);
+}

@@ -1,0 +1,202 @@
+/*
+ * hostsim machine: RAM, devices state, DTB placement and the hart scheduler.
+ *
+ * Scheduler (documented in docs/hostsim.md):
+ *  - functional (--no-timing): round robin, each hart runs `quantum`
+ *    instructions per turn (default 64), hart 0 first; a wfi ends a turn.
+ *  - timing: the hart with the smallest local clock runs (ties: lowest id)
+ *    until its clock passes the next-smallest clock by TIMING_SLACK cycles
+ *    (or TIMING_CHUNK instructions), then the choice is made again.
+ * Pending interrupts are taken at the start of each turn (and right after
+ * writes to mstatus/mie and after mret).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include "sim/sim.h"
+#include "sim/timing.h"
+
+#define TIMING_SLACK 16u
+#define TIMING_CHUNK 4096u
+#define FDT_MAX (64 * 1024)
+
+int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->opt = *o;
+	if (s->opt.console)
+		s->opt.console = s->opt.strings[0];
+	s->ram_base = SIM_RAM_BASE;
+	s->ram_size = o->mem_size;
+	s->nharts = o->harts;
+	void *ram = mmap(NULL, s->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (ram == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %llu bytes of RAM", (unsigned long long)s->ram_size);
+		return -1;
+	}
+	s->ram = ram;
+	s->npages = (s->ram_size + 4095) >> 12;
+	s->dpages = calloc(s->npages + 1, sizeof(*s->dpages));
+	s->harts = calloc(s->nharts, sizeof(*s->harts));
+	if (!s->dpages || !s->harts) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (unsigned i = 0; i < SIM_MAX_HARTS; i++)
+		s->mtimecmp[i] = ~0ull;
+	s->console = stdout;
+	if (tm_init(s, err, errlen))
+		return -1;
+	return 0;
+}
+
+int sim_start(struct sim *s, char *err, size_t errlen)
+{
+	static uint8_t buf[FDT_MAX];
+	int n = sim_build_fdt(s, buf, sizeof(buf));
+	if (n < 0) {
+		snprintf(err, errlen, "cannot build the device tree");
+		return -1;
+	}
+	/* like QEMU virt: the DTB at the end of RAM, aligned down to 2 MiB
+	 * (4 KiB when RAM is small) */
+	uint64_t end = s->ram_base + s->ram_size;
+	uint64_t align = s->ram_size >= (16ull << 20) ? (2ull << 20) : 4096;
+	uint64_t a = (end - (uint64_t)n) & ~(align - 1);
+	if (s->image_hi > a) {
+		snprintf(err, errlen, "the image [0x%llx, 0x%llx) overlaps the device tree at 0x%llx: use a larger --mem-size",
+		         (unsigned long long)s->image_lo, (unsigned long long)s->image_hi, (unsigned long long)a);
+		return -1;
+	}
+	memcpy(s->ram + (a - s->ram_base), buf, (size_t)n);
+	s->fdt_addr = a;
+	s->fdt_size = (uint64_t)n;
+	for (unsigned i = 0; i < s->nharts; i++)
+		sim_hart_reset(s, &s->harts[i], i);
+	return 0;
+}
+
+void sim_free(struct sim *s)
+{
+	tm_free(s);
+	if (s->dpages) {
+		for (uint64_t i = 0; i <= s->npages; i++)
+			free(s->dpages[i]);
+		free(s->dpages);
+	}
+	free(s->harts);
+	if (s->ram)
+		munmap(s->ram, s->ram_size);
+	memset(s, 0, sizeof(*s));
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int limit_reached(struct sim *s, const char *what, uint64_t v)
+{
+	fflush(s->console);
+	fprintf(stderr, "hostsim: %s limit reached (%llu): stopping\n", what, (unsigned long long)v);
+	s->stop = 1;
+	s->exit_code = SIM_EXIT_LIMIT;
+	return 1;
+}
+
+static void run_functional(struct sim *s)
+{
+	const uint64_t q = s->opt.quantum;
+	while (!s->stop) {
+		for (unsigned i = 0; i < s->nharts && !s->stop; i++) {
+			struct hart *h = &s->harts[i];
+			uint64_t n = q;
+			if (s->opt.max_insns) {
+				if (s->total_insns >= s->opt.max_insns) {
+					limit_reached(s, "instruction", s->opt.max_insns);
+					break;
+				}
+				if (n > s->opt.max_insns - s->total_insns)
+					n = s->opt.max_insns - s->total_insns;
+			}
+			sim_check_irq(s, h);
+			if (s->stop)
+				break;
+			s->total_insns += sim_step_functional(s, h, n);
+			if (s->opt.max_cycles && h->clock >= s->opt.max_cycles && !s->stop)
+				limit_reached(s, "cycle", s->opt.max_cycles);
+		}
+	}
+}
+
+static void run_timing(struct sim *s)
+{
+	while (!s->stop) {
+		/* the hart furthest behind, and the next-smallest clock */
+		unsigned best = 0;
+		uint64_t c1 = UINT64_MAX, c2 = UINT64_MAX;
+		for (unsigned i = 0; i < s->nharts; i++) {
+			uint64_t c = s->harts[i].clock;
+			if (c < c1) {
+				c2 = c1;
+				c1 = c;
+				best = i;
+			} else if (c < c2) {
+				c2 = c;
+			}
+		}
+		struct hart *h = &s->harts[best];
+		uint64_t until = c2 == UINT64_MAX ? UINT64_MAX : c2 + TIMING_SLACK;
+		uint64_t n = TIMING_CHUNK;
+		if (s->opt.max_insns) {
+			if (s->total_insns >= s->opt.max_insns) {
+				limit_reached(s, "instruction", s->opt.max_insns);
+				break;
+			}
+			if (n > s->opt.max_insns - s->total_insns)
+				n = s->opt.max_insns - s->total_insns;
+		}
+		if (s->opt.max_cycles && until > s->opt.max_cycles)
+			until = s->opt.max_cycles;
+		sim_check_irq(s, h);
+		if (s->stop)
+			break;
+		s->total_insns += sim_step_timing(s, h, until, n);
+		if (s->opt.max_cycles && h->clock >= s->opt.max_cycles && !s->stop)
+			limit_reached(s, "cycle", s->opt.max_cycles);
+	}
+}
+
+int sim_run(struct sim *s)
+{
+	double t0 = now_s();
+	if (s->opt.timing)
+		run_timing(s);
+	else
+		run_functional(s);
+	s->host_seconds = now_s() - t0;
+	fflush(s->console);
+	return s->exit_code;
+}
+
+void sim_print_stats(struct sim *s, FILE *f)
+{
+	uint64_t maxc = 0;
+	fprintf(f, "hostsim stats: harts=%u timing=%s\n", s->nharts, s->opt.timing ? "on" : "off");
+	for (unsigned i = 0; i < s->nharts; i++) {
+		struct hart *h = &s->harts[i];
+		fprintf(f, "  hart %u: instret=%llu cycles=%llu stall=%llu wfi=%llu pc=0x%llx\n", i,
+		        (unsigned long long)h->instret, (unsigned long long)h->clock,
+		        (unsigned long long)h->stall_cycles, (unsigned long long)h->wfi_count,
+		        (unsigned long long)h->pc);
+		if (h->clock > maxc)
+			maxc = h->clock;
+	}
+	double mips = s->host_seconds > 0 ? (double)s->total_insns / s->host_seconds / 1e6 : 0;
+	fprintf(f, "  total: instructions=%llu max_cycles=%llu host_seconds=%.3f mips=%.1f\n",
+	        (unsigned long long)s->total_insns, (unsigned long long)maxc, s->host_seconds, mips);
+	tm_print_stats(s, f);
+}

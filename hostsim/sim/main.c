@@ -1,0 +1,139 @@
+/*
+ * build/bin/hostsim [options] IMAGE.elf  --  see docs/hostsim.md
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/sim.h"
+#include "sim/timing.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: hostsim [options] IMAGE.elf\n"
+	        "  --harts N          harts (1..64, default 1)\n"
+	        "  --mem-size SIZE    RAM at 0x80000000 (default 256M; K/M/G suffixes)\n"
+	        "  --timebase HZ      CLINT mtime frequency (default 10000000)\n"
+	        "  --freq-mhz MHZ     core clock (default 1000); mtime = cycles * timebase / freq\n"
+	        "  --max-insns N      stop after N instructions in total (exit %d)\n"
+	        "  --max-cycles N     stop when a hart's clock reaches N (exit %d)\n"
+	        "  --seed N           seed (recorded in the DTB; runs are deterministic)\n"
+	        "  --console FILE     UART output to FILE instead of stdout\n"
+	        "  --config FILE      key=value lines with the same keys as these options\n"
+	        "  --no-timing        functional only: 1 cycle per instruction, no memsys\n"
+	        "  --quantum N        --no-timing: instructions per hart per turn (default 64)\n"
+	        "  --mshrs N          outstanding load misses per hart (default 8)\n"
+	        "  --store-buffer N   store buffer entries per hart (default 8)\n"
+	        "  --mul-latency N, --div-latency N   (default 3, 20 cycles)\n"
+	        "  --stats            per-hart counts, cycles and memsys counters on stderr\n"
+	        "exit status: the image's (finisher), %d unhandled trap, %d limit, %d reset request,\n"
+	        "             %d bad option / config / ELF\n",
+	        SIM_EXIT_LIMIT, SIM_EXIT_LIMIT, SIM_EXIT_TRAP, SIM_EXIT_LIMIT, SIM_EXIT_RESET, SIM_EXIT_USAGE);
+	tm_print_options(f);
+	fprintf(f, "(freq-ghz is not an option here: memsys gets the clock from --freq-mhz)\n");
+}
+
+static int is_flag(const char *k)
+{
+	return !strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats");
+}
+
+int main(int argc, char **argv)
+{
+	struct sim_opts o;
+	char err[512];
+	const char *image = NULL;
+	sim_opts_default(&o);
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (a[0] == '-' && a[1] == '-' && a[2]) {
+			char key[64];
+			const char *val = NULL, *eq = strchr(a + 2, '=');
+			size_t kl = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+			if (kl >= sizeof(key)) {
+				fprintf(stderr, "hostsim: unknown option '%s'\n", a);
+				return SIM_EXIT_USAGE;
+			}
+			memcpy(key, a + 2, kl);
+			key[kl] = 0;
+			if (eq)
+				val = eq + 1;
+			else if (!is_flag(key)) {
+				if (i + 1 >= argc) {
+					fprintf(stderr, "hostsim: option --%s needs a value\n", key);
+					return SIM_EXIT_USAGE;
+				}
+				val = argv[++i];
+			}
+			if (!strcmp(key, "config")) {
+				if (sim_opts_load_file(&o, val, err, sizeof(err))) {
+					fprintf(stderr, "hostsim: %s\n", err);
+					return SIM_EXIT_USAGE;
+				}
+				continue;
+			}
+			if (sim_opts_set(&o, key, val, err, sizeof(err))) {
+				fprintf(stderr, "hostsim: %s\n", err);
+				return SIM_EXIT_USAGE;
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "hostsim: unknown option '%s'\n", a);
+			return SIM_EXIT_USAGE;
+		}
+		if (image) {
+			fprintf(stderr, "hostsim: more than one image ('%s' and '%s')\n", image, a);
+			return SIM_EXIT_USAGE;
+		}
+		image = a;
+	}
+	if (!image) {
+		usage(stderr);
+		return SIM_EXIT_USAGE;
+	}
+
+	static struct sim s;
+	if (sim_init(&s, &o, err, sizeof(err))) {
+		fprintf(stderr, "hostsim: %s\n", err);
+		return SIM_EXIT_USAGE;
+	}
+	if (sim_load_elf(&s, image, err, sizeof(err))) {
+		fprintf(stderr, "hostsim: %s: %s\n", image, err);
+		sim_free(&s);
+		return SIM_EXIT_USAGE;
+	}
+	if (sim_start(&s, err, sizeof(err))) {
+		fprintf(stderr, "hostsim: %s: %s\n", image, err);
+		sim_free(&s);
+		return SIM_EXIT_USAGE;
+	}
+	FILE *con = NULL;
+	if (s.opt.console) {
+		con = fopen(s.opt.console, "wb");
+		if (!con) {
+			fprintf(stderr, "hostsim: %s: cannot open console file: %s\n", s.opt.console, strerror(errno));
+			sim_free(&s);
+			return SIM_EXIT_USAGE;
+		}
+		s.console = con;
+	}
+	static char conbuf[1 << 16];
+	setvbuf(s.console, conbuf, _IOFBF, sizeof(conbuf));
+
+	int rc = sim_run(&s);
+	if (s.opt.stats)
+		sim_print_stats(&s, stderr);
+	if (con && fclose(con) != 0) {
+		fprintf(stderr, "hostsim: %s: write error\n", s.opt.console);
+		if (rc == 0)
+			rc = 1;
+	}
+	sim_free(&s);
+	return rc;
+}

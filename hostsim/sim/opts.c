@@ -1,0 +1,239 @@
+/*
+ * hostsim options: defaults, one-option setter shared by the command line and
+ * --config files, and the config-file reader.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/sim.h"
+#include "sim/timing.h"
+#include "sim/memsys.h"
+
+void sim_opts_default(struct sim_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->harts = 1;
+	o->mem_size = 256ull << 20;
+	o->timebase = 10000000;
+	o->freq_mhz = 1000;
+	o->seed = 1;
+	o->timing = 1;
+	o->quantum = 64;
+	o->mshrs = 8;
+	o->sb_depth = 8;
+	o->mul_lat = 3;
+	o->div_lat = 20;
+}
+
+int sim_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int sim_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	unsigned sh = 0;
+	switch (*end) {
+	case 0: break;
+	case 'k': case 'K': sh = 10; end++; break;
+	case 'm': case 'M': sh = 20; end++; break;
+	case 'g': case 'G': sh = 30; end++; break;
+	default: return -1;
+	}
+	if (*end == 'i' && sh) end++;
+	if (*end == 'B' || *end == 'b') end++;
+	if (*end)
+		return -1;
+	if (sh && v > (~0ull >> sh))
+		return -1;
+	*out = v << sh;
+	return 0;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (errlen)
+		vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+	if (!val)
+		return fail(err, errlen, "option %s needs a value", key);
+	if (sim_parse_u64(val, &v))
+		return fail(err, errlen, "option %s: '%s' is not a number", key, val);
+	if (v < lo || v > hi)
+		return fail(err, errlen, "option %s: %s is out of range %llu..%llu", key, val,
+		            (unsigned long long)lo, (unsigned long long)hi);
+	*out = v;
+	return 0;
+}
+
+int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err, size_t errlen)
+{
+	uint64_t v;
+	char k[40];
+	size_t n = strlen(key);
+	if (n >= sizeof(k))
+		return fail(err, errlen, "unknown option '%s'", key);
+	for (size_t i = 0; i <= n; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+
+	if (!strcmp(k, "harts")) {
+		if (num(k, val, 1, SIM_MAX_HARTS, &v, err, errlen)) return -1;
+		o->harts = (unsigned)v;
+	} else if (!strcmp(k, "mem-size")) {
+		if (!val) return fail(err, errlen, "option mem-size needs a value");
+		if (sim_parse_size(val, &v)) return fail(err, errlen, "option mem-size: '%s' is not a size", val);
+		if (v < (1ull << 20) || v > (16ull << 30) || (v & 0xfff))
+			return fail(err, errlen, "option mem-size: %s must be 1M..16G and a multiple of 4K", val);
+		o->mem_size = v;
+	} else if (!strcmp(k, "timebase")) {
+		if (num(k, val, 1, 0xffffffffull, &v, err, errlen)) return -1;
+		o->timebase = v;
+	} else if (!strcmp(k, "freq-mhz")) {
+		if (num(k, val, 1, 4000, &v, err, errlen)) return -1;
+		o->freq_mhz = v;
+	} else if (!strcmp(k, "max-insns")) {
+		if (num(k, val, 0, ~0ull, &v, err, errlen)) return -1;
+		o->max_insns = v;
+	} else if (!strcmp(k, "max-cycles")) {
+		if (num(k, val, 0, ~0ull, &v, err, errlen)) return -1;
+		o->max_cycles = v;
+	} else if (!strcmp(k, "seed")) {
+		if (num(k, val, 0, ~0ull, &v, err, errlen)) return -1;
+		o->seed = v;
+	} else if (!strcmp(k, "quantum")) {
+		if (num(k, val, 1, 1000000, &v, err, errlen)) return -1;
+		o->quantum = (unsigned)v;
+	} else if (!strcmp(k, "mshrs")) {
+		if (num(k, val, 1, SIM_MSHR_MAX, &v, err, errlen)) return -1;
+		o->mshrs = (unsigned)v;
+	} else if (!strcmp(k, "store-buffer")) {
+		if (num(k, val, 1, SIM_SB_MAX - 1, &v, err, errlen)) return -1;
+		o->sb_depth = (unsigned)v;
+	} else if (!strcmp(k, "mul-latency")) {
+		if (num(k, val, 1, 1000, &v, err, errlen)) return -1;
+		o->mul_lat = (unsigned)v;
+	} else if (!strcmp(k, "div-latency")) {
+		if (num(k, val, 1, 1000, &v, err, errlen)) return -1;
+		o->div_lat = (unsigned)v;
+	} else if (!strcmp(k, "console")) {
+		if (!val || !*val) return fail(err, errlen, "option console needs a file name");
+		if (strlen(val) >= sizeof(o->strings[0])) return fail(err, errlen, "option console: file name too long");
+		strcpy(o->strings[0], val);
+		o->console = o->strings[0];
+	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats")) {
+		/* flags; in a config file they take an optional 0/1 value */
+		uint64_t on = 1;
+		if (val && (sim_parse_u64(val, &on) || on > 1))
+			return fail(err, errlen, "option %s: '%s' must be 0 or 1", k, val);
+		if (!strcmp(k, "no-timing")) o->timing = !on;
+		else if (!strcmp(k, "timing")) o->timing = (int)on;
+		else o->stats = (int)on;
+	} else if (tm_is_option(k)) {
+		struct memsys_cfg c;
+		if (!val) return fail(err, errlen, "option %s needs a value", k);
+		memsys_cfg_default(&c);
+		if (memsys_cfg_set(&c, k, val, err, errlen))
+			return -1;
+		if (strlen(val) >= sizeof(o->memsys[0].val))
+			return fail(err, errlen, "option %s: value too long", k);
+		unsigned i;
+		for (i = 0; i < o->nmemsys; i++)
+			if (!strcmp(o->memsys[i].key, k))
+				break;
+		if (i == o->nmemsys) {
+			if (o->nmemsys >= sizeof(o->memsys) / sizeof(o->memsys[0]))
+				return fail(err, errlen, "too many memory-system options");
+			o->nmemsys++;
+		}
+		strcpy(o->memsys[i].key, k);
+		strcpy(o->memsys[i].val, val);
+	} else {
+		return fail(err, errlen, "unknown option '%s'", key);
+	}
+	return 0;
+}
+
+int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	char line[1024], why[256];
+	unsigned lineno = 0;
+	int rc = 0;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		size_t n = strlen(line);
+		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
+			rc = fail(err, errlen, "%s:%u: line too long", path, lineno);
+			break;
+		}
+		char *p = line, *e;
+		char *hash = strchr(p, '#');
+		if (hash)
+			*hash = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		e = p + strlen(p);
+		while (e > p && isspace((unsigned char)e[-1]))
+			*--e = 0;
+		if (!*p)
+			continue;
+		char *eq = strchr(p, '=');
+		char *val = NULL;
+		if (eq) {
+			char *ke = eq;
+			while (ke > p && isspace((unsigned char)ke[-1]))
+				ke--;
+			*ke = 0;
+			val = eq + 1;
+			while (isspace((unsigned char)*val))
+				val++;
+		}
+		if (!*p) {
+			rc = fail(err, errlen, "%s:%u: missing key before '='", path, lineno);
+			break;
+		}
+		if (!strcmp(p, "config")) {
+			rc = fail(err, errlen, "%s:%u: 'config' cannot be nested", path, lineno);
+			break;
+		}
+		if (eq && !*val) {
+			rc = fail(err, errlen, "%s:%u: %s: empty value", path, lineno, p);
+			break;
+		}
+		if (sim_opts_set(o, p, val, why, sizeof(why))) {
+			rc = fail(err, errlen, "%s:%u: %s", path, lineno, why);
+			break;
+		}
+	}
+	if (!rc && ferror(f))
+		rc = fail(err, errlen, "%s: read error", path);
+	fclose(f);
+	return rc;
+}

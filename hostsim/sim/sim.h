@@ -1,0 +1,206 @@
+/*
+ * hostsim: the functional core of rvmess's own RV64IMA M-mode platform.
+ *
+ * One `struct sim` holds the machine: flat RAM, the QEMU-virt-compatible
+ * devices (ns16550a UART, CLINT, sifive,test0 finisher, the memsys
+ * memory-controller counter block), the shared pre-decoded instruction cache
+ * and 1..64 harts.  See docs/hostsim.md for the model and its choices.
+ */
+#ifndef HOSTSIM_SIM_H
+#define HOSTSIM_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#define SIM_MAX_HARTS 64
+
+/* Exit statuses of build/bin/hostsim that are not the image's own. */
+#define SIM_EXIT_USAGE  2   /* bad option, config file or ELF */
+#define SIM_EXIT_RESET  3   /* the image wrote 0x7777 (reset) to the finisher */
+#define SIM_EXIT_LIMIT  124 /* --max-insns / --max-cycles reached */
+#define SIM_EXIT_TRAP   125 /* a hart trapped with mtvec == 0 */
+
+/* Device addresses (QEMU virt, plus the memsys counter block). */
+#define SIM_UART_BASE    0x10000000ull
+#define SIM_UART_SIZE    0x100ull
+#define SIM_CLINT_BASE   0x2000000ull
+#define SIM_CLINT_SIZE   0x10000ull
+#define SIM_TEST_BASE    0x100000ull
+#define SIM_TEST_SIZE    0x1000ull
+#define SIM_MEMCTL_BASE  0x10010000ull
+#define SIM_MEMCTL_SIZE  0x1000ull
+#define SIM_RAM_BASE     0x80000000ull
+#define SIM_UART_CLOCK   3686400u
+
+/* ---- options ------------------------------------------------------------ */
+
+struct sim_opts {
+	unsigned harts;          /* 1..64 */
+	uint64_t mem_size;       /* bytes */
+	uint64_t timebase;       /* Hz */
+	uint64_t freq_mhz;       /* core frequency */
+	uint64_t max_insns;      /* 0 = no limit (total over all harts) */
+	uint64_t max_cycles;     /* 0 = no limit (any hart's clock) */
+	uint64_t seed;
+	const char *console;     /* NULL = stdout */
+	int timing;              /* 1 = memsys timing, 0 = --no-timing */
+	int stats;
+	unsigned quantum;        /* --no-timing: instructions per hart per turn */
+	unsigned mshrs;          /* outstanding load misses per hart */
+	unsigned sb_depth;       /* store buffer entries per hart */
+	unsigned mul_lat, div_lat;
+	/* timing options passed to memsys (name=value, kept verbatim) */
+	unsigned nmemsys;
+	struct { char key[32]; char val[64]; } memsys[32];
+	char strings[2][512];    /* storage for console path from a config file */
+};
+
+void sim_opts_default(struct sim_opts *o);
+/*
+ * Set one option by its long name (without "--"), value may be NULL for
+ * flags.  Returns 0, or -1 with a reason in err (errlen bytes).
+ */
+int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err, size_t errlen);
+/* Read key=value lines ('#' comments, blank lines).  Errors "FILE:LINE: reason". */
+int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen);
+/* Parse a size "256M", "1G", "4096", "64K" (binary units).  0 ok, -1 bad. */
+int sim_parse_size(const char *s, uint64_t *out);
+int sim_parse_u64(const char *s, uint64_t *out);
+
+/* ---- pre-decoded instructions ------------------------------------------ */
+
+struct dinsn {
+	uint8_t op;        /* enum op; 0 = not decoded yet */
+	uint8_t rd;        /* 32 when the encoding's rd is x0 (a sink register) */
+	uint8_t rs1, rs2;  /* 0 when the instruction does not read them */
+	int32_t imm;       /* immediate; raw instruction for OP_ILLEGAL; csr|zimm<<12 for CSR ops */
+};
+
+enum op {
+	OP_UNDECODED = 0,
+	OP_ILLEGAL,
+	OP_LUI, OP_AUIPC, OP_JAL, OP_JALR,
+	OP_BEQ, OP_BNE, OP_BLT, OP_BGE, OP_BLTU, OP_BGEU,
+	OP_LB, OP_LH, OP_LW, OP_LD, OP_LBU, OP_LHU, OP_LWU,
+	OP_SB, OP_SH, OP_SW, OP_SD,
+	OP_ADDI, OP_SLTI, OP_SLTIU, OP_XORI, OP_ORI, OP_ANDI, OP_SLLI, OP_SRLI, OP_SRAI,
+	OP_ADD, OP_SUB, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_SRA, OP_OR, OP_AND,
+	OP_ADDIW, OP_SLLIW, OP_SRLIW, OP_SRAIW,
+	OP_ADDW, OP_SUBW, OP_SLLW, OP_SRLW, OP_SRAW,
+	OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU, OP_DIV, OP_DIVU, OP_REM, OP_REMU,
+	OP_MULW, OP_DIVW, OP_DIVUW, OP_REMW, OP_REMUW,
+	OP_LR_W, OP_SC_W, OP_LR_D, OP_SC_D,
+	OP_AMOSWAP_W, OP_AMOADD_W, OP_AMOXOR_W, OP_AMOAND_W, OP_AMOOR_W,
+	OP_AMOMIN_W, OP_AMOMAX_W, OP_AMOMINU_W, OP_AMOMAXU_W,
+	OP_AMOSWAP_D, OP_AMOADD_D, OP_AMOXOR_D, OP_AMOAND_D, OP_AMOOR_D,
+	OP_AMOMIN_D, OP_AMOMAX_D, OP_AMOMINU_D, OP_AMOMAXU_D,
+	OP_FENCE, OP_FENCE_I, OP_ECALL, OP_EBREAK, OP_MRET, OP_WFI,
+	OP_CSRRW, OP_CSRRS, OP_CSRRC, OP_CSRRWI, OP_CSRRSI, OP_CSRRCI,
+	OP_COUNT
+};
+
+/* Decode one 32-bit instruction (pure; used by the core and the unit tests). */
+void sim_decode(uint32_t raw, struct dinsn *d);
+const char *sim_op_name(unsigned op);
+
+/* ---- harts -------------------------------------------------------------- */
+
+#define SIM_SB_MAX 64
+#define SIM_MSHR_MAX 64
+
+struct hart {
+	uint64_t x[33];          /* x[32] is the sink for writes to x0 */
+	uint64_t pc;
+	unsigned id;
+	uint64_t clock;          /* local cycle clock (mcycle source) */
+	uint64_t instret;
+
+	/* CSRs */
+	uint64_t mstatus, mtvec, mepc, mcause, mtval, mscratch, mie, mip_sw;
+	uint64_t mcounteren, mcountinhibit;
+	uint64_t hpm_event[32];  /* mhpmevent3..31 */
+	uint64_t cnt_off[32];    /* value = raw + off   (not inhibited) */
+	uint64_t cnt_frozen[32]; /* value while inhibited */
+
+	/* LR/SC */
+	uint64_t resv_addr;      /* granule address; valid when resv_valid */
+	int resv_valid;
+
+	/* timing */
+	uint64_t ready[33];      /* scoreboard: cycle each register's value is ready */
+	uint64_t mshr[SIM_MSHR_MAX];      /* completion cycle of each MSHR's miss */
+	uint64_t mshr_line[SIM_MSHR_MAX]; /* its line address (for merging) */
+	uint64_t sb[SIM_SB_MAX]; /* store buffer completion times, ring */
+	unsigned sb_head, sb_count;
+	uint64_t sb_last;        /* latest completion time of the buffered stores */
+	uint64_t sb_issue;       /* cycle the youngest store was sent to memsys */
+	uint64_t stall_cycles;
+
+	int halted;              /* stopped (no handler) */
+	uint64_t wfi_count;
+};
+
+struct memsys;
+
+struct sim {
+	struct sim_opts opt;
+	uint8_t *ram;
+	uint64_t ram_base, ram_size;
+	struct dinsn **dpages;   /* per 4 KiB page of RAM, NULL until code runs there */
+	uint64_t npages;
+
+	unsigned nharts;
+	struct hart *harts;
+
+	/* devices */
+	uint32_t msip[SIM_MAX_HARTS];
+	uint64_t mtimecmp[SIM_MAX_HARTS];
+	int64_t mtime_off;
+	uint8_t uart_regs[8];
+	uint8_t uart_dll, uart_dlm;
+	FILE *console;
+
+	/* LR/SC: number of harts holding a reservation */
+	unsigned nresv;
+
+	/* run state */
+	int stop;                /* set when the run must end */
+	int exit_code;
+	uint64_t total_insns;
+	uint64_t fdt_addr, fdt_size;
+	uint64_t entry;
+	uint64_t image_lo, image_hi; /* RAM range written by the ELF loader */
+	double host_seconds;     /* wall time of sim_run */
+
+	struct memsys *ms;       /* NULL with --no-timing */
+};
+
+/* machine.c */
+int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen);
+void sim_free(struct sim *s);
+/* After the ELF is loaded: place the DTB at the top of RAM, reset the harts. */
+int sim_start(struct sim *s, char *err, size_t errlen);
+/* Run until the image ends or a limit; returns the process exit status. */
+int sim_run(struct sim *s);
+uint64_t sim_mtime(struct sim *s, struct hart *h);
+uint64_t sim_hpm_raw(struct sim *s, struct hart *h, unsigned event);
+void sim_print_stats(struct sim *s, FILE *f);
+
+/* elfload.c: load an ELF64 RISC-V executable into RAM.  err gets "reason". */
+int sim_load_elf(struct sim *s, const char *path, char *err, size_t errlen);
+int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, size_t errlen);
+
+/* fdtgen.c: build the DTB into buf; returns its size or -1. */
+int sim_build_fdt(const struct sim *s, void *buf, int bufsize);
+
+/* cpu.c */
+void sim_hart_reset(struct sim *s, struct hart *h, unsigned id);
+/* Execute up to n instructions on h (functional). Returns executed. */
+uint64_t sim_step_functional(struct sim *s, struct hart *h, uint64_t n);
+/* Execute on h until its clock reaches `until` or n instructions. */
+uint64_t sim_step_timing(struct sim *s, struct hart *h, uint64_t until, uint64_t n);
+/* Take a pending enabled interrupt if any. */
+void sim_check_irq(struct sim *s, struct hart *h);
+
+#endif

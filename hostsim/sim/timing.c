@@ -1,0 +1,112 @@
+/*
+ * The adapter between hostsim's core and memsys (hostsim/sim/memsys.h).
+ */
+#include <string.h>
+#include <libfdt.h>
+#include "sim/timing.h"
+#include "sim/memsys.h"
+
+static struct memsys_cfg g_cfg; /* the configuration s->ms was built with */
+uint64_t tm_line_mask = ~63ull;
+uint64_t tm_l1_hit = 4;
+
+int tm_is_option(const char *key)
+{
+	/* the core clock is --freq-mhz (it also drives mtime); memsys gets it
+	 * from there, so its own freq-ghz key is not offered */
+	if (!strcmp(key, "freq-ghz") || !strcmp(key, "freq_ghz"))
+		return 0;
+	return memsys_cfg_is_key(key);
+}
+
+void tm_print_options(FILE *f)
+{
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	fprintf(f, "memory-system timing options (--KEY VALUE or KEY=VALUE in --config; defaults):\n");
+	memsys_cfg_print(&c, f);
+}
+
+/* Build the memsys configuration from the options (also used to validate). */
+static int build_cfg(const struct sim_opts *o, struct memsys_cfg *c, char *err, size_t errlen)
+{
+	memsys_cfg_default(c);
+	for (unsigned i = 0; i < o->nmemsys; i++)
+		if (memsys_cfg_set(c, o->memsys[i].key, o->memsys[i].val, err, errlen))
+			return -1;
+	c->freq_ghz = (double)o->freq_mhz / 1000.0;
+	return memsys_cfg_check(c, err, errlen);
+}
+
+int tm_init(struct sim *s, char *err, size_t errlen)
+{
+	if (build_cfg(&s->opt, &g_cfg, err, errlen))
+		return -1;
+	if (!s->opt.timing) {
+		s->ms = NULL;
+		return 0;
+	}
+	tm_line_mask = ~((uint64_t)g_cfg.line - 1);
+	tm_l1_hit = g_cfg.l1d_hit;
+	s->ms = memsys_new(&g_cfg, s->nharts, err, errlen);
+	return s->ms ? 0 : -1;
+}
+
+void tm_free(struct sim *s)
+{
+	if (s->ms)
+		memsys_free(s->ms);
+	s->ms = NULL;
+}
+
+uint64_t tm_event(struct sim *s, unsigned h, uint64_t event)
+{
+	if (!s->ms || event > 0xffffffffull)
+		return 0;
+	return memsys_event(s->ms, h, (unsigned)event);
+}
+
+uint64_t tm_memctl_read(struct sim *s, uint64_t off, unsigned size)
+{
+	if (!s->ms)
+		return 0;
+	uint64_t v = memsys_mmio_read(s->ms, off & ~7ull);
+	v >>= 8 * (off & 7);
+	if (size < 8)
+		v &= (1ull << (8 * size)) - 1;
+	return v;
+}
+
+void tm_memctl_write(struct sim *s, uint64_t off, unsigned size, uint64_t val)
+{
+	(void)size;
+	if (!s->ms || (off & 7))
+		return;
+	memsys_mmio_write(s->ms, off, val);
+}
+
+int tm_fdt_props(const struct sim *s, void *fdt)
+{
+	int e = 0;
+	e |= fdt_property_string(fdt, "timing", s->opt.timing ? "memsys" : "none");
+	e |= fdt_property_u32(fdt, "line-size", g_cfg.line);
+	e |= fdt_property_u64(fdt, "l1d-size", g_cfg.l1d_size);
+	e |= fdt_property_u32(fdt, "l1d-ways", g_cfg.l1d_ways);
+	e |= fdt_property_u32(fdt, "l1d-hit-cycles", g_cfg.l1d_hit);
+	e |= fdt_property_u64(fdt, "llc-size", g_cfg.llc_size);
+	e |= fdt_property_u32(fdt, "llc-ways", g_cfg.llc_ways);
+	e |= fdt_property_u32(fdt, "llc-hit-cycles", g_cfg.llc_hit);
+	e |= fdt_property_string(fdt, "mem-model", g_cfg.mem_model);
+	e |= fdt_property_u32(fdt, "mem-latency-cycles", g_cfg.mem_latency);
+	e |= fdt_property_u32(fdt, "mshrs", s->opt.mshrs);
+	e |= fdt_property_u32(fdt, "store-buffer", s->opt.sb_depth);
+	return e ? -1 : 0;
+}
+
+void tm_print_stats(struct sim *s, FILE *f)
+{
+	if (s->ms)
+		memsys_stats(s->ms, f);
+	else
+		fprintf(f, "memsys: timing off (--no-timing)\n");
+}

@@ -1,0 +1,73 @@
+/*
+ * hostsim's adapter between the core (cpu.c / machine.c) and the memory
+ * system timing model (memsys.h).  Only called with timing on (s->ms != NULL),
+ * except the memctl block and the HPM event source, which read zeros when
+ * timing is off.
+ */
+#ifndef HOSTSIM_TIMING_H
+#define HOSTSIM_TIMING_H
+
+#include "sim/sim.h"
+#include "sim/memsys.h"
+
+/* Create s->ms from s->opt (memsys options); 0 ok, -1 with err. */
+int tm_init(struct sim *s, char *err, size_t errlen);
+void tm_free(struct sim *s);
+
+/*
+ * Data-side accesses issued by hart `h` at cycle `now`.  Return the cycle at
+ * which the access completes (>= now + 1).  *miss is set when the access
+ * missed the first-level cache (it then occupies an MSHR until completion).
+ * Inline: they are on the simulator's hot path.
+ */
+extern uint64_t tm_line_mask;   /* ~(line size - 1) of the memsys config */
+extern uint64_t tm_l1_hit;      /* L1D load-to-use cycles */
+
+static inline uint64_t tm_access(struct sim *s, unsigned h, uint64_t addr, unsigned size, int wr, uint64_t now)
+{
+	uint64_t done = memsys_access(s->ms, h, addr, wr, now);
+	uint64_t last = addr + size - 1;
+	if (__builtin_expect((addr & tm_line_mask) != (last & tm_line_mask), 0)) {
+		uint64_t d2 = memsys_access(s->ms, h, last, wr, now);
+		if (d2 > done)
+			done = d2;
+	}
+	return done;
+}
+
+static inline uint64_t tm_load(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now, int *miss)
+{
+	uint64_t done = tm_access(s, h, addr, size, 0, now);
+	*miss = done - now > tm_l1_hit;
+	return done;
+}
+
+static inline uint64_t tm_store(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now)
+{
+	return tm_access(s, h, addr, size, 1, now);
+}
+
+static inline uint64_t tm_amo(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now)
+{
+	return tm_access(s, h, addr, size, 1, now);
+}
+
+/* Event count for mhpmevent id `event` on hart h (0 when unknown / no timing). */
+uint64_t tm_event(struct sim *s, unsigned h, uint64_t event);
+
+/* The memory-controller counter block (offset inside SIM_MEMCTL_*). */
+uint64_t tm_memctl_read(struct sim *s, uint64_t off, unsigned size);
+void tm_memctl_write(struct sim *s, uint64_t off, unsigned size, uint64_t val);
+
+/* Extra DTB properties describing the caches: called inside /rvmess-hostsim. */
+int tm_fdt_props(const struct sim *s, void *fdt);
+
+/* Print memsys counters (for --stats). */
+void tm_print_stats(struct sim *s, FILE *f);
+
+/* Is `key` a memsys option? (so --KEY VALUE and config key=value reach it) */
+int tm_is_option(const char *key);
+/* One line per memsys option for --help. */
+void tm_print_options(FILE *f);
+
+#endif

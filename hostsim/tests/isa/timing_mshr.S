@@ -1,0 +1,51 @@
+# MSHRs with --mshrs 2: a load to the line of an outstanding miss merges into
+# its MSHR (ld A, ld A+8, ld A+16, ld B costs about one miss: B still finds
+# a free MSHR), while three misses to different lines need two rounds.
+# modes: timing
+# args: --mshrs 2
+#include "test.h"
+	.section .text.init
+	.globl _start
+_start:
+	# one cold miss, for reference: s5 = its cost
+	li s4, 0x80400000
+	fence
+	csrr s1, mcycle
+	ld a0, 0(s4)
+	add t1, a0, zero
+	csrr s2, mcycle
+	sub s5, s2, s1
+	li t0, 20
+	bgeu s5, t0, 1f
+	FAIL 1                     # a cold miss must cost more than an L1 hit
+1:	# A, A+8, A+16, B: merged -> about one miss
+	li s4, 0x80500000
+	fence
+	csrr s1, mcycle
+	ld a1, 0(s4)
+	ld a2, 8(s4)
+	ld a3, 16(s4)
+	ld a4, 1024(s4)
+	add t1, a4, a1
+	csrr s2, mcycle
+	sub s6, s2, s1
+	srli t0, s5, 1
+	add t0, t0, s5             # < 1.5 x one miss
+	bltu s6, t0, 2f
+	FAIL 2
+2:	# A, B, C (three lines, two MSHRs): about two misses
+	li s4, 0x80600000
+	fence
+	csrr s1, mcycle
+	ld a2, 0(s4)
+	ld a3, 1024(s4)
+	addi s3, s4, 2040
+	ld a4, 8(s3)
+	add t1, a4, zero
+	csrr s2, mcycle
+	sub s7, s2, s1
+	srli t0, s5, 1
+	add t0, t0, s5             # > 1.5 x one miss
+	bltu t0, s7, 3f
+	FAIL 3
+3:	PASS

@@ -1,0 +1,159 @@
+/* hostsim options and --config files (sim/opts.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "sim/sim.h"
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct sim_opts o;
+	sim_opts_default(&o);
+	assert_int_equal(o.harts, 1);
+	assert_int_equal(o.mem_size, 256ull << 20);
+	assert_int_equal(o.timebase, 10000000);
+	assert_int_equal(o.freq_mhz, 1000);
+	assert_int_equal(o.timing, 1);
+	assert_int_equal(o.mshrs, 8);
+	assert_int_equal(o.sb_depth, 8);
+	assert_null(o.console);
+}
+
+static void test_sizes(void **state)
+{
+	(void)state;
+	uint64_t v;
+	assert_int_equal(sim_parse_size("4096", &v), 0); assert_int_equal(v, 4096);
+	assert_int_equal(sim_parse_size("64K", &v), 0); assert_int_equal(v, 65536);
+	assert_int_equal(sim_parse_size("256M", &v), 0); assert_int_equal(v, 256ull << 20);
+	assert_int_equal(sim_parse_size("2GiB", &v), 0); assert_int_equal(v, 2ull << 30);
+	assert_int_equal(sim_parse_size("0x1000", &v), 0); assert_int_equal(v, 4096);
+	assert_int_equal(sim_parse_size("", &v), -1);
+	assert_int_equal(sim_parse_size("-1M", &v), -1);
+	assert_int_equal(sim_parse_size("12Q", &v), -1);
+	assert_int_equal(sim_parse_size("1MM", &v), -1);
+	assert_int_equal(sim_parse_size("99999999999999999999", &v), -1);
+	assert_int_equal(sim_parse_size("17179869184G", &v), -1); /* overflows */
+	assert_int_equal(sim_parse_u64("12", &v), 0); assert_int_equal(v, 12);
+	assert_int_equal(sim_parse_u64("12x", &v), -1);
+	assert_int_equal(sim_parse_u64(" 1", &v), -1);
+}
+
+static void expect_err(struct sim_opts *o, const char *k, const char *v, const char *want)
+{
+	char err[256] = "";
+	int rc = sim_opts_set(o, k, v, err, sizeof(err));
+	if (rc != -1 || !strstr(err, want))
+		fail_msg("%s=%s: rc=%d err='%s', want '%s'", k, v ? v : "(null)", rc, err, want);
+}
+
+static void test_set(void **state)
+{
+	(void)state;
+	struct sim_opts o;
+	char err[256];
+	sim_opts_default(&o);
+	assert_int_equal(sim_opts_set(&o, "harts", "16", err, sizeof(err)), 0);
+	assert_int_equal(o.harts, 16);
+	assert_int_equal(sim_opts_set(&o, "mem_size", "64M", err, sizeof(err)), 0); /* '_' accepted */
+	assert_int_equal(o.mem_size, 64ull << 20);
+	assert_int_equal(sim_opts_set(&o, "no-timing", NULL, err, sizeof(err)), 0);
+	assert_int_equal(o.timing, 0);
+	assert_int_equal(sim_opts_set(&o, "no-timing", "0", err, sizeof(err)), 0);
+	assert_int_equal(o.timing, 1);
+	assert_int_equal(sim_opts_set(&o, "console", "out.txt", err, sizeof(err)), 0);
+	assert_string_equal(o.console, "out.txt");
+	assert_int_equal(sim_opts_set(&o, "mem-model", "fixed", err, sizeof(err)), 0);
+	assert_int_equal(sim_opts_set(&o, "mem-latency", "120", err, sizeof(err)), 0);
+	assert_int_equal(sim_opts_set(&o, "mem-model", "md1", err, sizeof(err)), 0); /* replaces */
+	assert_int_equal(o.nmemsys, 2);
+	assert_string_equal(o.memsys[0].key, "mem-model");
+	assert_string_equal(o.memsys[0].val, "md1");
+
+	expect_err(&o, "harts", "0", "out of range 1..64");
+	expect_err(&o, "harts", "65", "out of range 1..64");
+	expect_err(&o, "harts", NULL, "needs a value");
+	expect_err(&o, "harts", "x", "not a number");
+	expect_err(&o, "mem-size", "1000", "multiple of 4K");
+	expect_err(&o, "mem-size", "32G", "1M..16G");
+	expect_err(&o, "freq-mhz", "0", "out of range");
+	expect_err(&o, "stats", "2", "must be 0 or 1");
+	expect_err(&o, "bogus", "1", "unknown option 'bogus'");
+	expect_err(&o, "mem-model", "nonsense", "mem-model");
+	expect_err(&o, "store-buffer", "64", "out of range");
+	assert_int_equal(o.harts, 16); /* refused values leave the options alone */
+}
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	strcpy(path, "/tmp/test_sim_opts.XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void test_file(void **state)
+{
+	(void)state;
+	struct sim_opts o;
+	char err[512];
+	sim_opts_default(&o);
+	char *p = write_tmp("# comment\n\n  harts = 4   # trailing comment\nmax_insns=1000\nstats\nconsole = log.txt\nllc-size = 1M\n");
+	assert_int_equal(sim_opts_load_file(&o, p, err, sizeof(err)), 0);
+	assert_int_equal(o.harts, 4);
+	assert_int_equal(o.max_insns, 1000);
+	assert_int_equal(o.stats, 1);
+	assert_string_equal(o.console, "log.txt");
+	assert_int_equal(o.nmemsys, 1);
+	remove(p);
+
+	struct { const char *text, *want; } bad[] = {
+		{ "harts=2\nharts=99\n", ":2: option harts: 99 is out of range" },
+		{ "harts=2\n\nfoo=bar\n", ":3: unknown option 'foo'" },
+		{ "=5\n", ":1: missing key before '='" },
+		{ "harts=\n", ":1: harts: empty value" },
+		{ "config=other.cfg\n", ":1: 'config' cannot be nested" },
+		{ "harts\n", ":1: option harts needs a value" },
+		{ "l1d-ways=0\n", ":1:" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sim_opts_default(&o);
+		p = write_tmp(bad[i].text);
+		err[0] = 0;
+		int rc = sim_opts_load_file(&o, p, err, sizeof(err));
+		if (rc != -1 || strncmp(err, p, strlen(p)) != 0 || !strstr(err, bad[i].want))
+			fail_msg("'%s': rc=%d err='%s', want '%s%s'", bad[i].text, rc, err, p, bad[i].want);
+		remove(p);
+	}
+	/* a line longer than the buffer */
+	char *longl = malloc(3000);
+	memset(longl, 'a', 2998);
+	longl[2998] = '\n';
+	longl[2999] = 0;
+	p = write_tmp(longl);
+	free(longl);
+	assert_int_equal(sim_opts_load_file(&o, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":1: line too long"));
+	remove(p);
+	assert_int_equal(sim_opts_load_file(&o, "/nonexistent/x.cfg", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/x.cfg: cannot open"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
