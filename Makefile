@@ -51,12 +51,16 @@ host: $(HOST_BINS)
 deps:
 	@tools/deps.sh
 
-# The main job.  RUN_TARGET picks where it runs (see README).
-RUN_TARGET ?= qemu-sbi
-RUN_HARTS  ?= 4
+# The main job.  RUN_TARGET picks where it runs, RUN_CONFIG the image's
+# config (a key=value file, applied to a copy of the image); see README.
+RUN_TARGET ?= hostsim
+RUN_HARTS  ?= 8
+RUN_CONFIG ?= $(if $(filter hostsim,$(RUN_TARGET)),tools/configs/hostsim.cfg,)
+RUN_ARGS   ?=
 run: deps
 	@$(MAKE) --no-print-directory all
-	@tools/run.sh --target $(RUN_TARGET) --harts $(RUN_HARTS) --out $(OUT)/run
+	@tools/run.sh --target $(RUN_TARGET) --harts $(RUN_HARTS) $(if $(RUN_CONFIG),--config $(RUN_CONFIG)) \
+		--out $(OUT)/run --timeout 1800 $(RUN_ARGS)
 
 test: deps
 	@$(MAKE) --no-print-directory all unit-bins
@@ -66,12 +70,13 @@ help:
 	@echo "rvmess make targets:"
 	@echo "  make                 build images ($(IMAGE_PLATFORMS)) and host tools"
 	@echo "  make PLATFORM=<p>    build only build/images/<p>.elf; platforms: $(PLATFORMS)"
-	@echo "  make run             run the default suites (RUN_TARGET=$(RUN_TARGET), RUN_HARTS=$(RUN_HARTS)),"
-	@echo "                       parse the log into $(OUT)/run/"
+	@echo "  make run             run the suites (RUN_TARGET=$(RUN_TARGET), RUN_HARTS=$(RUN_HARTS),"
+	@echo "                       RUN_CONFIG=$(RUN_CONFIG)), parse the log into $(OUT)/run/"
 	@echo "  make test            unit tests (plain and ASan+UBSan) and QEMU/hostsim integration tests"
 	@echo "  make deps            install missing Debian packages (root or sudo)"
 	@echo "  make clean"
-	@echo "variables: PLATFORM, RUN_TARGET (qemu-sbi qemu-virt qemu-spike), RUN_HARTS, OUT, CROSS, CC"
+	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS,"
+	@echo "           RUN_CONFIG (image config file), RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
 
 clean:
 	rm -rf $(BUILD)

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Run an rvmess image and collect its console log.
 #
-#   tools/run.sh --target qemu-virt|qemu-sbi|qemu-spike [--harts N] [--image ELF]
-#                [--bios PATH] [--out DIR] [--timeout SEC] [--mem SIZE] [--dtb DTB]
+#   tools/run.sh --target hostsim|qemu-virt|qemu-sbi|qemu-spike [--harts N]
+#                [--image ELF] [--config CFG] [--bios PATH] [--out DIR]
+#                [--timeout SEC] [--mem SIZE] [--dtb DTB] [--sim "HOSTSIM OPTIONS"]
 #
 # Captures the console to DIR/console.log, stops the target once the `end`
 # record has arrived (or at the timeout: then it says so and exits non-zero),
 # reports the target's exit status (also in DIR/exit.status), then, if
 # build/bin/rvmess exists, runs `rvmess parse DIR/console.log -o DIR`.
+# --config CFG runs a copy of the image (DIR/image.elf) whose config block
+# `rvmess config` rewrote from the key=value file CFG.
 # Exit status: 0 only when the `end` record arrived, the target exited 0 (or
 # was stopped after `end status=ok`) and the parse (if any) exited 0.
 #
@@ -20,9 +23,9 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 BUILD=${BUILD:-$ROOT/build}
 
-TARGET="" HARTS=1 IMAGE="" BIOS="" OUT=out/run TIMEOUT=60 MEM=512M DTB=""
+TARGET="" HARTS=1 IMAGE="" BIOS="" OUT=out/run TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
 usage() {
-	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -35,6 +38,8 @@ while [ $# -gt 0 ]; do
 	--timeout) TIMEOUT=${2:-}; shift 2 ;;
 	--mem) MEM=${2:-}; shift 2 ;;
 	--dtb) DTB=${2:-}; shift 2 ;;
+	--config) CFG=${2:-}; shift 2 ;;
+	--sim) SIMARGS=${2:-}; shift 2 ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -61,6 +66,12 @@ target_qemu_spike() {
 	qemu_common spike "${BIOS:-none}"
 }
 
+target_hostsim() {
+	IMAGE=${IMAGE:-$BUILD/images/virt.elf}
+	# shellcheck disable=SC2206
+	CMD=("$BUILD/bin/hostsim" --harts "$HARTS" --mem-size "$MEM" --stats $SIMARGS "$IMAGE")
+}
+
 fn=target_$(echo "$TARGET" | tr - _)
 if ! declare -F "$fn" >/dev/null; then
 	echo "run.sh: unknown target '$TARGET' (known: $(declare -F | sed -n 's/^declare -f target_//p' | tr _ - | tr '\n' ' '))" >&2
@@ -72,6 +83,15 @@ CMD=()
 command -v "${CMD[0]}" >/dev/null || { echo "run.sh: ${CMD[0]} not found (tools/deps.sh installs it)" >&2; exit 2; }
 
 mkdir -p "$OUT" || exit 2
+if [ -n "$CFG" ]; then
+	[ -x "$BUILD/bin/rvmess" ] || { echo "run.sh: --config needs $BUILD/bin/rvmess (make host)" >&2; exit 2; }
+	cp "$IMAGE" "$OUT/image.elf" || exit 2
+	"$BUILD/bin/rvmess" config "$OUT/image.elf" --file "$CFG" -o "$OUT/image.elf" >/dev/null || exit 2
+	orig=$IMAGE
+	IMAGE=$OUT/image.elf
+	"$fn"
+	echo "run.sh: $orig configured from $CFG"
+fi
 LOG=$OUT/console.log
 : >"$LOG"
 rm -f "$OUT/exit.status"

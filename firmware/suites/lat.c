@@ -2,7 +2,7 @@
  * lat: lmbench lat_mem_rd on the lead.  For each stride, sizes from 512 B in
  * lmbench's steps up to lat_max: the backward-stride chain and (lat_random)
  * a random chain over the same elements; loads per point
- * max(lat_loads, 4 * elements) rounded up to the kernel's 100; `warmups`
+ * max(lat_loads, elements) rounded up to the kernel's 100; `warmups`
  * unmeasured runs, then the median of `reps`.  One `lat` record per point.
  */
 #include "platform.h"
@@ -28,7 +28,7 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 	const struct rvm_config *c = &rvm.cfg;
 	void *base = rvm_heap();
 	uint64_t n = size / stride, bad_at, bad_val;
-	uint64_t loads = round_up(c->lat_loads > 4 * n ? c->lat_loads : 4 * n, RVM_CHASE_UNROLL);
+	uint64_t loads = round_up(c->lat_loads > n ? c->lat_loads : n, RVM_CHASE_UNROLL);
 	uint64_t iters = loads / RVM_CHASE_UNROLL;
 	struct meas m[MAX_REPS];
 	void *p = base;

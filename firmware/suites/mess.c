@@ -9,8 +9,9 @@
  * warms up, measures a window of mess_window_loads chase loads together with
  * the generators' operation counts and the platform's memory counters, stops
  * the generators, and prints one `mess` record.  After every point the
- * generators check their arrays and the lead checks its ring (a checksum
- * scan); the ring's cycle structure is walked after every curve.
+ * generators check their arrays and the lead re-walks the part of the ring
+ * the point read; the whole ring's cycle structure is walked after every
+ * curve.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -163,22 +164,23 @@ static uint64_t gen_iters_sum(uint64_t *per)
 	return s;
 }
 
-/* Checksum scan of the ring: every element in range and the pointer sum of a
- * permutation of the lines. */
-static int ring_scan(void *base, uint64_t n, uint64_t *bad_at)
+/* Re-walk the part of the ring a point read: `steps` loads from `from` must
+ * stay on ring elements and end at `to`.  0, or -1 with the bad element. */
+static int ring_rewalk(void *base, uint64_t n, void *from, uint64_t steps, void *to,
+                       uint64_t *bad_at)
 {
-	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * RVM_LINE, sum = 0, want = 0;
-	for (uint64_t a = lo; a < hi; a += RVM_LINE) {
-		uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
+	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * RVM_LINE;
+	uint64_t p = (uint64_t)(uintptr_t)from;
+	for (uint64_t i = 0; i < steps; i++) {
+		uint64_t v = *(volatile uint64_t *)(uintptr_t)p;
 		if (v < lo || v >= hi || (v - lo) % RVM_LINE) {
-			*bad_at = a;
+			*bad_at = p;
 			return -1;
 		}
-		sum += v;
-		want += a;
+		p = v;
 	}
-	*bad_at = 0;
-	return sum == want ? 0 : -2;
+	*bad_at = p;
+	return p == (uint64_t)(uintptr_t)to ? 0 : -1;
 }
 
 /*
@@ -269,14 +271,16 @@ static void lead(void)
 				wake_gens();
 				/* warm up: until every generator runs this point's kernel,
 				 * then a quarter window */
-				uint64_t t0 = pm_time();
+				uint64_t t0 = pm_time(), steps = 0;
+				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
 					uint32_t h = gen_hart[i];
 					while ((ack[h].started != epoch || gens[h].iters == 0) &&
 					       pm_time() - t0 < timeout_ticks())
-						p = rvm_chase(p, 1);
+						p = rvm_chase(p, 1), steps++;
 				}
 				p = rvm_chase(p, warm);
+				steps += warm;
 				sample(&a, have_mc, have_hpm);
 				p = rvm_chase(p, iters);
 				sample(&b, have_mc, have_hpm);
@@ -339,8 +343,10 @@ static void lead(void)
 				if (have_mc)
 					check_traffic(b.mc.reads - a.mc.reads, b.mc.writes - a.mc.writes,
 					              iss_rd / RVM_LINE + loads, iss_wr / RVM_LINE);
-				if (ring_scan(ring, n, &bad))
-					rvm_err_at("mess-ring", "chase_ring_corrupted", bad, 0, 0);
+				steps = (steps + iters) * RVM_CHASE_UNROLL;
+				if (ring_rewalk(ring, n, p0, steps, p, &bad))
+					rvm_err_at("mess-ring", "the_ring_the_point_read_changed", bad,
+					           (uint64_t)(uintptr_t)p, steps);
 				prog_note("mess", ++done, points);
 			}
 		if (chain_check(ring, n, RVM_LINE, &bad, &bad /* value unused */))

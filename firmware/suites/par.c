@@ -46,7 +46,7 @@ void suite_par(void)
 
 		for (uint32_t k = 1; k <= kmax; k++) {
 			uint64_t per_iter = (uint64_t)k * RVM_PAR_STEPS(k);
-			uint64_t want = c->lat_loads > 4 * n ? c->lat_loads : 4 * n;
+			uint64_t want = c->lat_loads > n ? c->lat_loads : n;
 			uint64_t iters = (want + per_iter - 1) / per_iter;
 			uint64_t loads = iters * per_iter;
 			struct meas m[MAX_REPS];
