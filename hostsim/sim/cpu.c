@@ -449,6 +449,22 @@ static struct dinsn *decode_at(struct sim *s, uint64_t off)
 }
 
 /* Store buffer / MSHR helpers (timing path). */
+
+/* The first cycle at which a load finds a free MSHR (0 when one is free). */
+static ALWAYS_INLINE uint64_t mshr_free_at(const struct sim *s, const struct hart *h)
+{
+	uint64_t oldest = UINT64_MAX;
+	for (unsigned i = 0; i < s->opt.mshrs; i++)
+		if (h->mshr[i] < oldest)
+			oldest = h->mshr[i];
+	return oldest;
+}
+
+/* The first cycle at which a store finds a free store-buffer entry. */
+static ALWAYS_INLINE uint64_t sb_free_at(const struct sim *s, const struct hart *h)
+{
+	return h->sb_count >= s->opt.sb_depth ? h->sb[h->sb_head] : 0;
+}
 static ALWAYS_INLINE void sb_drain_all(struct hart *h, uint64_t *t)
 {
 	if (h->sb_count) {
@@ -623,10 +639,25 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t 
 			cpg = s->dpages[off >> 12];
 			cpg_base = pc - (off & 4095);
 		}
+		if (timing) {
+			/* in-order issue: wait for the sources (and, for a load or a
+			 * store, for a free MSHR / store-buffer entry).  An instruction
+			 * that cannot issue before the end of this turn does not run
+			 * now: the hart's clock moves to its issue cycle and the turn
+			 * ends, so it reaches memsys only once the other harts have
+			 * caught up, and memsys sees requests in time order. */
+			uint64_t is = max64(t, max64(h->ready[d->rs1], h->ready[d->rs2]));
+			if (d->op >= OP_LB && d->op <= OP_SD)
+				is = max64(is, d->op >= OP_SB ? sb_free_at(s, h) : mshr_free_at(s, h));
+			if (UNLIKELY(is >= until)) {
+				t = is;
+				break;
+			}
+		}
 		done++;
 		if (timing) {
-			/* in-order issue: wait for the sources; the destination's
-			 * ready time is "now" unless a load/mul/div sets it below */
+			/* the destination's ready time is "now" unless a
+			 * load/mul/div sets it below */
 			t = max64(t, max64(h->ready[d->rs1], h->ready[d->rs2]));
 			ti = t;
 			h->ready[d->rd] = 0;
