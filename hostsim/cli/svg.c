@@ -91,12 +91,12 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 	xml_text(o, p->title);
 	fputs("</text>\n", o);
 	/* grid and ticks */
-	for (double y = y0; y <= y1 + ys / 2; y += ys) {
+	for (double y = y0; y <= y1 + ys * 1e-6; y += ys) {
 		fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
 		        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
 		        ML, PY(y), ML + pw, PY(y), ML - 6, PY(y) + 4, y);
 	}
-	for (double x = x0; x <= x1 + xs / 2; x += xs) {
+	for (double x = x0; x <= x1 + xs * 1e-6; x += xs) {
 		char lab[32];
 		if (p->xlog2)
 			size_label(exp2(x), lab, sizeof lab);
