@@ -1,20 +1,11 @@
 /* CSV writer and reader: see csv.h. */
 #include "cli/csv.h"
+#include "cli/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q) {
-		fprintf(stderr, "rvmess: out of memory\n");
-		exit(2);
-	}
-	return q;
-}
 
 int csv_open(struct csv *c, const char *path, const char *header)
 {

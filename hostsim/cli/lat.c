@@ -1,5 +1,6 @@
 /* lat / par / chase outputs and cache levels: see lat.h. */
 #include "cli/lat.h"
+#include "cli/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,16 +11,6 @@
 
 #define MB (1024.0 * 1024.0)
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q) {
-		fprintf(stderr, "rvmess: out of memory\n");
-		exit(2);
-	}
-	return q;
-}
 
 char *path_join(char *buf, size_t len, const char *dir, const char *name)
 {

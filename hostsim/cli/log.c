@@ -1,5 +1,6 @@
 /* Console log reader: see log.h and docs/protocol.md. */
 #include "cli/log.h"
+#include "cli/util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,16 +17,6 @@ static const char *const known_types[] = {
 	"parmax", "mess", "memctl", "prog", "warn", "err", "trap", "end", NULL,
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q) {
-		fprintf(stderr, "rvmess: out of memory\n");
-		exit(2);
-	}
-	return q;
-}
 
 static char *xstrndup(const char *s, size_t n)
 {

@@ -87,108 +87,108 @@ static int write_raw(const struct rvm_log *log, const char *dir)
 	return csv_close(&c);
 }
 
-int mess_write_svg(const struct mess_family *f, const char *path, const char *title)
+/* Series storage for one plot: ns series sharing one array of points. */
+struct plotbuf {
+	struct svg_series *s;
+	double *xy;
+	char (*label)[48];
+};
+
+static int plotbuf_init(struct plotbuf *b, size_t ns, size_t npoints)
+{
+	b->s = calloc(ns ? ns : 1, sizeof *b->s);
+	b->xy = malloc((2 * npoints + 1) * sizeof *b->xy);
+	b->label = calloc(ns ? ns : 1, sizeof *b->label);
+	if (b->s && b->xy && b->label)
+		return 0;
+	free(b->s);
+	free(b->xy);
+	free(b->label);
+	errno = ENOMEM;
+	return -1;
+}
+
+/* Write the plot to path and free the buffer. */
+static int plotbuf_write(struct plotbuf *b, size_t ns, const struct svg_plot *pl, const char *path)
 {
 	FILE *o = fopen(path, "w");
-	if (!o)
-		return -1;
-	size_t ns = f->ncurves;
-	struct svg_series *s = calloc(ns ? ns : 1, sizeof *s);
-	double *xy = NULL;
-	size_t tot = 0;
-	for (size_t i = 0; i < ns; i++)
-		tot += f->curve[i].n;
-	xy = malloc((2 * tot + 1) * sizeof *xy);
-	char (*labels)[48] = calloc(ns ? ns : 1, sizeof *labels);
-	if (!s || !xy || !labels) {
-		free(s);
-		free(xy);
-		free(labels);
-		fclose(o);
-		errno = ENOMEM;
-		return -1;
-	}
+	int rc = o ? svg_write(o, pl, b->s, ns) : -1;
+	if (o && fclose(o) != 0)
+		rc = -1;
+	free(b->s);
+	free(b->xy);
+	free(b->label);
+	return rc;
+}
+
+int mess_write_svg(const struct mess_family *f, const char *path, const char *title)
+{
+	struct plotbuf b;
+	size_t ns = f->ncurves, tot = 0;
 	unsigned rmin = 100, rmax = 0;
+
 	for (size_t i = 0; i < ns; i++) {
 		unsigned r = f->curve[i].read_pct_rounded;
+		tot += f->curve[i].n;
 		rmin = r < rmin ? r : rmin;
 		rmax = r > rmax ? r : rmax;
 	}
-	double *p = xy;
+	if (plotbuf_init(&b, ns, tot) < 0)
+		return -1;
+	double *p = b.xy;
 	for (size_t i = 0; i < ns; i++) {
 		const struct mess_curve *c = &f->curve[i];
-		s[i].x = p;
-		s[i].y = p + c->n;
+		struct svg_series *s = &b.s[i];
+		s->x = p;
+		s->y = p + c->n;
 		for (size_t k = 0; k < c->n; k++) {
 			p[k] = c->pt[k].bw_smooth;
 			p[c->n + k] = c->pt[k].lat_smooth;
 		}
 		p += 2 * c->n;
-		s[i].n = c->n;
-		s[i].markers = 1;
-		snprintf(labels[i], sizeof labels[i], "%u%% reads (%u%% st)", c->read_pct_rounded,
+		s->n = c->n;
+		s->markers = 1;
+		snprintf(b.label[i], sizeof b.label[i], "%u%% reads (%u%% st)", c->read_pct_rounded,
 		         c->store_pct);
-		s[i].label = labels[i];
-		double t = rmax > rmin ? (double)(rmax - c->read_pct_rounded) / (rmax - rmin) : 0;
-		svg_ramp(t, s[i].color);
+		s->label = b.label[i];
+		svg_ramp(rmax > rmin ? (double)(rmax - c->read_pct_rounded) / (rmax - rmin) : 0, s->color);
 	}
 	struct svg_plot pl = {.title = title, .xlabel = "bandwidth at memory (GB/s)",
 	                      .ylabel = "load-to-use latency (ns)", .x_from_zero = 1,
 	                      .y_from_zero = 1};
-	int rc = svg_write(o, &pl, s, ns);
-	free(s);
-	free(xy);
-	free(labels);
-	if (fclose(o) != 0)
-		rc = -1;
-	return rc;
+	return plotbuf_write(&b, ns, &pl, path);
 }
 
 int lat_write_svg(const struct lat_sets *ls, const char *path)
 {
-	FILE *o = fopen(path, "w");
-	if (!o)
-		return -1;
+	struct plotbuf b;
 	size_t ns = ls->n, tot = 0;
+
 	for (size_t i = 0; i < ns; i++)
 		tot += ls->sets[i].n;
-	struct svg_series *s = calloc(ns ? ns : 1, sizeof *s);
-	double *xy = malloc((2 * tot + 1) * sizeof *xy);
-	char (*labels)[48] = calloc(ns ? ns : 1, sizeof *labels);
-	if (!s || !xy || !labels) {
-		free(s);
-		free(xy);
-		free(labels);
-		fclose(o);
-		errno = ENOMEM;
+	if (plotbuf_init(&b, ns, tot) < 0)
 		return -1;
-	}
-	double *p = xy;
+	double *p = b.xy;
 	for (size_t i = 0; i < ns; i++) {
 		const struct lat_set *d = &ls->sets[i];
-		s[i].x = p;
-		s[i].y = p + d->n;
+		struct svg_series *s = &b.s[i];
+		s->x = p;
+		s->y = p + d->n;
 		for (size_t k = 0; k < d->n; k++) {
 			p[k] = (double)d->pts[k].size;
 			p[d->n + k] = d->pts[k].nspl;
 		}
 		p += 2 * d->n;
-		s[i].n = d->n;
-		s[i].dashed = strcmp(d->chain, "random") == 0;
-		snprintf(labels[i], sizeof labels[i], "%s stride=%llu", d->chain,
+		s->n = d->n;
+		s->dashed = strcmp(d->chain, "random") == 0;
+		snprintf(b.label[i], sizeof b.label[i], "%s stride=%llu", d->chain,
 		         (unsigned long long)d->stride);
-		s[i].label = labels[i];
-		svg_ramp(ns > 1 ? (double)i / (double)(ns - 1) : 0, s[i].color);
+		s->label = b.label[i];
+		svg_ramp(ns > 1 ? (double)i / (double)(ns - 1) : 0, s->color);
 	}
 	struct svg_plot pl = {.title = "lat_mem_rd: load-to-use latency", .xlabel = "array size",
 	                      .ylabel = "latency (ns)", .xlog2 = 1, .y_from_zero = 1};
-	int rc = svg_write(o, &pl, s, ns);
-	free(s);
-	free(xy);
-	free(labels);
-	if (fclose(o) != 0)
-		rc = -1;
-	return rc;
+	return plotbuf_write(&b, ns, &pl, path);
 }
 
 /* The platform's own theoretical peak, if the log reported one (MB/s). */
