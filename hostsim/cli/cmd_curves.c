@@ -67,7 +67,7 @@ int cmd_curves(int argc, char **argv)
 		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 			fprintf(stderr, "rvmess curves: %s: %s\n", dir, strerror(errno));
 			rc = 2;
-		} else if (mess_write_svg(&f, path_join(path, sizeof path, dir, "mess.svg"), csv) < 0) {
+		} else if (mess_write_svg(&f, NULL, path_join(path, sizeof path, dir, "mess.svg"), csv) < 0) {
 			fprintf(stderr, "rvmess curves: %s: %s\n", path, strerror(errno));
 			rc = 2;
 		} else if (mess_write_bwlat_dir(&f, path_join(path, sizeof path, dir, "bwlat"), err,

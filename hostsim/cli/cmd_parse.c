@@ -153,7 +153,7 @@ static int write_summary(const struct rvm_log *log, const char *dir, size_t inva
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS]\n");
+	fprintf(stderr, "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]\n");
 	return 2;
 }
 
@@ -162,6 +162,7 @@ int cmd_parse(int argc, char **argv)
 	const char *logp = NULL, *dir = NULL, *what = NULL;
 	int quiet = 0, clean;
 	double peak = 0;
+	int issued = 0;
 	struct plateau_opts po;
 	struct rvm_log log;
 	struct lat_sets sets = { 0 };
@@ -188,6 +189,8 @@ int cmd_parse(int argc, char **argv)
 				return 2;
 			}
 			po.tol = t / 100;
+		} else if (strcmp(argv[i], "--issued") == 0) {
+			issued = 1;
 		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
 			char *e;
 
@@ -271,7 +274,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (rvm_log_count(&log, "mess")) {
 		mess_table = open_memstream(&mess_buf, &mess_len);
-		if (mess_write_outputs(&log, dir, peak, stderr, quiet ? NULL : mess_table, &invalid) < 0) {
+		if (mess_write_outputs(&log, dir, peak, issued, stderr, quiet ? NULL : mess_table, &invalid) < 0) {
 			what = "the mess outputs";
 			goto io_error;
 		}

@@ -17,7 +17,7 @@ static const char *const raw_cols[] = {
 #define NRAW (sizeof raw_cols / sizeof raw_cols[0])
 
 long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **out,
-                  size_t *invalid)
+                  size_t *invalid, int issued)
 {
 	size_t n = rvm_log_count(log, "mess"), k = 0, it = 0;
 	const struct rvm_rec *r;
@@ -32,21 +32,24 @@ long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **ou
 		uint64_t mix, pause;
 		double nspl, rd, bw;
 		const char *src = rec_get(r, "src");
-		const char *bwkey = src && strcmp(src, "ctr") == 0 ? "bw_ctr" : "bw_iss";
+		const char *bwkey = !issued && src && strcmp(src, "ctr") == 0 ? "bw_ctr" : "bw_iss";
 		uint64_t cached = 0;
 
 		if (rec_u64(r, "mix", &mix) || rec_u64(r, "pause", &pause) ||
 		    rec_double(r, "nspl", &nspl) || rec_double(r, "rd_pct", &rd) ||
 		    rec_double(r, bwkey, &bw) || mix > 100 || rd > 100 || !(nspl > 0)) {
-			fprintf(diag, "%s:%lu: mess record with a missing or bad field "
-			        "(mix, pause, nspl, rd_pct, %s)\n", log->path, r->line, bwkey);
-			(*invalid)++;
+			if (diag)
+				fprintf(diag, "%s:%lu: mess record with a missing or bad field "
+				        "(mix, pause, nspl, rd_pct, %s)\n", log->path, r->line, bwkey);
+			if (invalid)
+				(*invalid)++;
 			continue;
 		}
 		if (rec_u64(r, "cached", &cached) == 0 && cached) {
-			fprintf(diag, "%s:%lu: mess window mix=%llu pause=%llu: the chase hit in "
-			        "cache; left out of the curves\n", log->path, r->line,
-			        (unsigned long long)mix, (unsigned long long)pause);
+			if (diag)
+				fprintf(diag, "%s:%lu: mess window mix=%llu pause=%llu: the chase hit in "
+				        "cache; left out of the curves\n", log->path, r->line,
+				        (unsigned long long)mix, (unsigned long long)pause);
 			continue;
 		}
 		s[k].store_pct = (unsigned)mix;
@@ -121,23 +124,24 @@ static int plotbuf_write(struct plotbuf *b, size_t ns, const struct svg_plot *pl
 	return rc;
 }
 
-int mess_write_svg(const struct mess_family *f, const char *path, const char *title)
+int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
+                   const char *path, const char *title)
 {
 	struct plotbuf b;
-	size_t ns = f->ncurves, tot = 0;
+	size_t nf = f->ncurves, ni = issued ? issued->ncurves : 0, ns = nf + ni, tot = 0;
 	unsigned rmin = 100, rmax = 0;
 
 	for (size_t i = 0; i < ns; i++) {
-		unsigned r = f->curve[i].read_pct_rounded;
-		tot += f->curve[i].n;
-		rmin = r < rmin ? r : rmin;
-		rmax = r > rmax ? r : rmax;
+		const struct mess_curve *c = i < nf ? &f->curve[i] : &issued->curve[i - nf];
+		tot += c->n;
+		rmin = c->read_pct_rounded < rmin ? c->read_pct_rounded : rmin;
+		rmax = c->read_pct_rounded > rmax ? c->read_pct_rounded : rmax;
 	}
 	if (plotbuf_init(&b, ns, tot) < 0)
 		return -1;
 	double *p = b.xy;
 	for (size_t i = 0; i < ns; i++) {
-		const struct mess_curve *c = &f->curve[i];
+		const struct mess_curve *c = i < nf ? &f->curve[i] : &issued->curve[i - nf];
 		struct svg_series *s = &b.s[i];
 		s->x = p;
 		s->y = p + c->n;
@@ -147,9 +151,13 @@ int mess_write_svg(const struct mess_family *f, const char *path, const char *ti
 		}
 		p += 2 * c->n;
 		s->n = c->n;
-		s->markers = 1;
-		snprintf(b.label[i], sizeof b.label[i], "%u%% reads (%u%% st)", c->read_pct_rounded,
-		         c->store_pct);
+		s->markers = i < nf;
+		s->dashed = i >= nf;
+		if (i < nf)
+			snprintf(b.label[i], sizeof b.label[i], "%u%% reads (%u%% st)",
+			         c->read_pct_rounded, c->store_pct);
+		else
+			snprintf(b.label[i], sizeof b.label[i], "%u%% st, issued", c->store_pct);
 		s->label = b.label[i];
 		svg_ramp(rmax > rmin ? (double)(rmax - c->read_pct_rounded) / (rmax - rmin) : 0, s->color);
 	}
@@ -203,7 +211,7 @@ static double log_peak_gbps(const struct rvm_log *log)
 }
 
 int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_gbps,
-                       FILE *diag, FILE *summary_out, size_t *invalid)
+                       int mark_issued, FILE *diag, FILE *summary_out, size_t *invalid)
 {
 	char path[4096], err[512];
 	struct mess_sample *s;
@@ -216,7 +224,7 @@ int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_g
 		fprintf(diag, "rvmess: %s/mess_raw.csv: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	n = mess_collect(log, diag, &s, invalid);
+	n = mess_collect(log, diag, &s, invalid, 0);
 	if (n < 0) {
 		fprintf(diag, "rvmess: out of memory\n");
 		return -1;
@@ -257,8 +265,20 @@ int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_g
 	if (summary_out)
 		mess_metrics_print(&m, summary_out);
 	mess_metrics_free(&m);
-	if (mess_write_svg(&f, path_join(path, sizeof path, dir, "mess.svg"),
-	                   "Mess bandwidth-latency curves") < 0) {
+	struct mess_family fi = {0};
+	if (mark_issued) {
+		long ni = mess_collect(log, NULL, &s, NULL, 1);
+		int bad = ni < 0 || mess_family_build(s, (size_t)(ni < 0 ? 0 : ni), &fi) < 0;
+		free(s);
+		if (bad) {
+			fprintf(diag, "rvmess: out of memory\n");
+			goto out;
+		}
+	}
+	rc = mess_write_svg(&f, mark_issued ? &fi : NULL, path_join(path, sizeof path, dir, "mess.svg"),
+	                    "Mess bandwidth-latency curves");
+	mess_family_free(&fi);
+	if (rc < 0) {
 		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));
 		goto out;
 	}

@@ -18,22 +18,27 @@
  * when the record has one (src=ctr), else the issued figure.  Windows the
  * image flagged cached=1 (the chase hit in cache) are reported on diag and
  * left out, as are records with missing or bad fields (counted in *invalid).
- * Returns the number of samples (0 with *out NULL when none), -1 on OOM.
+ * With `issued`, the bandwidth is always the issued (STREAM-like) figure.
+ * diag and invalid may be NULL.  Returns the number of samples (0 with *out
+ * NULL when none), -1 on OOM.
  */
 long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **out,
-                  size_t *invalid);
+                  size_t *invalid, int issued);
 
 /*
  * Write mess_raw.csv, mess.csv, bwlat/, mess_metrics.txt and mess.svg into
  * dir.  peak_gbps: theoretical peak for the metrics (0 = unknown; when 0 the
- * platform's own figure from the log is used if it reported one).
+ * platform's own figure from the log is used if it reported one).  With
+ * mark_issued, mess.svg also shows each curve against the issued bandwidth.
  * Returns 0, or -1 with a message on diag.
  */
 int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_gbps,
-                       FILE *diag, FILE *summary_out, size_t *invalid);
+                       int mark_issued, FILE *diag, FILE *summary_out, size_t *invalid);
 
-/* Plot a family (smoothed curves; raw points as dots). */
-int mess_write_svg(const struct mess_family *f, const char *path, const char *title);
+/* Plot a family (smoothed curves with their points); `issued`, when not
+ * NULL, is the same family against issued bandwidth, drawn dashed. */
+int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
+                   const char *path, const char *title);
 
 /* lat.svg: one line per dataset, latency vs size (log2 axis). */
 int lat_write_svg(const struct lat_sets *s, const char *path);
