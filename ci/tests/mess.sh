@@ -53,6 +53,18 @@ END {
 }' "$TMP/virt.dis" >"$TMP/kernels.out" 2>&1
 if [ $? = 0 ]; then pass kernels-mix-and-layout; else fail kernels-mix-and-layout "$(head -3 "$TMP/kernels.out" | tr '\n' ';')"; fi
 
+# ---- curve files ------------------------------------------------------------------
+shipped=curves/hostsim-ddr4-3200/mess.csv
+if "$RVMESS" curves "$shipped" -o "$TMP/curves" >"$TMP/curves.out" 2>&1 &&
+	grep -q '^unloaded latency' "$TMP/curves.out" && [ -s "$TMP/curves/mess.svg" ] &&
+	[ "$(ls "$TMP/curves/bwlat" | wc -l)" = "$(ls curves/hostsim-ddr4-3200/bwlat | wc -l)" ]; then
+	pass curves-shipped-family
+else fail curves-shipped-family "$(tail -2 "$TMP/curves.out" | tr '\n' ' ')"; fi
+sed '5s/,[0-9.]*,/,x1,/' "$shipped" >"$TMP/bad.csv"
+"$RVMESS" curves "$TMP/bad.csv" >"$TMP/bad.out" 2>&1; rc=$?
+if [ $rc = 1 ] && grep -q "bad.csv:5: column .*not a number" "$TMP/bad.out"; then pass curves-bad-file-refused
+else fail curves-bad-file-refused "exit $rc: $(head -2 "$TMP/bad.out" | tr '\n' ' ')"; fi
+
 # ---- small grids -----------------------------------------------------------------
 GRID="suites=mess mess_mix=0,50,100 mess_pause=0,256,16384 reps=1 mess_window_loads=4000 mess_chase_size=32M mess_gen_size=2M"
 npoints=9
