@@ -1,53 +1,14 @@
-/* Privilege-mode layer for M-mode images: machine counters and mtvec. */
+/* Privilege-mode layer for M-mode images: machine counters, mtvec, and the
+ * HPM events the FDT names. */
 #include "platform.h"
 
-extern char pm_trap_vector[];
-
-uint64_t pm_cycles(void)
-{
-	uint64_t v;
-	__asm__ volatile("csrr %0, mcycle" : "=r"(v));
-	return v;
-}
-
-uint64_t pm_instret(void)
-{
-	uint64_t v;
-	__asm__ volatile("csrr %0, minstret" : "=r"(v));
-	return v;
-}
-
-void pm_trap_init(void)
-{
-	__asm__ volatile("csrw mtvec, %0" ::"r"(pm_trap_vector));
-}
-
-void pm_idle_init(void)
-{
-	__asm__ volatile("csrs mie, %0" ::"r"(8ul));
-}
-
-void pm_idle(void)
-{
-	__asm__ volatile("wfi" ::: "memory");
-}
-
-#define HPM_CASE(n)                                                                   \
-	case n:                                                                       \
-		__asm__ volatile("csrr %0, " #n "+0xb00" : "=r"(v));                  \
-		break;
-
-uint64_t pm_hpm_read(unsigned n)
-{
-	uint64_t v = 0;
-
-	switch (n) {
-#include "hpm_cases.inc"
-	default:
-		break;
-	}
-	return v;
-}
+#define PM_CYCLE    "csrr %0, mcycle"
+#define PM_INSTRET  "csrr %0, minstret"
+#define PM_TVEC     "mtvec"
+#define PM_IE       "mie"
+#define PM_SOFT_IE  8ul /* MSIE */
+#define PM_HPM_BASE "0xb00"
+#include "pmode.inc"
 
 /* mhpmcounter3 counts L1D misses, mhpmcounter4 LLC misses, when the FDT
  * named the event ids. */
