@@ -9,7 +9,8 @@ static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
 int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, unsigned line,
                char *err, size_t errlen)
 {
-	c->s = NULL;
+	c->key = c->stamp = NULL;
+	c->hint = NULL;
 	if (ways < 1 || ways > 64) {
 		snprintf(err, errlen, "%s-ways: %u out of range 1..64", what, ways);
 		return -1;
@@ -33,8 +34,18 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 	c->nsets = sets;
 	c->set_mask = sets - 1;
 	c->clock = 0;
-	c->s = calloc(sets * ways, sizeof *c->s);
-	if (!c->s) {
+	/* calloc: every slot invalid (key 0, stamp 0) */
+	c->key = calloc(sets * ways, sizeof *c->key);
+	c->stamp = calloc(sets * ways, sizeof *c->stamp);
+	/* hint table: a power of two >= the slot count (entries start at slot
+	 * 0, which holds no line yet) */
+	uint64_t hn = 1;
+	while (hn < sets * ways)
+		hn <<= 1;
+	c->hint_mask = hn - 1;
+	c->hint = calloc(hn, sizeof *c->hint);
+	if (!c->key || !c->stamp || !c->hint) {
+		cache_fini(c);
 		snprintf(err, errlen, "%s: out of memory", what);
 		return -1;
 	}
@@ -43,19 +54,9 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 
 void cache_fini(struct cache *c)
 {
-	free(c->s);
-	c->s = NULL;
-}
-
-uint64_t cache_victim(const struct cache *c, uint64_t line)
-{
-	uint64_t b = cache_set_base(c, line), best = b;
-	const struct cache_slot *s = c->s;
-	for (unsigned w = 0; w < c->ways; w++) {
-		if (!(s[b + w].key & 3))
-			return b + w;
-		if (s[b + w].stamp < s[best].stamp)
-			best = b + w;
-	}
-	return best;
+	free(c->key);
+	free(c->stamp);
+	free(c->hint);
+	c->key = c->stamp = NULL;
+	c->hint = NULL;
 }

@@ -2,8 +2,21 @@
  * Set-associative tag array with true LRU (per-slot use stamps), used by
  * memsys for the L1Ds and the LLC.  Tags are full line addresses (address
  * >> log2(line)); sets are indexed by the low bits of the line address.
- * Each slot keeps its line and a 2-bit state (0 = invalid, 1..3 the user's)
- * in one word next to its LRU stamp, so a set is one contiguous block.
+ *
+ * Layout (for speed: memsys calls these on every access that is not a
+ * repeat of the hart's last line): keys and stamps are two separate arrays,
+ * so a tag search reads only the set's keys (8 ways = one 64-byte host cache
+ * line) and a victim search reads only the set's stamps.
+ *   key:   line << 2 | state, 0 = invalid (state 0 is always stored as 0)
+ *   stamp: LRU stamp, larger = more recently used; 0 for an invalid slot
+ *          (valid slots have stamps >= 1, all distinct), so the victim
+ *          "first invalid way, else the least recently used" is simply the
+ *          first way with the smallest stamp.
+ *   hint:  a direct-mapped table, indexed by the low bits of the line, of
+ *          the slot where that line was last found or filled.  A search
+ *          first checks the hinted slot's key and scans the set only when
+ *          it does not hold the line.  Only a hint: a line is in at most one
+ *          slot and the key decides, so results never depend on it.
  */
 #ifndef HOSTSIM_CACHE_H
 #define HOSTSIM_CACHE_H
@@ -11,16 +24,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct cache_slot {
-	uint64_t key;             /* line << 2 | state; 0 = invalid */
-	uint64_t stamp;           /* LRU: larger = more recently used */
-};
-
 struct cache {
 	unsigned ways;
 	uint64_t nsets, set_mask;
 	uint64_t clock;           /* last stamp handed out */
-	struct cache_slot *s;     /* nsets * ways */
+	uint64_t *key;            /* nsets * ways */
+	uint64_t *stamp;          /* nsets * ways */
+	uint32_t *hint;           /* hint_mask + 1 slots */
+	uint64_t hint_mask;
 };
 
 /* size and line in bytes; sets = size / (line * ways) must be a power of two.
@@ -36,44 +47,102 @@ static inline uint64_t cache_set_base(const struct cache *c, uint64_t line)
 
 static inline unsigned cache_state(const struct cache *c, uint64_t slot)
 {
-	return (unsigned)(c->s[slot].key & 3);
+	return (unsigned)(c->key[slot] & 3);
 }
 
 static inline uint64_t cache_line(const struct cache *c, uint64_t slot)
 {
-	return c->s[slot].key >> 2;
+	return c->key[slot] >> 2;
+}
+
+/* Does slot hold `line` (valid)? */
+static inline int cache_holds(const struct cache *c, uint64_t slot, uint64_t line)
+{
+	/* key ^ (line << 2) is the state (1..3) exactly when the slot is valid
+	 * and holds line; 0 - 1 wraps, so invalid and other lines fail */
+	return (c->key[slot] ^ (line << 2)) - 1 < 3;
 }
 
 /* Change the state of a valid slot (0 invalidates it). */
 static inline void cache_set_state(struct cache *c, uint64_t slot, unsigned st)
 {
-	c->s[slot].key = st ? (c->s[slot].key & ~3ull) | st : 0;
+	if (st) {
+		c->key[slot] = (c->key[slot] & ~3ull) | st;
+	} else {
+		c->key[slot] = 0;
+		c->stamp[slot] = 0;
+	}
 }
 
-/* Put `line` with state st (1..3) in a slot. */
+/* Put `line` with state st (1..3) in a slot (then cache_touch it). */
 static inline void cache_fill(struct cache *c, uint64_t slot, uint64_t line, unsigned st)
 {
-	c->s[slot].key = line << 2 | st;
+	c->key[slot] = line << 2 | st;
+	c->hint[line & c->hint_mask] = (uint32_t)slot;
+}
+
+/* Way of the set at k holding the line whose key is lk, or -1 (n ways;
+ * inlined with a constant n for the common associativities). */
+static inline __attribute__((always_inline)) int cache_find_in(const uint64_t *k, uint64_t lk, unsigned n)
+{
+#pragma GCC unroll 16
+	for (unsigned w = 0; w < n; w++)
+		if ((k[w] ^ lk) - 1 < 3)
+			return (int)w;
+	return -1;
 }
 
 /* Slot holding `line`, or -1. */
 static inline int64_t cache_find(const struct cache *c, uint64_t line)
 {
-	uint64_t b = cache_set_base(c, line), key = line << 2;
-	const struct cache_slot *s = c->s + b;
-	for (unsigned w = 0; w < c->ways; w++)
-		if ((s[w].key & ~3ull) == key && (s[w].key & 3))
-			return (int64_t)(b + w);
-	return -1;
+	uint64_t lk = line << 2;
+	uint32_t *hp = &c->hint[line & c->hint_mask];
+	if ((c->key[*hp] ^ lk) - 1 < 3)
+		return *hp;
+	uint64_t b = cache_set_base(c, line);
+	const uint64_t *k = c->key + b;
+	int w;
+	switch (c->ways) {
+	case 8: w = cache_find_in(k, lk, 8); break;
+	case 16: w = cache_find_in(k, lk, 16); break;
+	default: w = cache_find_in(k, lk, c->ways); break;
+	}
+	if (w < 0)
+		return -1;
+	*hp = (uint32_t)(b + (unsigned)w);
+	return (int64_t)*hp;
 }
 
 /* Mark a slot most recently used. */
 static inline void cache_touch(struct cache *c, uint64_t slot)
 {
-	c->s[slot].stamp = ++c->clock;
+	c->stamp[slot] = ++c->clock;
 }
 
-/* Slot to fill for `line`: an invalid way if any, else the LRU way. */
-uint64_t cache_victim(const struct cache *c, uint64_t line);
+/* First way with the smallest stamp among n. */
+static inline __attribute__((always_inline)) unsigned cache_lru_in(const uint64_t *st, unsigned n)
+{
+	unsigned best = 0;
+	uint64_t bs = st[0];
+#pragma GCC unroll 16
+	for (unsigned w = 1; w < n; w++)
+		if (st[w] < bs) {
+			bs = st[w];
+			best = w;
+		}
+	return best;
+}
+
+/* Slot to fill for `line`: the first invalid way if any, else the LRU way. */
+static inline uint64_t cache_victim(const struct cache *c, uint64_t line)
+{
+	uint64_t b = cache_set_base(c, line);
+	const uint64_t *st = c->stamp + b;
+	switch (c->ways) {
+	case 8: return b + cache_lru_in(st, 8);
+	case 16: return b + cache_lru_in(st, 16);
+	default: return b + cache_lru_in(st, c->ways);
+	}
+}
 
 #endif

@@ -450,14 +450,39 @@ static struct dinsn *decode_at(struct sim *s, uint64_t off)
 
 /* Store buffer / MSHR helpers (timing path). */
 
-/* The first cycle at which a load finds a free MSHR (0 when one is free). */
+/* The first cycle at which a load finds a free MSHR (0 when one is free;
+ * the smallest completion time, kept in h->mshr_min). */
 static ALWAYS_INLINE uint64_t mshr_free_at(const struct sim *s, const struct hart *h)
 {
-	uint64_t oldest = UINT64_MAX;
-	for (unsigned i = 0; i < s->opt.mshrs; i++)
-		if (h->mshr[i] < oldest)
-			oldest = h->mshr[i];
-	return oldest;
+	(void)s;
+	return h->mshr_min;
+}
+
+/* Recompute h->mshr_min / mshr_max from mshr[0..n-1]. */
+static ALWAYS_INLINE void mshr_minmax_n(struct hart *h, unsigned n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < n; i++) {
+		lo = h->mshr[i] < lo ? h->mshr[i] : lo;
+		hi = h->mshr[i] > hi ? h->mshr[i] : hi;
+	}
+	h->mshr_min = lo;
+	h->mshr_max = hi;
+}
+
+/* mshr[i] = v, keeping mshr_min / mshr_max exact without a rescan in the
+ * common case (an MSHR whose value was not the minimum gets a later time). */
+static ALWAYS_INLINE void mshr_set(struct hart *h, unsigned i, uint64_t v, unsigned n)
+{
+	uint64_t old = h->mshr[i];
+	h->mshr[i] = v;
+	if (v >= old && old != h->mshr_min) {
+		if (v > h->mshr_max)
+			h->mshr_max = v;
+	} else {
+		mshr_minmax_n(h, n);
+	}
 }
 
 /* The first cycle at which a store finds a free store-buffer entry. */
@@ -515,17 +540,14 @@ static void sb_push(struct sim *s, struct hart *h, uint64_t *t, uint64_t addr, u
  * memsys sees the request at the cycle it really leaves the core (a load
  * that would have hit also waits: documented).
  */
-static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
+static ALWAYS_INLINE uint64_t load_timing_n(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
 {
-	unsigned n = s->opt.mshrs, slot = 0;
-	uint64_t oldest = UINT64_MAX;
-	for (unsigned i = 0; i < n; i++) {
-		if (h->mshr[i] <= ti) { slot = i; oldest = 0; break; }
-		if (h->mshr[i] < oldest) { oldest = h->mshr[i]; slot = i; }
-	}
+	const uint64_t ti0 = ti;
 	uint64_t line = addr & tm_line_mask;
-	if (oldest > ti) {
+	if (UNLIKELY(h->mshr_min > ti)) {
 		/* all busy: merge into an outstanding miss to this line, else stall */
+		uint64_t oldest = h->mshr_min;
+#pragma GCC unroll 8
 		for (unsigned i = 0; i < n; i++)
 			if (h->mshr_line[i] == line)
 				goto access;
@@ -537,10 +559,28 @@ access:;
 	int miss = 0;
 	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
 	if (miss) {
+		if (h->mshr_max <= ti0) {
+			/* every MSHR is free (the common case of dependent misses):
+			 * no merge, the first one (what the general code below
+			 * picks then) */
+			mshr_set(h, 0, done, n);
+			h->mshr_line[0] = line;
+			return done;
+		}
+		/* the MSHR to use: the first one free at ti0, else the oldest
+		 * (the first with the smallest completion time) */
+		unsigned slot = 0;
+		uint64_t oldest = UINT64_MAX;
+#pragma GCC unroll 8
+		for (unsigned i = 0; i < n; i++) {
+			if (h->mshr[i] <= ti0) { slot = i; break; }
+			if (h->mshr[i] < oldest) { oldest = h->mshr[i]; slot = i; }
+		}
+#pragma GCC unroll 8
 		for (unsigned i = 0; i < n; i++)
-			if (h->mshr[i] > ti && h->mshr_line[i] == line) {
+			if (h->mshr_line[i] == line && h->mshr[i] > ti) {
 				if (done > h->mshr[i])
-					h->mshr[i] = done;
+					mshr_set(h, i, done, n);
 				return done;
 			}
 		if (h->mshr[slot] > ti) {
@@ -548,16 +588,23 @@ access:;
 			h->stall_cycles += h->mshr[slot] - ti;
 			*t = max64(*t, h->mshr[slot] + 1);
 		}
-		h->mshr[slot] = done;
+		mshr_set(h, slot, done, n);
 		h->mshr_line[slot] = line;
 	}
 	return done;
 }
 
+static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
+{
+	if (LIKELY(s->opt.mshrs == 8)) /* the default: loops unrolled */
+		return load_timing_n(s, h, t, ti, addr, size, 8);
+	return load_timing_n(s, h, t, ti, addr, size, s->opt.mshrs);
+}
+
 static ALWAYS_INLINE void wait_loads(struct sim *s, struct hart *h, uint64_t *t)
 {
-	for (unsigned i = 0; i < s->opt.mshrs; i++)
-		*t = max64(*t, h->mshr[i]);
+	(void)s;
+	*t = max64(*t, h->mshr_max);
 }
 
 static uint32_t raw_at(struct sim *s, uint64_t pc)

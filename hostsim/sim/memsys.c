@@ -433,12 +433,21 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
 	}
 }
 
-static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
+/* Everything but the repeat of the hart's last line (noinline: keeps the
+ * fast path in memsys_access free of register saves). */
+__attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
 	struct hart *H = &m->h[h];
 	struct cache *l1 = &H->l1;
 	uint64_t bit = 1ull << h;
-	int64_t i = cache_find(l1, line);
+	/* The LLC is inclusive and its sharer bits are exact, so the L1 holds
+	 * the line iff the LLC does and this hart's bit is set: an L1 miss
+	 * (the common case on this path) needs no L1 tag search. */
+	int64_t e = cache_find(&m->llc, line);
+	int64_t i = e >= 0 && (m->sharers[e] & bit) ? cache_find(l1, line) : -1;
+#ifdef MEMSYS_CHECK_DIR
+	if (i != cache_find(l1, line)) abort();
+#endif
 
 	if (i >= 0) {
 		int st = (int)cache_state(l1, (uint64_t)i);
@@ -458,9 +467,9 @@ static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, 
 		/* Shared: ask the LLC directory to invalidate the other copies. */
 		H->ev[MEMSYS_EV_UPGRADE]++;
 		H->ev[MEMSYS_EV_LLC_ACCESS]++;
-		uint64_t e = H->llc_of[i];
+		uint64_t ue = H->llc_of[i];
 		{
-			uint64_t others = m->sharers[e] & ~bit;
+			uint64_t others = m->sharers[ue] & ~bit;
 			while (others) {
 				unsigned s = (unsigned)__builtin_ctzll(others);
 				others &= others - 1;
@@ -468,8 +477,8 @@ static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, 
 				m->h[s].ev[MEMSYS_EV_INV_RECV]++;
 				H->ev[MEMSYS_EV_INV_SENT]++;
 			}
-			m->sharers[e] = bit;
-			cache_touch(&m->llc, e);
+			m->sharers[ue] = bit;
+			cache_touch(&m->llc, ue);
 		}
 		cache_set_state(l1, (uint64_t)i, ST_M);
 		H->last_writable = 1;
@@ -483,7 +492,6 @@ static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, 
 	uint64_t t = now + m->l1_hit + m->llc_lat;
 	uint64_t ready;
 	int nst;
-	int64_t e = cache_find(&m->llc, line);
 	if (e >= 0) {
 		cache_touch(&m->llc, (uint64_t)e);
 		uint64_t others = m->sharers[e] & ~bit;
