@@ -11,6 +11,9 @@ BUILD     ?= build
 OUT       ?= out
 
 ifneq ($(PLATFORM),)
+ifeq ($(filter $(PLATFORM),$(PLATFORMS)),)
+$(error unknown PLATFORM '$(PLATFORM)'; known platforms: $(PLATFORMS) (see make help))
+endif
 IMAGE_PLATFORMS := $(PLATFORM)
 else
 IMAGE_PLATFORMS := $(PLATFORMS)
