@@ -73,6 +73,28 @@ uint64_t lm_step(uint64_t k)
 	return k + s / 16;
 }
 
+void meas_take(struct meas *m, const struct stamp *a, const struct stamp *b, uint64_t loads)
+{
+	struct stamp d;
+
+	stamp_diff(&d, a, b);
+	m->loads = loads;
+	m->cycles = d.cycles;
+	m->instret = d.instret;
+	m->ticks = d.ticks;
+	m->ns = rvm_ticks_ns(d.ticks);
+}
+
+void rec_meas(struct rec *r, const struct meas *m)
+{
+	rec_u(r, "loads", m->loads);
+	rec_u(r, "cycles", m->cycles);
+	rec_u(r, "ticks", m->ticks);
+	rec_u(r, "ns", m->ns);
+	rec_fx(r, "cpl", m->cycles, m->loads);
+	rec_fx(r, "nspl", m->ns, m->loads);
+}
+
 uint64_t meas_cost(const struct meas *m)
 {
 	return m->cycles ? m->cycles : m->ticks;

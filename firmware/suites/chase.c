@@ -49,23 +49,18 @@ void suite_chase(void)
 	for (uint32_t w = 0; w < c->warmups; w++)
 		p = rvm_chase(p, iters);
 	for (uint32_t rep = 0; rep < c->reps; rep++) {
-		struct stamp a, b, d;
+		struct stamp a, b;
+		struct meas m;
 		struct rec r;
 		stamp_now(&a);
 		p = rvm_chase(p, iters);
 		stamp_now(&b);
-		stamp_diff(&d, &a, &b);
-		uint64_t ns = rvm_ticks_ns(d.ticks);
+		meas_take(&m, &a, &b, loads);
 		rec_begin(&r, "chase");
 		rec_u(&r, "size", n * RVM_LINE);
 		rec_u(&r, "lines", n);
 		rec_u(&r, "rep", rep);
-		rec_u(&r, "loads", loads);
-		rec_u(&r, "cycles", d.cycles);
-		rec_u(&r, "ticks", d.ticks);
-		rec_u(&r, "ns", ns);
-		rec_fx(&r, "cpl", d.cycles, loads);
-		rec_fx(&r, "nspl", ns, loads);
+		rec_meas(&r, &m);
 		rec_emit(&r);
 	}
 	sink = (uint64_t)(uintptr_t)p;

@@ -40,16 +40,11 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 	for (uint32_t w = 0; w < c->warmups; w++)
 		p = rvm_chase(p, iters);
 	for (uint32_t rep = 0; rep < c->reps; rep++) {
-		struct stamp a, b, d;
+		struct stamp a, b;
 		stamp_now(&a);
 		p = rvm_chase(p, iters);
 		stamp_now(&b);
-		stamp_diff(&d, &a, &b);
-		m[rep].loads = loads;
-		m[rep].cycles = d.cycles;
-		m[rep].instret = d.instret;
-		m[rep].ticks = d.ticks;
-		m[rep].ns = rvm_ticks_ns(d.ticks);
+		meas_take(&m[rep], &a, &b, loads);
 	}
 	sink = (uint64_t)(uintptr_t)p;
 	if (chain_check(base, n, stride, &bad_at, &bad_val)) {
@@ -64,12 +59,7 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 	rec_s(&r, "chain", chain);
 	rec_u(&r, "stride", stride);
 	rec_u(&r, "size", size);
-	rec_u(&r, "loads", md->loads);
-	rec_u(&r, "cycles", md->cycles);
-	rec_u(&r, "ticks", md->ticks);
-	rec_u(&r, "ns", md->ns);
-	rec_fx(&r, "cpl", md->cycles, md->loads);
-	rec_fx(&r, "nspl", md->ns, md->loads);
+	rec_meas(&r, md);
 	rec_emit(&r);
 }
 

@@ -191,27 +191,26 @@ static int ring_rewalk(void *base, uint64_t n, void *from, uint64_t steps, void 
  * what a quarter of the reads' evictions could carry over, is traffic the
  * program cannot cause (a cache writing back clean lines, for instance).
  */
+static void warn_lines(const char *what, const char *msg, uint64_t want, uint64_t got)
+{
+	struct rec r;
+	rec_begin(&r, "warn");
+	rec_s(&r, "what", what);
+	rec_s(&r, "msg", msg);
+	rec_u(&r, "want", want);
+	rec_u(&r, "got", got);
+	rec_emit(&r);
+}
+
 static void check_traffic(uint64_t ctr_rd, uint64_t ctr_wr, uint64_t want_rd, uint64_t want_wr)
 {
 	uint64_t d = ctr_rd > want_rd ? ctr_rd - want_rd : want_rd - ctr_rd;
-	if (d * 10 > want_rd && d > 1024) {
-		struct rec r;
-		rec_begin(&r, "warn");
-		rec_s(&r, "what", "bw-disagree");
-		rec_s(&r, "msg", "memory_reads_differ_from_issued_reads_by_more_than_10%");
-		rec_u(&r, "want", want_rd);
-		rec_u(&r, "got", ctr_rd);
-		rec_emit(&r);
-	}
-	if (ctr_wr > 2 * want_wr + ctr_rd / 4 + 1024) {
-		struct rec r;
-		rec_begin(&r, "warn");
-		rec_s(&r, "what", "wr-excess");
-		rec_s(&r, "msg", "memory_writes_exceed_what_the_stores_can_cause");
-		rec_u(&r, "want", want_wr);
-		rec_u(&r, "got", ctr_wr);
-		rec_emit(&r);
-	}
+	if (d * 10 > want_rd && d > 1024)
+		warn_lines("bw-disagree", "memory_reads_differ_from_issued_reads_by_more_than_10%",
+		           want_rd, ctr_rd);
+	if (ctr_wr > 2 * want_wr + ctr_rd / 4 + 1024)
+		warn_lines("wr-excess", "memory_writes_exceed_what_the_stores_can_cause", want_wr,
+		           ctr_wr);
 }
 
 struct sample {
@@ -289,9 +288,9 @@ static void lead(void)
 				rvm_fence();
 				wait_gens(epoch, "generator_did_not_stop");
 
-				struct stamp d;
-				stamp_diff(&d, &a.st, &b.st);
-				uint64_t ns = rvm_ticks_ns(d.ticks), it = 0;
+				struct meas w;
+				meas_take(&w, &a.st, &b.st, loads);
+				uint64_t ns = w.ns, it = 0;
 				for (uint32_t i = 0; i < ngen; i++)
 					it += b.iters[i] - a.iters[i];
 				uint64_t gl = it * (BLOCK_OPS - stores), gs = it * stores;
@@ -302,12 +301,7 @@ static void lead(void)
 				rec_u(&r, "pause", c->mess_pause[pi]);
 				rec_u(&r, "rep", rep);
 				rec_u(&r, "gens", ngen);
-				rec_u(&r, "loads", loads);
-				rec_u(&r, "cycles", d.cycles);
-				rec_u(&r, "ticks", d.ticks);
-				rec_u(&r, "ns", ns);
-				rec_fx(&r, "cpl", d.cycles, loads);
-				rec_fx(&r, "nspl", ns, loads);
+				rec_meas(&r, &w);
 				rec_u(&r, "gen_iters", it);
 				rec_u(&r, "gen_loads", gl);
 				rec_u(&r, "gen_stores", gs);

@@ -58,27 +58,18 @@ void suite_par(void)
 			for (uint32_t w = 0; w < c->warmups; w++)
 				fn(ptr, iters);
 			for (uint32_t rep = 0; rep < c->reps; rep++) {
-				struct stamp a, b, d;
+				struct stamp a, b;
 				stamp_now(&a);
 				fn(ptr, iters);
 				stamp_now(&b);
-				stamp_diff(&d, &a, &b);
-				m[rep].loads = loads;
-				m[rep].cycles = d.cycles;
-				m[rep].instret = d.instret;
-				m[rep].ticks = d.ticks;
-				m[rep].ns = rvm_ticks_ns(d.ticks);
+				meas_take(&m[rep], &a, &b, loads);
 			}
 			const struct meas *md = meas_median(m, c->reps);
 			struct rec r;
 			rec_begin(&r, "par");
 			rec_u(&r, "size", size);
 			rec_u(&r, "k", k);
-			rec_u(&r, "loads", md->loads);
-			rec_u(&r, "cycles", md->cycles);
-			rec_u(&r, "ticks", md->ticks);
-			rec_u(&r, "ns", md->ns);
-			rec_fx(&r, "nspl", md->ns, md->loads);
+			rec_meas(&r, md);
 			rec_emit(&r);
 
 			/* latency per load in millionths of a cost unit */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "rvmess/config.h"
+#include "rvmess/rt.h"
 
 struct suite {
 	const char *name;
@@ -48,6 +49,11 @@ uint64_t lm_step(uint64_t k);
 struct meas {
 	uint64_t loads, cycles, instret, ticks, ns;
 };
+/* The measurement between two stamps, over `loads` loads. */
+void meas_take(struct meas *m, const struct stamp *a, const struct stamp *b, uint64_t loads);
+/* The timing fields every measuring record carries:
+ * loads cycles ticks ns cpl nspl. */
+void rec_meas(struct rec *r, const struct meas *m);
 /* Cost used to rank and compare measurements: cycles if they count, else ticks. */
 uint64_t meas_cost(const struct meas *m);
 /* Median (by cost) of n measurements; sorts in place; returns the median one. */
