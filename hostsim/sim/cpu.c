@@ -694,22 +694,22 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t 
 			 * ends, so it reaches memsys only once the other harts have
 			 * caught up, and memsys sees requests in time order. */
 			uint64_t is = max64(t, max64(h->ready[d->rs1], h->ready[d->rs2]));
+			uint64_t go = is;
 			if (d->op >= OP_LB && d->op <= OP_SD)
-				is = max64(is, d->op >= OP_SB ? sb_free_at(s, h) : mshr_free_at(s, h));
-			if (UNLIKELY(is >= until)) {
-				t = is;
+				go = max64(is, d->op >= OP_SB ? sb_free_at(s, h) : mshr_free_at(s, h));
+			if (UNLIKELY(go >= until)) {
+				t = go;
 				break;
 			}
+			/* issue at `is` (a load or store waiting for its MSHR /
+			 * store-buffer entry stalls inside this turn, in
+			 * load_timing / sb_push); the destination's ready time is
+			 * "now" unless a load/mul/div sets it below */
+			ti = is;
+			t = is + 1;
+			h->ready[d->rd] = 0;
 		}
 		done++;
-		if (timing) {
-			/* the destination's ready time is "now" unless a
-			 * load/mul/div sets it below */
-			t = max64(t, max64(h->ready[d->rs1], h->ready[d->rs2]));
-			ti = t;
-			h->ready[d->rd] = 0;
-			t++;
-		}
 		switch (d->op) {
 		case OP_LUI: x[d->rd] = (uint64_t)(int64_t)d->imm; break;
 		case OP_AUIPC: x[d->rd] = pc + (int64_t)d->imm; break;

@@ -14,15 +14,6 @@
 #define EM_RISCV 243
 #endif
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int in_ram(const struct sim *s, uint64_t a, uint64_t len)
 {
@@ -34,24 +25,24 @@ int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, s
 {
 	Elf64_Ehdr eh;
 	if (len < EI_NIDENT || memcmp(buf, ELFMAG, SELFMAG) != 0)
-		return fail(err, errlen, "not an ELF file");
+		return sim_fail(err, errlen, "not an ELF file");
 	if (buf[EI_CLASS] != ELFCLASS64)
-		return fail(err, errlen, "not a 64-bit ELF (class %u)", buf[EI_CLASS]);
+		return sim_fail(err, errlen, "not a 64-bit ELF (class %u)", buf[EI_CLASS]);
 	if (buf[EI_DATA] != ELFDATA2LSB)
-		return fail(err, errlen, "not a little-endian ELF");
+		return sim_fail(err, errlen, "not a little-endian ELF");
 	if (len < sizeof(eh))
-		return fail(err, errlen, "truncated ELF header (%zu bytes)", len);
+		return sim_fail(err, errlen, "truncated ELF header (%zu bytes)", len);
 	memcpy(&eh, buf, sizeof(eh));
 	if (eh.e_machine != EM_RISCV)
-		return fail(err, errlen, "wrong machine %u (want RISC-V, %u)", eh.e_machine, EM_RISCV);
+		return sim_fail(err, errlen, "wrong machine %u (want RISC-V, %u)", eh.e_machine, EM_RISCV);
 	if (eh.e_type != ET_EXEC)
-		return fail(err, errlen, "not an executable (e_type %u)", eh.e_type);
+		return sim_fail(err, errlen, "not an executable (e_type %u)", eh.e_type);
 	if (eh.e_phnum == 0)
-		return fail(err, errlen, "no program headers");
+		return sim_fail(err, errlen, "no program headers");
 	if (eh.e_phentsize != sizeof(Elf64_Phdr))
-		return fail(err, errlen, "bad program header size %u", eh.e_phentsize);
+		return sim_fail(err, errlen, "bad program header size %u", eh.e_phentsize);
 	if (eh.e_phoff > len || (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > len - eh.e_phoff)
-		return fail(err, errlen, "truncated file: program headers past the end");
+		return sim_fail(err, errlen, "truncated file: program headers past the end");
 
 	int nload = 0;
 	uint64_t lo = ~0ull, hi = 0;
@@ -63,11 +54,11 @@ int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, s
 				continue;
 			if (pass == 0) {
 				if (ph.p_filesz > ph.p_memsz)
-					return fail(err, errlen, "segment %u: file size larger than memory size", i);
+					return sim_fail(err, errlen, "segment %u: file size larger than memory size", i);
 				if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
-					return fail(err, errlen, "truncated file: segment %u data past the end", i);
+					return sim_fail(err, errlen, "truncated file: segment %u data past the end", i);
 				if (!in_ram(s, ph.p_paddr, ph.p_memsz))
-					return fail(err, errlen, "segment %u [0x%llx, 0x%llx) outside RAM [0x%llx, 0x%llx)", i,
+					return sim_fail(err, errlen, "segment %u [0x%llx, 0x%llx) outside RAM [0x%llx, 0x%llx)", i,
 					            (unsigned long long)ph.p_paddr,
 					            (unsigned long long)(ph.p_paddr + ph.p_memsz),
 					            (unsigned long long)s->ram_base,
@@ -83,11 +74,11 @@ int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, s
 		}
 		if (pass == 0) {
 			if (nload == 0)
-				return fail(err, errlen, "no loadable segment");
+				return sim_fail(err, errlen, "no loadable segment");
 			if (!in_ram(s, eh.e_entry, 4))
-				return fail(err, errlen, "entry point 0x%llx outside RAM", (unsigned long long)eh.e_entry);
+				return sim_fail(err, errlen, "entry point 0x%llx outside RAM", (unsigned long long)eh.e_entry);
 			if (eh.e_entry & 3)
-				return fail(err, errlen, "entry point 0x%llx not 4-byte aligned", (unsigned long long)eh.e_entry);
+				return sim_fail(err, errlen, "entry point 0x%llx not 4-byte aligned", (unsigned long long)eh.e_entry);
 		}
 	}
 	s->entry = eh.e_entry;
@@ -100,31 +91,31 @@ int sim_load_elf(struct sim *s, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return fail(err, errlen, "cannot open: %s", strerror(errno));
+		return sim_fail(err, errlen, "cannot open: %s", strerror(errno));
 	if (fseek(f, 0, SEEK_END) != 0) {
 		fclose(f);
-		return fail(err, errlen, "cannot seek (not a regular file?)");
+		return sim_fail(err, errlen, "cannot seek (not a regular file?)");
 	}
 	long n = ftell(f);
 	if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
 		fclose(f);
-		return fail(err, errlen, "cannot read size");
+		return sim_fail(err, errlen, "cannot read size");
 	}
 	if ((unsigned long)n > s->ram_size + (64ull << 20)) {
 		fclose(f);
-		return fail(err, errlen, "file too large (%ld bytes) for %llu bytes of RAM", n,
+		return sim_fail(err, errlen, "file too large (%ld bytes) for %llu bytes of RAM", n,
 		            (unsigned long long)s->ram_size);
 	}
 	uint8_t *buf = malloc(n ? (size_t)n : 1);
 	if (!buf) {
 		fclose(f);
-		return fail(err, errlen, "out of memory");
+		return sim_fail(err, errlen, "out of memory");
 	}
 	size_t got = fread(buf, 1, (size_t)n, f);
 	fclose(f);
 	if (got != (size_t)n) {
 		free(buf);
-		return fail(err, errlen, "read error");
+		return sim_fail(err, errlen, "read error");
 	}
 	int rc = sim_load_elf_buf(s, buf, got, err, errlen);
 	free(buf);

@@ -107,21 +107,28 @@ static int limit_reached(struct sim *s, const char *what, uint64_t v)
 	return 1;
 }
 
+/* Cap a turn of n instructions at what --max-insns leaves; 0 when the limit
+ * is reached (the run then stops). */
+static uint64_t turn_budget(struct sim *s, uint64_t n)
+{
+	if (!s->opt.max_insns)
+		return n;
+	if (s->total_insns >= s->opt.max_insns) {
+		limit_reached(s, "instruction", s->opt.max_insns);
+		return 0;
+	}
+	return n < s->opt.max_insns - s->total_insns ? n : s->opt.max_insns - s->total_insns;
+}
+
 static void run_functional(struct sim *s)
 {
 	const uint64_t q = s->opt.quantum;
 	while (!s->stop) {
 		for (unsigned i = 0; i < s->nharts && !s->stop; i++) {
 			struct hart *h = &s->harts[i];
-			uint64_t n = q;
-			if (s->opt.max_insns) {
-				if (s->total_insns >= s->opt.max_insns) {
-					limit_reached(s, "instruction", s->opt.max_insns);
-					break;
-				}
-				if (n > s->opt.max_insns - s->total_insns)
-					n = s->opt.max_insns - s->total_insns;
-			}
+			uint64_t n = turn_budget(s, q);
+			if (!n)
+				break;
 			sim_check_irq(s, h);
 			if (s->stop)
 				break;
@@ -150,15 +157,9 @@ static void run_timing(struct sim *s)
 		}
 		struct hart *h = &s->harts[best];
 		uint64_t until = c2 == UINT64_MAX ? UINT64_MAX : c2 + TIMING_SLACK;
-		uint64_t n = TIMING_CHUNK;
-		if (s->opt.max_insns) {
-			if (s->total_insns >= s->opt.max_insns) {
-				limit_reached(s, "instruction", s->opt.max_insns);
-				break;
-			}
-			if (n > s->opt.max_insns - s->total_insns)
-				n = s->opt.max_insns - s->total_insns;
-		}
+		uint64_t n = turn_budget(s, TIMING_CHUNK);
+		if (!n)
+			break;
 		if (s->opt.max_cycles && until > s->opt.max_cycles)
 			until = s->opt.max_cycles;
 		sim_check_irq(s, h);

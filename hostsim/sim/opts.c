@@ -67,7 +67,7 @@ int sim_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int sim_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -81,11 +81,11 @@ static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint6
 {
 	uint64_t v;
 	if (!val)
-		return fail(err, errlen, "option %s needs a value", key);
+		return sim_fail(err, errlen, "option %s needs a value", key);
 	if (sim_parse_u64(val, &v))
-		return fail(err, errlen, "option %s: '%s' is not a number", key, val);
+		return sim_fail(err, errlen, "option %s: '%s' is not a number", key, val);
 	if (v < lo || v > hi)
-		return fail(err, errlen, "option %s: %s is out of range %llu..%llu", key, val,
+		return sim_fail(err, errlen, "option %s: %s is out of range %llu..%llu", key, val,
 		            (unsigned long long)lo, (unsigned long long)hi);
 	*out = v;
 	return 0;
@@ -97,7 +97,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 	char k[40];
 	size_t n = strlen(key);
 	if (n >= sizeof(k))
-		return fail(err, errlen, "unknown option '%s'", key);
+		return sim_fail(err, errlen, "unknown option '%s'", key);
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
 
@@ -105,10 +105,10 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		if (num(k, val, 1, SIM_MAX_HARTS, &v, err, errlen)) return -1;
 		o->harts = (unsigned)v;
 	} else if (!strcmp(k, "mem-size")) {
-		if (!val) return fail(err, errlen, "option mem-size needs a value");
-		if (sim_parse_size(val, &v)) return fail(err, errlen, "option mem-size: '%s' is not a size", val);
+		if (!val) return sim_fail(err, errlen, "option mem-size needs a value");
+		if (sim_parse_size(val, &v)) return sim_fail(err, errlen, "option mem-size: '%s' is not a size", val);
 		if (v < (1ull << 20) || v > (16ull << 30) || (v & 0xfff))
-			return fail(err, errlen, "option mem-size: %s must be 1M..16G and a multiple of 4K", val);
+			return sim_fail(err, errlen, "option mem-size: %s must be 1M..16G and a multiple of 4K", val);
 		o->mem_size = v;
 	} else if (!strcmp(k, "timebase")) {
 		if (num(k, val, 1, 0xffffffffull, &v, err, errlen)) return -1;
@@ -141,39 +141,39 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		if (num(k, val, 1, 1000, &v, err, errlen)) return -1;
 		o->div_lat = (unsigned)v;
 	} else if (!strcmp(k, "console")) {
-		if (!val || !*val) return fail(err, errlen, "option console needs a file name");
-		if (strlen(val) >= sizeof(o->strings[0])) return fail(err, errlen, "option console: file name too long");
+		if (!val || !*val) return sim_fail(err, errlen, "option console needs a file name");
+		if (strlen(val) >= sizeof(o->strings[0])) return sim_fail(err, errlen, "option console: file name too long");
 		strcpy(o->strings[0], val);
 		o->console = o->strings[0];
 	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats")) {
 		/* flags; in a config file they take an optional 0/1 value */
 		uint64_t on = 1;
 		if (val && (sim_parse_u64(val, &on) || on > 1))
-			return fail(err, errlen, "option %s: '%s' must be 0 or 1", k, val);
+			return sim_fail(err, errlen, "option %s: '%s' must be 0 or 1", k, val);
 		if (!strcmp(k, "no-timing")) o->timing = !on;
 		else if (!strcmp(k, "timing")) o->timing = (int)on;
 		else o->stats = (int)on;
 	} else if (tm_is_option(k)) {
 		struct memsys_cfg c;
-		if (!val) return fail(err, errlen, "option %s needs a value", k);
+		if (!val) return sim_fail(err, errlen, "option %s needs a value", k);
 		memsys_cfg_default(&c);
 		if (memsys_cfg_set(&c, k, val, err, errlen))
 			return -1;
 		if (strlen(val) >= sizeof(o->memsys[0].val))
-			return fail(err, errlen, "option %s: value too long", k);
+			return sim_fail(err, errlen, "option %s: value too long", k);
 		unsigned i;
 		for (i = 0; i < o->nmemsys; i++)
 			if (!strcmp(o->memsys[i].key, k))
 				break;
 		if (i == o->nmemsys) {
 			if (o->nmemsys >= sizeof(o->memsys) / sizeof(o->memsys[0]))
-				return fail(err, errlen, "too many memory-system options");
+				return sim_fail(err, errlen, "too many memory-system options");
 			o->nmemsys++;
 		}
 		strcpy(o->memsys[i].key, k);
 		strcpy(o->memsys[i].val, val);
 	} else {
-		return fail(err, errlen, "unknown option '%s'", key);
+		return sim_fail(err, errlen, "unknown option '%s'", key);
 	}
 	return 0;
 }
@@ -182,7 +182,7 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return sim_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	char line[1024], why[256];
 	unsigned lineno = 0;
 	int rc = 0;
@@ -190,7 +190,7 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 		lineno++;
 		size_t n = strlen(line);
 		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
-			rc = fail(err, errlen, "%s:%u: line too long", path, lineno);
+			rc = sim_fail(err, errlen, "%s:%u: line too long", path, lineno);
 			break;
 		}
 		char *p = line, *e;
@@ -216,24 +216,24 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 				val++;
 		}
 		if (!*p) {
-			rc = fail(err, errlen, "%s:%u: missing key before '='", path, lineno);
+			rc = sim_fail(err, errlen, "%s:%u: missing key before '='", path, lineno);
 			break;
 		}
 		if (!strcmp(p, "config")) {
-			rc = fail(err, errlen, "%s:%u: 'config' cannot be nested", path, lineno);
+			rc = sim_fail(err, errlen, "%s:%u: 'config' cannot be nested", path, lineno);
 			break;
 		}
 		if (eq && !*val) {
-			rc = fail(err, errlen, "%s:%u: %s: empty value", path, lineno, p);
+			rc = sim_fail(err, errlen, "%s:%u: %s: empty value", path, lineno, p);
 			break;
 		}
 		if (sim_opts_set(o, p, val, why, sizeof(why))) {
-			rc = fail(err, errlen, "%s:%u: %s", path, lineno, why);
+			rc = sim_fail(err, errlen, "%s:%u: %s", path, lineno, why);
 			break;
 		}
 	}
 	if (!rc && ferror(f))
-		rc = fail(err, errlen, "%s: read error", path);
+		rc = sim_fail(err, errlen, "%s: read error", path);
 	fclose(f);
 	return rc;
 }

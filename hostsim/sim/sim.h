@@ -67,6 +67,8 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 /* Parse a size "256M", "1G", "4096", "64K" (binary units).  0 ok, -1 bad. */
 int sim_parse_size(const char *s, uint64_t *out);
 int sim_parse_u64(const char *s, uint64_t *out);
+/* Format a message into err (when errlen > 0) and return -1. */
+int sim_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- pre-decoded instructions ------------------------------------------ */
 
