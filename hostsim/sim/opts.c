@@ -4,7 +4,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sim/sim.h"
@@ -67,15 +66,6 @@ int sim_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-int sim_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t errlen)
 {

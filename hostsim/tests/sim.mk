@@ -22,13 +22,13 @@ UNIT_TESTS += test_sim_decode
 test_sim_decode_SRCS := hostsim/tests/test_sim_decode.c hostsim/sim/decode.c
 
 UNIT_TESTS += test_sim_elf
-test_sim_elf_SRCS := hostsim/tests/test_sim_elf.c hostsim/sim/elfload.c
+test_sim_elf_SRCS := hostsim/tests/test_sim_elf.c hostsim/sim/elfload.c hostsim/sim/util.c
 
 UNIT_TESTS += test_sim_opts
-test_sim_opts_SRCS := hostsim/tests/test_sim_opts.c hostsim/sim/opts.c hostsim/sim/timing.c $(SIM_MEMSYS_SRCS)
+test_sim_opts_SRCS := hostsim/tests/test_sim_opts.c hostsim/sim/opts.c hostsim/sim/util.c hostsim/sim/timing.c $(SIM_MEMSYS_SRCS)
 test_sim_opts_LIBS := -lfdt -lm
 
 UNIT_TESTS += test_sim_fdt
-test_sim_fdt_SRCS := hostsim/tests/test_sim_fdt.c hostsim/sim/fdtgen.c hostsim/sim/timing.c hostsim/sim/opts.c \
+test_sim_fdt_SRCS := hostsim/tests/test_sim_fdt.c hostsim/sim/fdtgen.c hostsim/sim/timing.c hostsim/sim/opts.c hostsim/sim/util.c \
                      firmware/lib/fdt.c $(SIM_MEMSYS_SRCS)
 test_sim_fdt_LIBS := -lfdt -lm
