@@ -10,6 +10,31 @@
 
 #include "rvmess/crc32.h"
 
+/* A scratch directory for a test group: tu_tmpdir() is its path, set up by
+ * tu_setup_tmpdir and removed with its contents by tu_teardown_tmpdir (use
+ * them as the group's setup and teardown). */
+static inline char *tu_tmpdir(void)
+{
+	static char dir[64];
+	return dir;
+}
+
+static inline int tu_setup_tmpdir(void **state)
+{
+	(void)state;
+	snprintf(tu_tmpdir(), 64, "/tmp/rvmess_test.XXXXXX");
+	return mkdtemp(tu_tmpdir()) ? 0 : -1;
+}
+
+static inline int tu_teardown_tmpdir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tu_tmpdir());
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 /* A growing text buffer. */
 struct tbuf {
 	char *s;

@@ -15,23 +15,6 @@
 #include "cli/elf.h"
 #include "cli_testutil.h"
 
-static char tmpdir[64];
-
-static int setup_dir(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/rvmess_test_config.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 /* ---- a minimal RISC-V ELF64 with .rvmess_config -------------------------- */
 
@@ -120,8 +103,8 @@ static int run_config(char *out, size_t outlen, char *err, size_t errlen, int ar
 		argv[i] = va_arg(ap, char *);
 	va_end(ap);
 	argv[argc] = NULL;
-	snprintf(po, sizeof(po), "%s/stdout", tmpdir);
-	snprintf(pe, sizeof(pe), "%s/stderr", tmpdir);
+	snprintf(po, sizeof(po), "%s/stdout", tu_tmpdir());
+	snprintf(pe, sizeof(pe), "%s/stderr", tu_tmpdir());
 	fflush(stdout);
 	fflush(stderr);
 	so = dup(1);
@@ -158,7 +141,7 @@ static void fixture(const char *name, char *path, size_t len, struct rvm_config 
 
 	cfg_default(c);
 	make_elf(b, c);
-	snprintf(path, len, "%s/%s", tmpdir, name);
+	snprintf(path, len, "%s/%s", tu_tmpdir(), name);
 	write_file(path, b, ELF_LEN);
 }
 
@@ -424,8 +407,8 @@ static void test_cmd_file_and_out(void **state)
 	(void)state;
 	fixture("img2.elf", path, sizeof(path), &c);
 	read_file(path, orig, sizeof(orig));
-	snprintf(cfgp, sizeof(cfgp), "%s/run.cfg", tmpdir);
-	snprintf(outp, sizeof(outp), "%s/out.elf", tmpdir);
+	snprintf(cfgp, sizeof(cfgp), "%s/run.cfg", tu_tmpdir());
+	snprintf(outp, sizeof(outp), "%s/out.elf", tu_tmpdir());
 	{
 		const char text[] = "# a run config\n\nreps = 7   # trailing comment\npar_kmax=16\nmess_mix=0,50,100\r\n";
 
@@ -451,7 +434,7 @@ static void test_cmd_refusals(void **state)
 	(void)state;
 	fixture("img3.elf", path, sizeof(path), &c);
 	read_file(path, orig, sizeof(orig));
-	snprintf(cfgp, sizeof(cfgp), "%s/bad.cfg", tmpdir);
+	snprintf(cfgp, sizeof(cfgp), "%s/bad.cfg", tu_tmpdir());
 	{
 		const char text[] = "reps=4\nreps=0\n# fine\nbogus=1\nlat_strides=60\nnoequals\n";
 
@@ -468,7 +451,7 @@ static void test_cmd_refusals(void **state)
 	assert_memory_equal(now, orig, ELF_LEN);
 
 	/* not an ELF */
-	snprintf(junk, sizeof(junk), "%s/junk.bin", tmpdir);
+	snprintf(junk, sizeof(junk), "%s/junk.bin", tu_tmpdir());
 	{
 		const char t[] = "hello world, not an elf at all......................................";
 
@@ -515,5 +498,5 @@ int main(void)
 		cmocka_unit_test(test_cmd_refusals),
 	};
 
-	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+	return cmocka_run_group_tests(tests, tu_setup_tmpdir, tu_teardown_tmpdir);
 }

@@ -15,23 +15,6 @@
 #include "cli/plateau.h"
 #include "cli_testutil.h"
 
-static char tmpdir[64];
-
-static int setup_dir(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/rvmess_test_lat.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 /* ---- CSV ----------------------------------------------------------------- */
 
@@ -42,7 +25,7 @@ static void test_csv_round_trip(void **state)
 	struct csv_table t;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/t.csv", tmpdir);
+	snprintf(path, sizeof(path), "%s/t.csv", tu_tmpdir());
 	assert_int_equal(csv_open(&c, path, "a,b,c,d"), 0);
 	csv_str(&c, "plain");
 	csv_str(&c, "with,comma");
@@ -171,8 +154,8 @@ static void test_lat_files(void **state)
 	(void)state;
 	lat_log(&log);
 	lat_collect(&log, NULL, &sets, &invalid);
-	assert_int_equal(write_lat_outputs(&sets, tmpdir), 0);
-	snprintf(path, sizeof(path), "%s/lat.csv", tmpdir);
+	assert_int_equal(write_lat_outputs(&sets, tu_tmpdir()), 0);
+	snprintf(path, sizeof(path), "%s/lat.csv", tu_tmpdir());
 	assert_int_equal(csv_read(path, &t), 0);
 	assert_int_equal(t.nrows, 1 + 4);
 	assert_int_equal(t.ncells[0], 9);
@@ -184,18 +167,18 @@ static void test_lat_files(void **state)
 	assert_string_equal(t.cells[3][0], "random");
 	csv_table_free(&t);
 
-	snprintf(path, sizeof(path), "%s/lat.xg", tmpdir);
+	snprintf(path, sizeof(path), "%s/lat.xg", tu_tmpdir());
 	s = slurp(path);
 	assert_non_null(s);
 	assert_string_equal(s, "\"stride=64\n0.00049 4.000\n1.00000 12.346\n\n"
 			       "\"stride=128\n0.00391 3.333\n\n");
 	free(s);
-	snprintf(path, sizeof(path), "%s/lat_random_stride64.xg", tmpdir);
+	snprintf(path, sizeof(path), "%s/lat_random_stride64.xg", tu_tmpdir());
 	s = slurp(path);
 	assert_non_null(s);
 	assert_string_equal(s, "\"stride=64\n0.00049 5.000\n\n");
 	free(s);
-	snprintf(path, sizeof(path), "%s/lat_stride_stride128.xg", tmpdir);
+	snprintf(path, sizeof(path), "%s/lat_stride_stride128.xg", tu_tmpdir());
 	assert_int_equal(access(path, R_OK), 0);
 	/* unwritable directory -> -1 with errno */
 	assert_int_equal(write_lat_outputs(&sets, "/nonexistent/dir"), -1);
@@ -381,8 +364,8 @@ static void test_cache_levels_files(void **state)
 	plateau_defaults(&o);
 	cache_levels_find(&s, &o, &cl);
 	assert_int_equal(cl.n, 2);
-	assert_int_equal(write_cache_levels(&cl, tmpdir), 0);
-	snprintf(path, sizeof(path), "%s/cache_levels.csv", tmpdir);
+	assert_int_equal(write_cache_levels(&cl, tu_tmpdir()), 0);
+	snprintf(path, sizeof(path), "%s/cache_levels.csv", tu_tmpdir());
 	assert_int_equal(csv_read(path, &t), 0);
 	assert_int_equal(t.nrows, 3);
 	assert_string_equal(t.cells[1][0], "L1");
@@ -393,7 +376,7 @@ static void test_cache_levels_files(void **state)
 	assert_string_equal(t.cells[2][3], "");
 	assert_string_equal(t.cells[2][7], "random");
 	csv_table_free(&t);
-	snprintf(path, sizeof(path), "%s/cache_levels.txt", tmpdir);
+	snprintf(path, sizeof(path), "%s/cache_levels.txt", tu_tmpdir());
 	txt = slurp(path);
 	assert_non_null(txt);
 	assert_non_null(strstr(txt, "L1      512 B .. 32 KiB"));
@@ -416,5 +399,5 @@ int main(void)
 		cmocka_unit_test(test_cache_levels_files),
 	};
 
-	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+	return cmocka_run_group_tests(tests, tu_setup_tmpdir, tu_teardown_tmpdir);
 }
