@@ -4,16 +4,11 @@
 # every expected value below follows from the input, not from a stored file.
 set -u
 export LC_ALL=C
-cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
 RVMESS=$BUILD/bin/rvmess
-T=$(mktemp -d /tmp/rvmess_cli.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-failed=0
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1 $2"; failed=1; }
-skip() { echo "SKIP $1 $2"; }
+scratch cli
+T=$TMP
 
 if [ ! -x "$RVMESS" ]; then
 	fail build "$RVMESS not built (make $RVMESS)"
@@ -305,4 +300,4 @@ else
 	skip config_gcc_fixture "riscv64-unknown-elf-gcc not installed"
 fi
 
-exit $failed
+finish

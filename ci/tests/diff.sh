@@ -9,14 +9,10 @@
 # order and count, status, hart states) must be equal.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-BUILD=${BUILD:-build}
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1 $2"; fails=$((fails + 1)); }
+. ci/lib.sh
 command -v qemu-system-riscv64 >/dev/null || { echo "SKIP diff qemu-system-riscv64 not installed"; exit 0; }
 [ -x "$BUILD/bin/hostsim" ] && [ -x "$BUILD/bin/rvmess" ] || { fail diff "build/bin/hostsim or rvmess missing"; exit 1; }
-TMP=$(mktemp -d /tmp/rvmess-diff-test.XXXXXX)
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+scratch diff
 
 cp "$BUILD/images/virt.elf" "$TMP/virt.elf"
 "$BUILD/bin/rvmess" config "$TMP/virt.elf" suites=chase,lat,par reps=2 warmups=1 \
@@ -56,4 +52,4 @@ for harts in 1 4; do
 		fail "diff-qemu-hostsim-$harts" "$(head -8 "$TMP/d$harts.diff" | tr '\n' ' ')"
 	fi
 done
-[ $fails = 0 ]
+finish

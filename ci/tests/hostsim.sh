@@ -7,18 +7,12 @@
 #
 # Prints PASS/FAIL/SKIP <case> lines; exits 1 if any case failed.
 set -u
-cd "$(dirname "$0")/../.."
-BUILD=${BUILD:-build}
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
 SIM=$BUILD/bin/hostsim
 ISA=$BUILD/tests/isa
-TMP=$(mktemp -d /tmp/hostsim-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+scratch hostsim
 VIRT_TIMEOUT=${VIRT_TIMEOUT:-120}
-
-failed=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1 ${2:-}"; failed=1; }
-skip() { echo "SKIP $1 ${2:-}"; }
 
 # Build what we need if it is missing (make test has built it already).
 need_build=0
@@ -257,4 +251,4 @@ else
 	fi
 fi
 
-exit $failed
+finish

@@ -16,15 +16,11 @@
 #               own transfer count printed by hostsim --stats (within 1 %).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-BUILD=${BUILD:-build}
+. ci/lib.sh
 RVMESS=$BUILD/bin/rvmess
 HOSTSIM=$BUILD/bin/hostsim
 OBJDUMP=${CROSS:-riscv64-unknown-elf-}objdump
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1 $2"; fails=$((fails + 1)); }
-TMP=$(mktemp -d /tmp/rvmess-mess-test.XXXXXX)
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+scratch mess
 
 # ---- kernel generation --------------------------------------------------------
 $OBJDUMP -d "$BUILD/images/virt.elf" >"$TMP/virt.dis" || fail kernels-disassemble "objdump failed"
@@ -142,4 +138,4 @@ if [ -x "$HOSTSIM" ]; then
 else
 	fail hostsim "$HOSTSIM not built"
 fi
-[ $fails = 0 ]
+finish

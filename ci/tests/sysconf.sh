@@ -10,13 +10,9 @@
 #   the configured capacity; where exactly depends on the image's layout.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-BUILD=${BUILD:-build}
-fails=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1 $2"; fails=$((fails + 1)); }
+. ci/lib.sh
 [ -x "$BUILD/bin/hostsim" ] && [ -x "$BUILD/bin/rvmess" ] || { fail sysconf "build/bin/hostsim or rvmess missing"; exit 1; }
-TMP=$(mktemp -d /tmp/rvmess-sysconf-test.XXXXXX)
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+scratch sysconf
 
 cp "$BUILD/images/virt.elf" "$TMP/virt.elf"
 "$BUILD/bin/rvmess" config "$TMP/virt.elf" suites=chase,lat reps=1 warmups=1 chase_size=64M \
@@ -47,4 +43,4 @@ cap2=$(echo "$l2" | cut -d, -f4)
 if fits "$cap2" 262144 && within "$(echo "$l2" | cut -d, -f7)" 23 0.01; then
 	pass "sysconf-lat-llc ($l2)"
 else fail sysconf-lat-llc "L2 row '$l2', want capacity 256 KiB (one lmbench step below is fine) at 23 cycles"; fi
-[ $fails = 0 ]
+finish
