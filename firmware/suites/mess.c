@@ -141,16 +141,17 @@ static void quit_gens(void)
 static void wait_gens(uint32_t e, const char *where)
 {
 	uint64_t t0 = pm_time(), lim = timeout_ticks();
+	uint32_t kept = 0;
 	for (uint32_t i = 0; i < ngen; i++) {
 		uint32_t h = gen_hart[i];
-		while (ack[h].done != e) {
-			if (pm_time() - t0 > lim) {
-				rvm_err_at("mess-generator", where, h, e, ack[h].done);
-				gen_hart[i--] = gen_hart[--ngen]; /* drop it, check the moved one */
-				break;
-			}
-		}
+		while (ack[h].done != e && pm_time() - t0 <= lim)
+			;
+		if (ack[h].done == e)
+			gen_hart[kept++] = h;
+		else /* written off: it takes no part in later points */
+			rvm_err_at("mess-generator", where, h, e, ack[h].done);
 	}
+	ngen = kept;
 	rvm_fence();
 }
 
