@@ -107,7 +107,7 @@ static const char *hdr_field(const struct rvm_log *log, const char *key)
 	const char *v = NULL;
 
 	if (log->has_hdr)
-		v = rec_get(&log->recs[0], key);
+		v = logrec_get(&log->recs[0], key);
 	return v ? v : "-";
 }
 

@@ -25,8 +25,8 @@ static int need(const struct rvm_log *log, const struct rvm_rec *r, FILE *diag,
 		const char *const *keys, uint64_t *vals)
 {
 	for (size_t i = 0; keys[i]; i++) {
-		if (rec_u64(r, keys[i], &vals[i]) < 0) {
-			const char *v = rec_get(r, keys[i]);
+		if (logrec_u64(r, keys[i], &vals[i]) < 0) {
+			const char *v = logrec_get(r, keys[i]);
 
 			if (diag)
 				fprintf(diag, "%s:%lu: %s record: %s field '%s'%s%s%s, record skipped\n",
@@ -58,7 +58,7 @@ void lat_collect(const struct rvm_log *log, FILE *diag, struct lat_sets *out, si
 	memset(out, 0, sizeof(*out));
 	while ((r = rvm_log_next(log, "lat", &it))) {
 		uint64_t v[5];
-		const char *chain = rec_get(r, "chain");
+		const char *chain = logrec_get(r, "chain");
 		struct lat_set *s = NULL;
 		struct lat_point *p;
 		size_t k;
@@ -412,7 +412,7 @@ int write_par_outputs(const struct rvm_log *log, const char *dir, FILE *diag, si
 				(*invalid)++;
 				continue;
 			}
-			if (rec_double(r, "par", &par) < 0) {
+			if (logrec_double(r, "par", &par) < 0) {
 				if (diag)
 					fprintf(diag, "%s:%lu: parmax record: missing or bad field 'par', record skipped\n",
 						log->path, r->line);

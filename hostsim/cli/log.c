@@ -268,7 +268,7 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 
 /* ---- field access ------------------------------------------------------- */
 
-const char *rec_get(const struct rvm_rec *rec, const char *key)
+const char *logrec_get(const struct rvm_rec *rec, const char *key)
 {
 	for (size_t i = 0; i < rec->nfields; i++)
 		if (strcmp(rec->fields[i].key, key) == 0)
@@ -276,18 +276,18 @@ const char *rec_get(const struct rvm_rec *rec, const char *key)
 	return NULL;
 }
 
-int rec_u64(const struct rvm_rec *rec, const char *key, uint64_t *v)
+int logrec_u64(const struct rvm_rec *rec, const char *key, uint64_t *v)
 {
 	if (strcmp(key, "h") == 0) {
 		*v = rec->hart;
 		return 0;
 	}
-	return rvm_parse_u64(rec_get(rec, key), v);
+	return rvm_parse_u64(logrec_get(rec, key), v);
 }
 
-int rec_double(const struct rvm_rec *rec, const char *key, double *v)
+int logrec_double(const struct rvm_rec *rec, const char *key, double *v)
 {
-	const char *s = rec_get(rec, key), *dot;
+	const char *s = logrec_get(rec, key), *dot;
 	uint64_t ip, fp = 0;
 	double scale = 1;
 
@@ -480,7 +480,7 @@ int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
 			diagf(diag, name, 0, "no hdr record (seq 0)");
 		}
 		if (endr) {
-			const char *st = rec_get(endr, "status");
+			const char *st = logrec_get(endr, "status");
 			uint64_t nrec;
 
 			log->has_end = 1;
@@ -492,7 +492,7 @@ int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
 					diagf(diag, name, endr->line, "end record: bad status '%s'",
 					      st ? st : "(missing)");
 			}
-			if (rec_u64(endr, "records", &nrec) == 0 && nrec != endr->seq)
+			if (logrec_u64(endr, "records", &nrec) == 0 && nrec != endr->seq)
 				diagf(diag, name, endr->line,
 				      "warning: end says records=%llu but its seq is %llu",
 				      (unsigned long long)nrec, (unsigned long long)endr->seq);

@@ -67,12 +67,12 @@ int rvm_log_clean(const struct rvm_log *log);
 int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, size_t whylen);
 void rvm_rec_free(struct rvm_rec *rec);
 
-/* Field access.  rec_get returns the value string or NULL. */
-const char *rec_get(const struct rvm_rec *rec, const char *key);
+/* Field access.  logrec_get returns the value string or NULL. */
+const char *logrec_get(const struct rvm_rec *rec, const char *key);
 /* Unsigned decimal or 0x hex; 0 on success, -1 when missing or not a number. */
-int rec_u64(const struct rvm_rec *rec, const char *key, uint64_t *v);
+int logrec_u64(const struct rvm_rec *rec, const char *key, uint64_t *v);
 /* A number that may be fixed point ("12.345") or integer; 0 on success. */
-int rec_double(const struct rvm_rec *rec, const char *key, double *v);
+int logrec_double(const struct rvm_rec *rec, const char *key, double *v);
 
 /* Parse a whole string as unsigned decimal or 0x hex; 0 on success. */
 int rvm_parse_u64(const char *s, uint64_t *v);

@@ -31,13 +31,13 @@ long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **ou
 	while ((r = rvm_log_next(log, "mess", &it))) {
 		uint64_t mix, pause;
 		double nspl, rd, bw;
-		const char *src = rec_get(r, "src");
+		const char *src = logrec_get(r, "src");
 		const char *bwkey = !issued && src && strcmp(src, "ctr") == 0 ? "bw_ctr" : "bw_iss";
 		uint64_t cached = 0;
 
-		if (rec_u64(r, "mix", &mix) || rec_u64(r, "pause", &pause) ||
-		    rec_double(r, "nspl", &nspl) || rec_double(r, "rd_pct", &rd) ||
-		    rec_double(r, bwkey, &bw) || mix > 100 || rd > 100 || !(nspl > 0)) {
+		if (logrec_u64(r, "mix", &mix) || logrec_u64(r, "pause", &pause) ||
+		    logrec_double(r, "nspl", &nspl) || logrec_double(r, "rd_pct", &rd) ||
+		    logrec_double(r, bwkey, &bw) || mix > 100 || rd > 100 || !(nspl > 0)) {
 			if (diag)
 				fprintf(diag, "%s:%lu: mess record with a missing or bad field "
 				        "(mix, pause, nspl, rd_pct, %s)\n", log->path, r->line, bwkey);
@@ -45,7 +45,7 @@ long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **ou
 				(*invalid)++;
 			continue;
 		}
-		if (rec_u64(r, "cached", &cached) == 0 && cached) {
+		if (logrec_u64(r, "cached", &cached) == 0 && cached) {
 			if (diag)
 				fprintf(diag, "%s:%lu: mess window mix=%llu pause=%llu: the chase hit in "
 				        "cache; left out of the curves\n", log->path, r->line,
@@ -79,7 +79,7 @@ static int write_raw(const struct rvm_log *log, const char *dir)
 	while ((r = rvm_log_next(log, "mess", &it))) {
 		csv_u64(&c, r->line);
 		for (size_t i = 0; i < NRAW; i++) {
-			const char *v = rec_get(r, raw_cols[i]);
+			const char *v = logrec_get(r, raw_cols[i]);
 			if (v)
 				csv_str(&c, v);
 			else
@@ -205,7 +205,7 @@ static double log_peak_gbps(const struct rvm_log *log)
 	size_t it = 0;
 	const struct rvm_rec *r = rvm_log_next(log, "mess", &it);
 	uint64_t mbps;
-	if (r && rec_u64(r, "peak", &mbps) == 0 && mbps)
+	if (r && logrec_u64(r, "peak", &mbps) == 0 && mbps)
 		return (double)mbps / 1000.0;
 	return 0;
 }

@@ -68,18 +68,18 @@ static void test_good_log(void **state)
 	assert_int_equal(log.recs[0].line, 3);
 	assert_string_equal(log.recs[0].type, "hdr");
 	assert_int_equal(log.recs[3].hart, 1);
-	assert_string_equal(rec_get(&log.recs[0], "platform"), "virt");
-	assert_string_equal(rec_get(&log.recs[0], "hartids"), "0,1");
-	assert_int_equal(rec_u64(&log.recs[5], "cycles", &v), 0);
+	assert_string_equal(logrec_get(&log.recs[0], "platform"), "virt");
+	assert_string_equal(logrec_get(&log.recs[0], "hartids"), "0,1");
+	assert_int_equal(logrec_u64(&log.recs[5], "cycles", &v), 0);
 	assert_int_equal(v, 4100);
-	assert_int_equal(rec_double(&log.recs[5], "nspl", &x), 0);
+	assert_int_equal(logrec_double(&log.recs[5], "nspl", &x), 0);
 	assert_true(x > 4.0999 && x < 4.1001);
-	assert_int_equal(rec_u64(&log.recs[5], "nspl", &v), -1); /* not an integer */
-	assert_int_equal(rec_u64(&log.recs[5], "nothere", &v), -1);
-	assert_int_equal(rec_u64(&log.recs[3], "h", &v), 0);
+	assert_int_equal(logrec_u64(&log.recs[5], "nspl", &v), -1); /* not an integer */
+	assert_int_equal(logrec_u64(&log.recs[5], "nothere", &v), -1);
+	assert_int_equal(logrec_u64(&log.recs[3], "h", &v), 0);
 	assert_int_equal(v, 1);
 	assert_int_equal(rvm_log_count(&log, "lat"), 2);
-	assert_null(rec_get(&log.recs[0], "h")); /* h is the hart, not a field */
+	assert_null(logrec_get(&log.recs[0], "h")); /* h is the hart, not a field */
 	rvm_log_free(&log);
 	diag_close(&d);
 	tb_free(&b);
@@ -189,7 +189,7 @@ static void test_duplicates_and_conflicts(void **state)
 	assert_int_equal(log.conflicts, 1);
 	assert_int_equal(log.bad, 1);
 	assert_int_equal(log.nrecs, 4);
-	assert_string_equal(rec_get(&log.recs[2], "msg"), "a"); /* first kept */
+	assert_string_equal(logrec_get(&log.recs[2], "msg"), "a"); /* first kept */
 	assert_non_null(strstr(diag_text(&d), "t.log:3: duplicate of record seq 1 (line 2), dropped"));
 	assert_non_null(strstr(diag_text(&d), "t.log:5: record seq 2 conflicts with line 4"));
 	assert_true(log.complete);
