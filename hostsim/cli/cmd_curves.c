@@ -2,12 +2,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cmds.h"
 #include "cli/curves.h"
 #include "cli/lat.h"
 #include "cli/mess_out.h"
+#include "cli/out.h"
 
 static int usage(void)
 {
@@ -63,16 +63,18 @@ int cmd_curves(int argc, char **argv)
 	mess_metrics_free(&m);
 	rc = 0;
 	if (dir) {
-		char path[4096];
-		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-			fprintf(stderr, "rvmess curves: %s: %s\n", dir, strerror(errno));
+		struct outdir od;
+		if (outdir_open(&od, dir, "curves") < 0) {
+			fprintf(stderr, "rvmess curves: %s\n", outdir_error(&od));
 			rc = 2;
-		} else if (mess_write_svg(&f, NULL, path_join(path, sizeof path, dir, "mess.svg"), csv) < 0) {
-			fprintf(stderr, "rvmess curves: %s: %s\n", path, strerror(errno));
+		} else if (mess_write_svg(&f, NULL, &od, "mess.svg", csv) < 0 ||
+		           mess_write_bwlat_dir(&f, &od, "bwlat", err, sizeof err) < 0) {
+			fprintf(stderr, "rvmess curves: %s\n", outdir_error(&od)[0] ? outdir_error(&od) : err);
+			fprintf(stderr, "rvmess curves: nothing in %s was changed\n", dir);
+			outdir_abort(&od);
 			rc = 2;
-		} else if (mess_write_bwlat_dir(&f, path_join(path, sizeof path, dir, "bwlat"), err,
-		                                sizeof err) < 0) {
-			fprintf(stderr, "rvmess curves: %s\n", err);
+		} else if (outdir_commit(&od) < 0) {
+			fprintf(stderr, "rvmess curves: %s\n", outdir_error(&od));
 			rc = 2;
 		} else {
 			printf("rvmess curves: wrote %s/ (mess.svg bwlat/)\n", dir);

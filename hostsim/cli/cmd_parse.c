@@ -1,81 +1,20 @@
 /* rvmess parse LOG -o DIR: validate a console log and write the per-suite files. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cmds.h"
 #include "cli/csv.h"
 #include "cli/lat.h"
 #include "cli/log.h"
 #include "cli/mess_out.h"
+#include "cli/out.h"
 
-static int mkdir_p(const char *dir)
+static int write_records_csv(const struct rvm_log *log, struct outdir *od)
 {
-	char buf[4096];
-	size_t n = strlen(dir);
-
-	if (n == 0 || n >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, dir, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] == '/' || buf[i] == '\0') {
-			char c = buf[i];
-			struct stat st;
-
-			buf[i] = '\0';
-			if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-				return -1;
-			if (stat(buf, &st) < 0)
-				return -1;
-			if (!S_ISDIR(st.st_mode)) {
-				errno = ENOTDIR;
-				return -1;
-			}
-			buf[i] = c;
-		}
-	}
-	return 0;
-}
-
-/* Remove per-suite files a previous parse left in DIR, so that DIR only
- * holds the files of the suites present in this log. */
-static void remove_stale(const char *dir)
-{
-	static const char *const names[] = {
-		"chase.csv", "lat.csv", "lat.xg", "par.csv", "parmax.csv",
-		"cache_levels.txt", "cache_levels.csv", "lat.svg", "mess_raw.csv", "mess.csv",
-		"mess_metrics.txt", "mess.svg", NULL,
-	};
-	char path[4096];
-	DIR *d;
-	struct dirent *e;
-
-	for (size_t i = 0; names[i]; i++)
-		unlink(path_join(path, sizeof(path), dir, names[i]));
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		if (strncmp(e->d_name, "lat_", 4) == 0 && n > 3 && strcmp(e->d_name + n - 3, ".xg") == 0 &&
-		    strstr(e->d_name, "_stride"))
-			unlink(path_join(path, sizeof(path), dir, e->d_name));
-	}
-	closedir(d);
-}
-
-static int write_records_csv(const struct rvm_log *log, const char *dir)
-{
-	char path[4096];
 	struct csv c;
 
-	if (csv_open(&c, path_join(path, sizeof(path), dir, "records.csv"),
+	if (csv_open(&c, od, "records.csv",
 		     "line,seq,type,hart,fields") < 0)
 		return -1;
 	for (size_t i = 0; i < log->nrecs; i++) {
@@ -111,16 +50,14 @@ static const char *hdr_field(const struct rvm_log *log, const char *key)
 	return v ? v : "-";
 }
 
-static int write_summary(const struct rvm_log *log, const char *dir, size_t invalid,
+static int write_summary(const struct rvm_log *log, struct outdir *od, size_t invalid,
 			 const char *files, int clean)
 {
 	static const char *const types[] = {
 		"hdr", "cfg", "fdt", "hart", "missing", "start", "chase", "lat", "par",
 		"parmax", "mess", "memctl", "prog", "warn", "err", "trap", "end", NULL,
 	};
-	char path[4096];
-	FILE *f = fopen(path_join(path, sizeof(path), dir, "summary.txt"), "w");
-	int bad;
+	FILE *f = outdir_create(od, "summary.txt");
 
 	if (!f)
 		return -1;
@@ -145,10 +82,7 @@ static int write_summary(const struct rvm_log *log, const char *dir, size_t inva
 	if (log->unknown)
 		fprintf(f, " unknown=%zu", log->unknown);
 	fprintf(f, "\nfiles: %s\n", files);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return -1;
-	return 0;
+	return outdir_close(od, f);
 }
 
 static int usage(void)
@@ -169,7 +103,7 @@ int cmd_parse(int argc, char **argv)
 	struct cache_levels cl = { 0 };
 	size_t invalid = 0;
 	char files[1024] = "records.csv summary.txt";
-	char path[4096];
+	struct outdir od;
 	char *mess_buf = NULL;
 	size_t mess_len = 0;
 	FILE *mess_table = NULL;
@@ -219,8 +153,8 @@ int cmd_parse(int argc, char **argv)
 		fprintf(stderr, "rvmess parse: %s: %s\n", logp, strerror(errno));
 		return 2;
 	}
-	if (mkdir_p(dir) < 0) {
-		fprintf(stderr, "rvmess parse: %s: %s\n", dir, strerror(errno));
+	if (outdir_open(&od, dir, "parse") < 0) {
+		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
 		rvm_log_free(&log);
 		return 2;
 	}
@@ -232,20 +166,19 @@ int cmd_parse(int argc, char **argv)
 		if (strcmp(r->type, "err") == 0 || strcmp(r->type, "trap") == 0)
 			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, r->line, r->text);
 	}
-	remove_stale(dir);
 	lat_collect(&log, stderr, &sets, &invalid);
 	what = "records.csv";
-	if (write_records_csv(&log, dir) < 0)
+	if (write_records_csv(&log, &od) < 0)
 		goto io_error;
 	if (rvm_log_count(&log, "chase")) {
 		what = "chase.csv";
-		if (write_chase_csv(&log, dir, stderr, &invalid) < 0)
+		if (write_chase_csv(&log, &od, stderr, &invalid) < 0)
 			goto io_error;
 		strcat(files, " chase.csv");
 	}
 	if (sets.n) {
 		what = "lat.csv / lat*.xg";
-		if (write_lat_outputs(&sets, dir) < 0)
+		if (write_lat_outputs(&sets, &od) < 0)
 			goto io_error;
 		strcat(files, " lat.csv lat_*.xg");
 		for (size_t i = 0; i < sets.n; i++)
@@ -255,17 +188,17 @@ int cmd_parse(int argc, char **argv)
 			}
 		cache_levels_find(lat_levels_source(&sets), &po, &cl);
 		what = "cache_levels.txt / cache_levels.csv";
-		if (write_cache_levels(&cl, dir) < 0)
+		if (write_cache_levels(&cl, &od) < 0)
 			goto io_error;
 		strcat(files, " cache_levels.txt cache_levels.csv");
 		what = "lat.svg";
-		if (lat_write_svg(&sets, path_join(path, sizeof(path), dir, "lat.svg")) < 0)
+		if (lat_write_svg(&sets, &od, "lat.svg") < 0)
 			goto io_error;
 		strcat(files, " lat.svg");
 	}
 	if (rvm_log_count(&log, "par") || rvm_log_count(&log, "parmax")) {
 		what = "par.csv / parmax.csv";
-		if (write_par_outputs(&log, dir, stderr, &invalid) < 0)
+		if (write_par_outputs(&log, &od, stderr, &invalid) < 0)
 			goto io_error;
 		if (rvm_log_count(&log, "par"))
 			strcat(files, " par.csv");
@@ -274,7 +207,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (rvm_log_count(&log, "mess")) {
 		mess_table = open_memstream(&mess_buf, &mess_len);
-		if (mess_write_outputs(&log, dir, peak, issued, stderr, quiet ? NULL : mess_table, &invalid) < 0) {
+		if (mess_write_outputs(&log, &od, peak, issued, stderr, quiet ? NULL : mess_table, &invalid) < 0) {
 			what = "the mess outputs";
 			goto io_error;
 		}
@@ -282,8 +215,13 @@ int cmd_parse(int argc, char **argv)
 	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";
-	if (write_summary(&log, dir, invalid, files, clean) < 0)
+	if (write_summary(&log, &od, invalid, files, clean) < 0)
 		goto io_error;
+	what = "the outputs";
+	if (outdir_commit(&od) < 0) {
+		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
+		goto fail;
+	}
 
 	printf("rvmess parse: harts=%zu good=%zu bad=%zu missing=%llu duplicate=%zu complete=%s status=%s\n",
 	       log.harts, log.nrecs, log.bad, (unsigned long long)log.missing, log.duplicates,
@@ -305,7 +243,13 @@ int cmd_parse(int argc, char **argv)
 	return clean ? 0 : 1;
 
 io_error:
-	fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, what, strerror(errno));
+	if (outdir_error(&od)[0])
+		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
+	else
+		fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, what, strerror(errno));
+	fprintf(stderr, "rvmess parse: nothing in %s was changed\n", dir);
+	outdir_abort(&od);
+fail:
 	if (mess_table)
 		fclose(mess_table);
 	free(mess_buf);

@@ -1,5 +1,6 @@
 /* CSV writer and reader: see csv.h. */
 #include "cli/csv.h"
+#include "cli/out.h"
 #include "cli/util.h"
 
 #include <errno.h>
@@ -7,13 +8,13 @@
 #include <string.h>
 
 
-int csv_open(struct csv *c, const char *path, const char *header)
+int csv_open(struct csv *c, struct outdir *od, const char *name, const char *header)
 {
 	memset(c, 0, sizeof(*c));
-	c->f = fopen(path, "w");
+	c->f = outdir_create(od, name);
 	if (!c->f)
 		return -1;
-	c->path = strdup(path);
+	c->od = od;
 	if (header && fprintf(c->f, "%s\n", header) < 0)
 		c->err = errno ? errno : EIO;
 	return 0;
@@ -76,11 +77,8 @@ int csv_close(struct csv *c)
 
 	if (!c->f)
 		return 0;
-	if (ferror(c->f) && !err)
+	if (outdir_close(c->od, c->f) != 0 && !err)
 		err = errno ? errno : EIO;
-	if (fclose(c->f) != 0 && !err)
-		err = errno ? errno : EIO;
-	free(c->path);
 	memset(c, 0, sizeof(*c));
 	if (err) {
 		errno = err;

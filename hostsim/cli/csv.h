@@ -9,22 +9,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct outdir;
+
 struct csv {
 	FILE *f;
-	char *path;
+	struct outdir *od;
 	size_t col;   /* cells written in the current row */
 	int err;      /* an I/O error happened */
 };
 
-/* Create PATH and write the header row: names separated by commas in one
- * string, e.g. "size,ns".  Returns 0, or -1 with errno set. */
-int csv_open(struct csv *c, const char *path, const char *header);
+/* Start NAME in the output directory (see out.h: a temporary file until the
+ * directory's commit) and write the header row: names separated by commas in
+ * one string, e.g. "size,ns".  Returns 0, or -1 with errno set. */
+int csv_open(struct csv *c, struct outdir *od, const char *name, const char *header);
 void csv_str(struct csv *c, const char *s);
 void csv_u64(struct csv *c, uint64_t v);
 void csv_fix(struct csv *c, double v, int decimals);  /* "%.<decimals>f" */
 void csv_empty(struct csv *c);
 void csv_row_end(struct csv *c);
-/* Close; returns 0, or -1 with errno set when any write failed. */
+/* Finish (outdir_close); returns 0, or -1 with errno set when any write failed. */
 int csv_close(struct csv *c);
 
 /* Write one cell (quoted when needed) to any stream. */

@@ -1,11 +1,11 @@
 /* Mess curve family: combine, smooth, metrics, Mess file formats (see curves.h). */
 #include "cli/curves.h"
+#include "cli/out.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -584,12 +584,9 @@ static int cmp_row(const void *a, const void *b)
 	return (x->mbps > y->mbps) - (x->mbps < y->mbps);
 }
 
-int mess_write_bwlat_dir(const struct mess_family *f, const char *dir, char *err, size_t errlen)
+int mess_write_bwlat_dir(const struct mess_family *f, struct outdir *od, const char *sub,
+                         char *err, size_t errlen)
 {
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
 	for (unsigned r = 0; r <= 100; r += 2) {
 		size_t n = 0;
 		for (size_t i = 0; i < f->ncurves; i++)
@@ -611,19 +608,24 @@ int mess_write_bwlat_dir(const struct mess_family *f, const char *dir, char *err
 					k++;
 				}
 		qsort(rows, n, sizeof *rows, cmp_row);
-		char path[4096];
-		snprintf(path, sizeof path, "%s/bwlat_%u.txt", dir, r);
-		FILE *o = fopen(path, "w");
+		char name[256];
+		if (snprintf(name, sizeof name, "%s/bwlat_%u.txt", sub, r) >= (int)sizeof name) {
+			free(rows);
+			errno = ENAMETOOLONG;
+			snprintf(err, errlen, "%s: name too long", sub);
+			return -1;
+		}
+		FILE *o = outdir_create(od, name);
 		if (!o) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "%s", outdir_error(od));
 			free(rows);
 			return -1;
 		}
 		for (size_t j = 0; j < n; j++)
 			fprintf(o, "%.3f %.3f\n", rows[j].mbps, rows[j].ns);
 		free(rows);
-		if (fclose(o) != 0) {
-			snprintf(err, errlen, "%s: write failed", path);
+		if (outdir_close(od, o) != 0) {
+			snprintf(err, errlen, "%s", outdir_error(od));
 			return -1;
 		}
 	}

@@ -104,10 +104,14 @@ int mess_write_csv(const struct mess_family *f, FILE *out);
  */
 int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen);
 /*
- * Mess simulator curve directory: bwlat_<R>.txt per read percentage R,
- * rows "bandwidth_MBps latency_ns" from the smoothed values, ascending in
- * bandwidth.  Curves that round to the same R are merged (points sorted).
+ * Mess simulator curve directory: SUB/bwlat_<R>.txt in the output directory
+ * (out.h) per read percentage R, rows "bandwidth_MBps latency_ns" from the
+ * smoothed values, ascending in bandwidth.  Curves that round to the same R
+ * are merged (points sorted).  On error returns -1 with errno set and the
+ * reason in err (and outdir_error() for I/O errors).
  */
-int mess_write_bwlat_dir(const struct mess_family *f, const char *dir, char *err, size_t errlen);
+struct outdir;
+int mess_write_bwlat_dir(const struct mess_family *f, struct outdir *od, const char *sub,
+                         char *err, size_t errlen);
 
 #endif

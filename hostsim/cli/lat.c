@@ -8,17 +8,10 @@
 #include <string.h>
 
 #include "cli/csv.h"
+#include "cli/out.h"
 
 #define MB (1024.0 * 1024.0)
 
-
-char *path_join(char *buf, size_t len, const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-
-	snprintf(buf, len, "%s%s%s", dir, (n && dir[n - 1] == '/') ? "" : "/", name);
-	return buf;
-}
 
 /* Fetch required numeric fields; report the first missing/bad one. */
 static int need(const struct rvm_log *log, const struct rvm_rec *r, FILE *diag,
@@ -137,27 +130,13 @@ const struct lat_set *lat_levels_source(const struct lat_sets *s)
 	return NULL;
 }
 
-static int close_file(FILE *f)
+int write_lat_outputs(const struct lat_sets *s, struct outdir *od)
 {
-	int bad = ferror(f);
-	int e = errno;
-
-	if (fclose(f) != 0)
-		return -1;
-	if (bad) {
-		errno = e ? e : EIO;
-		return -1;
-	}
-	return 0;
-}
-
-int write_lat_outputs(const struct lat_sets *s, const char *dir)
-{
-	char path[4096], name[96];
+	char name[96];
 	struct csv c;
 	FILE *all = NULL;
 
-	if (csv_open(&c, path_join(path, sizeof(path), dir,  "lat.csv"),
+	if (csv_open(&c, od, "lat.csv",
 		     "chain,stride,size_bytes,size_mb,loads,cycles,ns,cycles_per_load,ns_per_load") < 0)
 		return -1;
 	for (size_t i = 0; i < s->n; i++) {
@@ -186,29 +165,19 @@ int write_lat_outputs(const struct lat_sets *s, const char *dir)
 		FILE *f;
 
 		snprintf(name, sizeof(name), "lat_%s_stride%" PRIu64 ".xg", d->chain, d->stride);
-		f = fopen(path_join(path, sizeof(path), dir, name), "w");
+		f = outdir_create(od, name);
 		if (!f)
-			goto fail;
+			return -1;
 		lat_write_xgraph(f, d);
-		if (close_file(f) < 0)
-			goto fail;
+		if (outdir_close(od, f) < 0)
+			return -1;
 		if (strcmp(d->chain, "stride") == 0) {
-			if (!all && !(all = fopen(path_join(path, sizeof(path), dir, "lat.xg"), "w")))
-				goto fail;
+			if (!all && !(all = outdir_create(od, "lat.xg")))
+				return -1;
 			lat_write_xgraph(all, d);
 		}
 	}
-	if (all && close_file(all) < 0)
-		return -1;
-	return 0;
-fail:
-	if (all) {
-		int e = errno;
-
-		fclose(all);
-		errno = e;
-	}
-	return -1;
+	return all ? outdir_close(od, all) : 0;
 }
 
 /* ---- cache levels --------------------------------------------------------- */
@@ -314,18 +283,17 @@ void cache_levels_print(FILE *f, const struct cache_levels *cl)
 	}
 }
 
-int write_cache_levels(const struct cache_levels *cl, const char *dir)
+int write_cache_levels(const struct cache_levels *cl, struct outdir *od)
 {
-	char path[4096];
 	struct csv c;
-	FILE *f = fopen(path_join(path, sizeof(path), dir, "cache_levels.txt"), "w");
+	FILE *f = outdir_create(od, "cache_levels.txt");
 
 	if (!f)
 		return -1;
 	cache_levels_print(f, cl);
-	if (close_file(f) < 0)
+	if (outdir_close(od, f) < 0)
 		return -1;
-	if (csv_open(&c, path_join(path, sizeof(path), dir, "cache_levels.csv"),
+	if (csv_open(&c, od, "cache_levels.csv",
 		     "level,first_size_bytes,last_size_bytes,capacity_bytes,points,ns_per_load,cycles_per_load,chain,stride") < 0)
 		return -1;
 	for (size_t i = 0; i < cl->n; i++) {
@@ -352,17 +320,16 @@ int write_cache_levels(const struct cache_levels *cl, const char *dir)
 
 /* ---- par / parmax --------------------------------------------------------- */
 
-int write_par_outputs(const struct rvm_log *log, const char *dir, FILE *diag, size_t *invalid)
+int write_par_outputs(const struct rvm_log *log, struct outdir *od, FILE *diag, size_t *invalid)
 {
 	static const char *const pkeys[] = { "size", "k", "loads", "cycles", "ns", NULL };
 	static const char *const mkeys[] = { "size", "k", NULL };
-	char path[4096];
 	struct csv c;
 	const struct rvm_rec *r;
 	size_t it = 0;
 
 	if (rvm_log_count(log, "par")) {
-		if (csv_open(&c, path_join(path, sizeof(path), dir, "par.csv"),
+		if (csv_open(&c, od, "par.csv",
 			     "size_bytes,size_mb,k,loads,cycles,ns,cycles_per_load,ns_per_load,parallelism") < 0)
 			return -1;
 		while ((r = rvm_log_next(log, "par", &it))) {
@@ -401,7 +368,7 @@ int write_par_outputs(const struct rvm_log *log, const char *dir, FILE *diag, si
 	}
 	if (rvm_log_count(log, "parmax")) {
 		it = 0;
-		if (csv_open(&c, path_join(path, sizeof(path), dir, "parmax.csv"),
+		if (csv_open(&c, od, "parmax.csv",
 			     "size_bytes,size_mb,k,par") < 0)
 			return -1;
 		while ((r = rvm_log_next(log, "parmax", &it))) {
@@ -433,15 +400,14 @@ int write_par_outputs(const struct rvm_log *log, const char *dir, FILE *diag, si
 
 /* ---- chase ------------------------------------------------------------------ */
 
-int write_chase_csv(const struct rvm_log *log, const char *dir, FILE *diag, size_t *invalid)
+int write_chase_csv(const struct rvm_log *log, struct outdir *od, FILE *diag, size_t *invalid)
 {
 	static const char *const keys[] = { "size", "lines", "rep", "loads", "cycles", "ticks", "ns", NULL };
-	char path[4096];
 	struct csv c;
 	const struct rvm_rec *r;
 	size_t it = 0;
 
-	if (csv_open(&c, path_join(path, sizeof(path), dir, "chase.csv"),
+	if (csv_open(&c, od, "chase.csv",
 		     "hart,size_bytes,lines,rep,loads,cycles,ticks,ns,cycles_per_load,ns_per_load") < 0)
 		return -1;
 	while ((r = rvm_log_next(log, "chase", &it))) {

@@ -61,15 +61,14 @@ void cache_levels_print(FILE *f, const struct cache_levels *cl);
 void fmt_size(char *buf, size_t len, uint64_t bytes);
 
 /*
- * Writers: each creates DIR/<file>; they return 0, or -1 with errno set on
- * an I/O error.  Invalid records are reported on diag and counted.
+ * Writers: each creates <file> in the output directory (out.h); they return
+ * 0, or -1 with errno set on an I/O error (the reason in outdir_error()).
+ * Invalid records are reported on diag and counted.
  */
-int write_lat_outputs(const struct lat_sets *s, const char *dir);       /* lat.csv, *.xg */
-int write_cache_levels(const struct cache_levels *cl, const char *dir); /* cache_levels.{txt,csv} */
-int write_par_outputs(const struct rvm_log *log, const char *dir, FILE *diag, size_t *invalid);
-int write_chase_csv(const struct rvm_log *log, const char *dir, FILE *diag, size_t *invalid);
-
-/* Join dir and name into buf (PATH_MAX-ish); returns buf. */
-char *path_join(char *buf, size_t len, const char *dir, const char *name);
+struct outdir;
+int write_lat_outputs(const struct lat_sets *s, struct outdir *od);       /* lat.csv, *.xg */
+int write_cache_levels(const struct cache_levels *cl, struct outdir *od); /* cache_levels.{txt,csv} */
+int write_par_outputs(const struct rvm_log *log, struct outdir *od, FILE *diag, size_t *invalid);
+int write_chase_csv(const struct rvm_log *log, struct outdir *od, FILE *diag, size_t *invalid);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/csv.h"
+#include "cli/out.h"
 #include "cli/svg.h"
 
 /* Fields of a mess record written to mess_raw.csv, in order. */
@@ -63,9 +64,9 @@ long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **ou
 	return (long)k;
 }
 
-static int write_raw(const struct rvm_log *log, const char *dir)
+static int write_raw(const struct rvm_log *log, struct outdir *od)
 {
-	char path[4096], hdr[1024] = "line";
+	char hdr[1024] = "line";
 	struct csv c;
 	size_t it = 0;
 	const struct rvm_rec *r;
@@ -74,7 +75,7 @@ static int write_raw(const struct rvm_log *log, const char *dir)
 		strcat(hdr, ",");
 		strcat(hdr, raw_cols[i]);
 	}
-	if (csv_open(&c, path_join(path, sizeof path, dir, "mess_raw.csv"), hdr) < 0)
+	if (csv_open(&c, od, "mess_raw.csv", hdr) < 0)
 		return -1;
 	while ((r = rvm_log_next(log, "mess", &it))) {
 		csv_u64(&c, r->line);
@@ -111,12 +112,13 @@ static int plotbuf_init(struct plotbuf *b, size_t ns, size_t npoints)
 	return -1;
 }
 
-/* Write the plot to path and free the buffer. */
-static int plotbuf_write(struct plotbuf *b, size_t ns, const struct svg_plot *pl, const char *path)
+/* Write the plot to NAME in the output directory and free the buffer. */
+static int plotbuf_write(struct plotbuf *b, size_t ns, const struct svg_plot *pl,
+                         struct outdir *od, const char *name)
 {
-	FILE *o = fopen(path, "w");
+	FILE *o = outdir_create(od, name);
 	int rc = o ? svg_write(o, pl, b->s, ns) : -1;
-	if (o && fclose(o) != 0)
+	if (o && outdir_close(od, o) != 0)
 		rc = -1;
 	free(b->s);
 	free(b->xy);
@@ -125,7 +127,7 @@ static int plotbuf_write(struct plotbuf *b, size_t ns, const struct svg_plot *pl
 }
 
 int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
-                   const char *path, const char *title)
+                   struct outdir *od, const char *name, const char *title)
 {
 	struct plotbuf b;
 	size_t nf = f->ncurves, ni = issued ? issued->ncurves : 0, ns = nf + ni, tot = 0;
@@ -164,10 +166,10 @@ int mess_write_svg(const struct mess_family *f, const struct mess_family *issued
 	struct svg_plot pl = {.title = title, .xlabel = "bandwidth at memory (GB/s)",
 	                      .ylabel = "load-to-use latency (ns)", .x_from_zero = 1,
 	                      .y_from_zero = 1};
-	return plotbuf_write(&b, ns, &pl, path);
+	return plotbuf_write(&b, ns, &pl, od, name);
 }
 
-int lat_write_svg(const struct lat_sets *ls, const char *path)
+int lat_write_svg(const struct lat_sets *ls, struct outdir *od, const char *name)
 {
 	struct plotbuf b;
 	size_t ns = ls->n, tot = 0;
@@ -196,7 +198,7 @@ int lat_write_svg(const struct lat_sets *ls, const char *path)
 	}
 	struct svg_plot pl = {.title = "lat_mem_rd: load-to-use latency", .xlabel = "array size",
 	                      .ylabel = "latency (ns)", .xlog2 = 1, .y_from_zero = 1};
-	return plotbuf_write(&b, ns, &pl, path);
+	return plotbuf_write(&b, ns, &pl, od, name);
 }
 
 /* The platform's own theoretical peak, if the log reported one (MB/s). */
@@ -210,20 +212,19 @@ static double log_peak_gbps(const struct rvm_log *log)
 	return 0;
 }
 
-int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_gbps,
+int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak_gbps,
                        int mark_issued, FILE *diag, FILE *summary_out, size_t *invalid)
 {
-	char path[4096], err[512];
+	char err[512];
 	struct mess_sample *s;
 	struct mess_family f;
 	struct mess_metrics m;
 	long n;
 	int rc = -1;
+	FILE *o;
 
-	if (write_raw(log, dir) < 0) {
-		fprintf(diag, "rvmess: %s/mess_raw.csv: %s\n", dir, strerror(errno));
+	if (write_raw(log, od) < 0)
 		return -1;
-	}
 	n = mess_collect(log, diag, &s, invalid, 0);
 	if (n < 0) {
 		fprintf(diag, "rvmess: out of memory\n");
@@ -237,28 +238,28 @@ int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_g
 	free(s);
 	if (peak_gbps <= 0)
 		peak_gbps = log_peak_gbps(log);
-	FILE *o = fopen(path_join(path, sizeof path, dir, "mess.csv"), "w");
-	if (!o || mess_write_csv(&f, o) < 0 || fclose(o) != 0) {
-		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));
+	o = outdir_create(od, "mess.csv");
+	if (!o)
 		goto out;
-	}
-	if (mess_write_bwlat_dir(&f, path_join(path, sizeof path, dir, "bwlat"), err, sizeof err) < 0) {
-		fprintf(diag, "rvmess: %s\n", err);
+	mess_write_csv(&f, o);
+	if (outdir_close(od, o) != 0)
+		goto out;
+	if (mess_write_bwlat_dir(&f, od, "bwlat", err, sizeof err) < 0) {
+		if (!outdir_error(od)[0])
+			fprintf(diag, "rvmess: %s\n", err);
 		goto out;
 	}
 	if (mess_metrics(&f, peak_gbps, 0, &m) < 0) {
 		fprintf(diag, "rvmess: out of memory\n");
 		goto out;
 	}
-	o = fopen(path_join(path, sizeof path, dir, "mess_metrics.txt"), "w");
+	o = outdir_create(od, "mess_metrics.txt");
 	if (!o) {
-		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));
 		mess_metrics_free(&m);
 		goto out;
 	}
 	mess_metrics_print(&m, o);
-	if (fclose(o) != 0) {
-		fprintf(diag, "rvmess: %s: write failed\n", path);
+	if (outdir_close(od, o) != 0) {
 		mess_metrics_free(&m);
 		goto out;
 	}
@@ -275,14 +276,9 @@ int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_g
 			goto out;
 		}
 	}
-	rc = mess_write_svg(&f, mark_issued ? &fi : NULL, path_join(path, sizeof path, dir, "mess.svg"),
+	rc = mess_write_svg(&f, mark_issued ? &fi : NULL, od, "mess.svg",
 	                    "Mess bandwidth-latency curves");
 	mess_family_free(&fi);
-	if (rc < 0) {
-		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));
-		goto out;
-	}
-	rc = 0;
 out:
 	mess_family_free(&f);
 	return rc;

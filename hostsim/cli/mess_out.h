@@ -27,20 +27,22 @@ long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **ou
 
 /*
  * Write mess_raw.csv, mess.csv, bwlat/, mess_metrics.txt and mess.svg into
- * dir.  peak_gbps: theoretical peak for the metrics (0 = unknown; when 0 the
+ * the output directory (out.h).  peak_gbps: theoretical peak for the metrics (0 = unknown; when 0 the
  * platform's own figure from the log is used if it reported one).  With
  * mark_issued, mess.svg also shows each curve against the issued bandwidth.
- * Returns 0, or -1 with a message on diag.
+ * Returns 0, or -1 (I/O errors: errno and outdir_error(); out of memory: a
+ * message on diag).
  */
-int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_gbps,
+struct outdir;
+int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak_gbps,
                        int mark_issued, FILE *diag, FILE *summary_out, size_t *invalid);
 
 /* Plot a family (smoothed curves with their points); `issued`, when not
  * NULL, is the same family against issued bandwidth, drawn dashed. */
 int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
-                   const char *path, const char *title);
+                   struct outdir *od, const char *name, const char *title);
 
 /* lat.svg: one line per dataset, latency vs size (log2 axis). */
-int lat_write_svg(const struct lat_sets *s, const char *path);
+int lat_write_svg(const struct lat_sets *s, struct outdir *od, const char *name);
 
 #endif

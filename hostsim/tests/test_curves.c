@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/curves.h"
+#include "cli/out.h"
 #include "cli/svg.h"
 
 #define NP 12
@@ -253,11 +254,18 @@ static void test_bwlat_dir(void **st)
 	char dir[] = "/tmp/rvmess-bwlat-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char err[256];
-	assert_int_equal(mess_write_bwlat_dir(&f, dir, err, sizeof err), 0);
-	char path[512];
+	struct outdir od;
+	assert_int_equal(outdir_open(&od, dir, "test"), 0);
+	assert_int_equal(mess_write_bwlat_dir(&f, &od, ".", err, sizeof err), -1); /* not a name */
+	outdir_abort(&od);
+	assert_int_equal(outdir_open(&od, dir, "test"), 0);
+	assert_int_equal(mess_write_bwlat_dir(&f, &od, "bwlat", err, sizeof err), 0);
+	assert_int_equal(outdir_commit(&od), 0);
+	char path[512], sub[256];
+	snprintf(sub, sizeof sub, "%s/bwlat", dir);
 	unsigned want[] = {100, 84, 72, 62, 56, 50};
 	for (size_t i = 0; i < 6; i++) {
-		snprintf(path, sizeof path, "%s/bwlat_%u.txt", dir, want[i]);
+		snprintf(path, sizeof path, "%s/bwlat_%u.txt", sub, want[i]);
 		FILE *in = fopen(path, "r");
 		assert_non_null(in);
 		double mbps, ns, prev = -1;
@@ -272,8 +280,11 @@ static void test_bwlat_dir(void **st)
 		assert_int_equal(rows, NP);
 		unlink(path);
 	}
-	snprintf(path, sizeof path, "%s/bwlat_98.txt", dir);
+	snprintf(path, sizeof path, "%s/bwlat_98.txt", sub);
 	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(rmdir(sub), 0);
+	snprintf(path, sizeof path, "%s/" OUTDIR_MANIFEST, dir);
+	unlink(path);
 	rmdir(dir);
 	mess_family_free(&f);
 }

@@ -12,6 +12,7 @@
 #include "cli/csv.h"
 #include "cli/lat.h"
 #include "cli/log.h"
+#include "cli/out.h"
 #include "cli/plateau.h"
 #include "cli_testutil.h"
 
@@ -23,10 +24,12 @@ static void test_csv_round_trip(void **state)
 	char path[256];
 	struct csv c;
 	struct csv_table t;
+	struct outdir od;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/t.csv", tu_tmpdir());
-	assert_int_equal(csv_open(&c, path, "a,b,c,d"), 0);
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(csv_open(&c, &od, "t.csv", "a,b,c,d"), 0);
 	csv_str(&c, "plain");
 	csv_str(&c, "with,comma");
 	csv_str(&c, "say \"hi\"");
@@ -38,6 +41,7 @@ static void test_csv_round_trip(void **state)
 	csv_str(&c, "x=1 y=2,3");
 	csv_row_end(&c);
 	assert_int_equal(csv_close(&c), 0);
+	assert_int_equal(outdir_commit(&od), 0);
 
 	assert_int_equal(csv_read(path, &t), 0);
 	assert_int_equal(t.nrows, 3);
@@ -57,8 +61,8 @@ static void test_csv_round_trip(void **state)
 	/* unterminated quote is an error */
 	assert_int_equal(csv_parse("a,\"b\n", 5, &t), -1);
 	assert_int_equal(errno, EINVAL);
-	/* open failure reports errno */
-	assert_int_equal(csv_open(&c, "/nonexistent/dir/x.csv", "a"), -1);
+	/* an output directory that cannot exist is refused */
+	assert_int_equal(outdir_open(&od, "/proc/rvmess_cannot", "test"), -1);
 }
 
 /* ---- lat outputs --------------------------------------------------------- */
@@ -149,12 +153,15 @@ static void test_lat_files(void **state)
 	struct lat_sets sets;
 	size_t invalid = 0;
 	struct csv_table t;
+	struct outdir od;
 	char path[256], *s;
 
 	(void)state;
 	lat_log(&log);
 	lat_collect(&log, NULL, &sets, &invalid);
-	assert_int_equal(write_lat_outputs(&sets, tu_tmpdir()), 0);
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(write_lat_outputs(&sets, &od), 0);
+	assert_int_equal(outdir_commit(&od), 0);
 	snprintf(path, sizeof(path), "%s/lat.csv", tu_tmpdir());
 	assert_int_equal(csv_read(path, &t), 0);
 	assert_int_equal(t.nrows, 1 + 4);
@@ -180,8 +187,16 @@ static void test_lat_files(void **state)
 	free(s);
 	snprintf(path, sizeof(path), "%s/lat_stride_stride128.xg", tu_tmpdir());
 	assert_int_equal(access(path, R_OK), 0);
-	/* unwritable directory -> -1 with errno */
-	assert_int_equal(write_lat_outputs(&sets, "/nonexistent/dir"), -1);
+	/* a symlink at an output path: refused, its target untouched */
+	snprintf(path, sizeof(path), "%s/lat.csv", tu_tmpdir());
+	unlink(path);
+	assert_int_equal(symlink("/etc/hostname", path), 0);
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(write_lat_outputs(&sets, &od), -1);
+	assert_int_equal(errno, ELOOP);
+	assert_non_null(strstr(outdir_error(&od), "lat.csv: is a symbolic link"));
+	outdir_abort(&od);
+	unlink(path);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);
 }
@@ -351,6 +366,7 @@ static void test_cache_levels_files(void **state)
 	struct cache_levels cl;
 	struct plateau_opts o;
 	struct csv_table t;
+	struct outdir od;
 	char path[256], *txt;
 
 	(void)state;
@@ -364,7 +380,9 @@ static void test_cache_levels_files(void **state)
 	plateau_defaults(&o);
 	cache_levels_find(&s, &o, &cl);
 	assert_int_equal(cl.n, 2);
-	assert_int_equal(write_cache_levels(&cl, tu_tmpdir()), 0);
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(write_cache_levels(&cl, &od), 0);
+	assert_int_equal(outdir_commit(&od), 0);
 	snprintf(path, sizeof(path), "%s/cache_levels.csv", tu_tmpdir());
 	assert_int_equal(csv_read(path, &t), 0);
 	assert_int_equal(t.nrows, 3);
