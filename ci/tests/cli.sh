@@ -190,6 +190,78 @@ if [ $rc = 1 ] && [ -s "$T/o_reuse/chase.csv" ] && [ ! -e "$T/o_reuse/lat.csv" ]
 	[ ! -e "$T/o_reuse/parmax.csv" ] && [ "$(wc -l <"$T/o_reuse/records.csv")" = 5 ]; then pass parse_reuse_dir
 else fail parse_reuse_dir "left: $(ls "$T/o_reuse" | tr '\n' ' ')"; fi
 
+# ---- parse: outputs never clobber data -------------------------------------------
+# mess records: one curve per mix; rd_pct gives the bwlat_<R>.txt ratio
+mess_log() { # mixes... (mix:rd_pct)
+	local s=0 m mix rd p
+	rec $((s++)) hdr 0 proto=1 platform=virt mode=M harts=2
+	for m in "$@"; do
+		mix=${m%%:*} rd=${m##*:}
+		for p in 64 16 4 1 0; do
+			rec $((s++)) mess 0 mix=$mix pause=$p rep=0 gens=1 loads=1000 cycles=1 ticks=1 ns=1 cpl=0.000 \
+				nspl=$((100 + 64 - p)).000 bw_iss=$((1000 * (70 - p))).000 rd_pct=$rd.000 src=iss
+		done
+	done
+	rec $((s)) end 0 status=ok errors=0 records=$s harts=1 states=0:done
+}
+mess_log 0:100 60:70 >"$T/mess2.log"
+mess_log 0:100 >"$T/mess1.log"
+run_parse "$T/mess2.log" "$T/o_stale"
+have2=$(ls "$T/o_stale/bwlat" | tr '\n' ' ')
+printf 'mine\n' >"$T/o_stale/lat_foo_stride64.xg"
+printf 'my notes\n' >"$T/o_stale/bwlat/notes.txt"
+run_parse "$T/mess1.log" "$T/o_stale"
+have1=$(ls "$T/o_stale/bwlat" | tr '\n' ' ')
+if [ "$have2" != "bwlat_100.txt bwlat_70.txt " ]; then fail parse_stale_outputs "first parse wrote bwlat/: $have2"
+elif [ "$have1" != "bwlat_100.txt notes.txt " ]; then fail parse_stale_outputs "after the re-parse bwlat/ has: $have1"
+elif [ "$(cat "$T/o_stale/lat_foo_stride64.xg")" != mine ]; then fail parse_stale_outputs "the user's lat_foo_stride64.xg was removed or changed"
+elif ! grep -qx 'parse bwlat/bwlat_100.txt' "$T/o_stale/.rvmess-manifest" ||
+	grep -q 'bwlat_70' "$T/o_stale/.rvmess-manifest"; then fail parse_stale_outputs "manifest: $(tr '\n' ' ' <"$T/o_stale/.rvmess-manifest")"
+else pass parse_stale_outputs; fi
+
+# `curves` into a parse directory removes none of parse's files, and a parse
+# after it none of curves' (each command owns its manifest entries)
+"$RVMESS" curves "$T/o_stale/mess.csv" -o "$T/o_stale" >/dev/null 2>"$T/err.txt"; crc=$?
+run_parse "$T/only.log" "$T/o_stale"
+if [ $crc = 0 ] && [ -s "$T/o_stale/chase.csv" ] && [ -s "$T/o_stale/mess.svg" ] && [ -s "$T/o_stale/bwlat/bwlat_100.txt" ] &&
+	[ ! -e "$T/o_stale/mess_raw.csv" ] && grep -qx 'curves mess.svg' "$T/o_stale/.rvmess-manifest"; then
+	pass curves_parse_share_dir
+else fail curves_parse_share_dir "curves exit $crc; left: $(ls "$T/o_stale" | tr '\n' ' ')"; fi
+
+# a symlink at an output path is refused; its target and the old outputs stay
+cp -r "$T/o_good" "$T/o_link"
+printf 'precious\n' >"$T/victim.txt"
+rm "$T/o_link/records.csv"; ln -s "$T/victim.txt" "$T/o_link/records.csv"
+(cd "$T/o_link" && find . -type f -exec md5sum {} + | sort) >"$T/before.md5"
+run_parse "$T/only.log" "$T/o_link"
+(cd "$T/o_link" && find . -type f -exec md5sum {} + | sort) >"$T/after.md5"
+if [ $rc != 2 ]; then fail parse_symlink_output "exit $rc, want 2"
+elif ! grep -q "^rvmess parse: $T/o_link/records.csv: is a symbolic link" "$T/err.txt"; then fail parse_symlink_output "stderr: $(head -2 "$T/err.txt")"
+elif [ "$(cat "$T/victim.txt")" != precious ] || [ ! -L "$T/o_link/records.csv" ]; then fail parse_symlink_output "link target or link changed"
+elif ! cmp -s "$T/before.md5" "$T/after.md5"; then fail parse_symlink_output "other outputs changed"
+else pass parse_symlink_output; fi
+
+# a write error (file size limit: EFBIG, as a full disk gives ENOSPC) names the
+# file and the error, and leaves every old output as it was, with no temporaries
+{ good_log | sed '$d'; for ((i = 0; i < 300; i++)); do rec $((i + nrec - 1)) warn 0 what=filler msg=padding_the_log_so_records.csv_outgrows_the_limit_$i; done
+	rec $((nrec + 299)) end 0 status=ok errors=0 records=$((nrec + 299)) harts=2 states=0:done,1:done; } >"$T/big.log"
+cp -r "$T/o_good" "$T/o_full"
+(cd "$T/o_full" && find . -exec md5sum {} + 2>/dev/null | sort) >"$T/before.md5"
+(trap '' XFSZ; ulimit -f 16; exec "$RVMESS" parse "$T/big.log" -o "$T/o_full") >"$T/out.txt" 2>"$T/err.txt"; rc=$?
+(cd "$T/o_full" && find . -exec md5sum {} + 2>/dev/null | sort) >"$T/after.md5"
+if [ $rc != 2 ]; then fail parse_write_error "exit $rc, want 2 ($(wc -c <"$T/o_full/records.csv") bytes)"
+elif ! grep -q "^rvmess parse: $T/o_full/records.csv: File too large" "$T/err.txt"; then fail parse_write_error "stderr: $(head -2 "$T/err.txt")"
+elif ! cmp -s "$T/before.md5" "$T/after.md5" || [ "$(ls -A "$T/o_full" | grep -c tmp)" != 0 ]; then fail parse_write_error "outputs changed: $(diff "$T/before.md5" "$T/after.md5" | head -3)"
+else pass parse_write_error; fi
+
+# a path over PATH_MAX is refused, never truncated
+long=$T/l; while [ ${#long} -lt 4070 ]; do long=$long/dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd; done
+long=${long:0:4085}; mkdir -p "$long"
+run_parse "$T/good.log" "$long"
+if [ $rc = 2 ] && grep -q "path of 'records.csv' longer than PATH_MAX" "$T/err.txt" && [ -z "$(find "$T/l" -type f)" ]; then
+	pass parse_long_path
+else fail parse_long_path "exit $rc: $(head -2 "$T/err.txt" | cut -c1-100 ) / $(find "$T/l" -type f | head -2 | tail -c 80)"; fi
+
 # ---- parse: usage and I/O errors ------------------------------------------------
 "$RVMESS" parse "$T/nope.log" -o "$T/o_nope" >/dev/null 2>"$T/err.txt"; rc=$?
 if [ $rc = 2 ] && grep -q "$T/nope.log: No such file or directory" "$T/err.txt"; then pass parse_missing_log
