@@ -34,7 +34,7 @@ TLDFLAGS := $(TARCH) -nostdlib -nostartfiles -static -Wl,--gc-sections -Wl,--no-
 CC       ?= cc
 HCFLAGS  := -std=c11 -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra -Werror -Ifirmware/include -Ihostsim -MMD -MP
 HLDLIBS  :=
-SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -fsanitize=float-cast-overflow
 
 .DEFAULT_GOAL := all
 .PHONY: all images host run test unit integration help deps clean FORCE

@@ -24,10 +24,8 @@ int cmd_curves(int argc, char **argv)
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
-			char *e;
-			peak = strtod(argv[++i], &e);
-			if (*e || !(peak > 0)) {
-				fprintf(stderr, "rvmess curves: --peak wants a bandwidth in GB/s > 0, got '%s'\n", argv[i]);
+			if (mess_parse_peak(argv[++i], &peak) < 0) {
+				fprintf(stderr, "rvmess curves: --peak wants a bandwidth in GB/s in 0.001..%g, got '%s'\n", MESS_MAX_GBPS, argv[i]);
 				return 2;
 			}
 		} else if (argv[i][0] == '-') {

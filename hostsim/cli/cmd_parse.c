@@ -126,11 +126,8 @@ int cmd_parse(int argc, char **argv)
 		} else if (strcmp(argv[i], "--issued") == 0) {
 			issued = 1;
 		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
-			char *e;
-
-			peak = strtod(argv[++i], &e);
-			if (*e || !(peak > 0)) {
-				fprintf(stderr, "rvmess parse: --peak wants a bandwidth in GB/s > 0, got '%s'\n", argv[i]);
+			if (mess_parse_peak(argv[++i], &peak) < 0) {
+				fprintf(stderr, "rvmess parse: --peak wants a bandwidth in GB/s in 0.001..%g, got '%s'\n", MESS_MAX_GBPS, argv[i]);
 				return 2;
 			}
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {

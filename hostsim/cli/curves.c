@@ -7,6 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+int mess_parse_peak(const char *s, double *gbps)
+{
+	char *e;
+	double v = strtod(s, &e);
+
+	if (e == s || *e || !(v >= 0.001 && v <= MESS_MAX_GBPS))
+		return -1;
+	*gbps = v;
+	return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -489,6 +500,20 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 			snprintf(err, errlen, "%zu: value out of range (negative bandwidth, "
 			         "non-positive latency, or a percentage outside 0..100)", lineno);
 			goto fail;
+		}
+		if (v[1] > MESS_MAX_PAUSE || v[1] != floor(v[1])) {
+			snprintf(err, errlen, "%zu: column pause: '%s' is not an integer in 0..2^53",
+			         lineno, fld[idx[1]]);
+			goto fail;
+		}
+		for (size_t k = 2; k <= 8; k++) {
+			double lim = k == 4 ? 1 : (k == 2 || k == 3 || k == 7) ? MESS_MAX_GBPS : MESS_MAX_NS;
+			if (v[k] > lim) {
+				snprintf(err, errlen, "%zu: column %s: %s is beyond the limit %g %s", lineno,
+				         csv_cols[k], fld[idx[k]], lim,
+				         (k == 2 || k == 3 || k == 7) ? "GB/s" : "ns");
+				goto fail;
+			}
 		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;

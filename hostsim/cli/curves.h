@@ -12,6 +12,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * Limits on what the readers accept (a Mess CSV, mess records): anything
+ * beyond is a broken or hostile file, not a measurement, and is refused with
+ * its line.  They keep every metric and plot finite.
+ */
+#define MESS_MAX_GBPS  1e6                 /* bandwidth: 1 PB/s */
+#define MESS_MAX_NS    1e9                 /* latency: 1 s per load */
+#define MESS_MAX_PAUSE 9007199254740992.0  /* 2^53: pause is an exact integer */
+
+/* A user's --peak: a bandwidth in GB/s in 0.001..MESS_MAX_GBPS; 0 or -1. */
+int mess_parse_peak(const char *s, double *gbps);
+
 /* One measured window (one repetition of one grid point). */
 struct mess_sample {
 	unsigned store_pct;   /* the generators' kernel: % of stores in the block (0..100) */

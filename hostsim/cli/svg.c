@@ -53,16 +53,33 @@ static void size_label(double bytes, char *buf, size_t n)
 		snprintf(buf, n, "%g", bytes);
 }
 
+/* Coordinates are clamped to +-SVG_LIMIT: beyond it a point is drawn at the
+ * edge.  Spans then stay finite and x + 1 > x, so every axis has a finite,
+ * non-empty range and the tick loops below a bounded count. */
+#define SVG_LIMIT 1e15
+#define SVG_MAX_TICKS 64
+
+static double clampv(double v)
+{
+	return v > SVG_LIMIT ? SVG_LIMIT : v < -SVG_LIMIT ? -SVG_LIMIT : v;
+}
+
+/* Ticks lo, lo + step, ... up to hi: how many (at least 1, at most SVG_MAX_TICKS). */
+static int nticks(double lo, double hi, double step)
+{
+	double n = floor((hi - lo) / step + 1e-6) + 1;
+	return !(n >= 1) ? 1 : n > SVG_MAX_TICKS ? SVG_MAX_TICKS : (int)n;
+}
+
 int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, size_t ns)
 {
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
 	for (size_t i = 0; i < ns; i++)
 		for (size_t k = 0; k < s[i].n; k++) {
-			double x = s[i].x[k], y = s[i].y[k];
-			if (!isfinite(x) || !isfinite(y) || (p->xlog2 && x <= 0))
+			double x = s[i].x[k], y = clampv(s[i].y[k]);
+			if (!isfinite(s[i].x[k]) || !isfinite(s[i].y[k]) || (p->xlog2 && x <= 0))
 				continue;
-			if (p->xlog2)
-				x = log2(x);
+			x = p->xlog2 ? log2(x) : clampv(x);
 			x0 = fmin(x0, x); x1 = fmax(x1, x);
 			y0 = fmin(y0, y); y1 = fmax(y1, y);
 		}
@@ -91,12 +108,14 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 	xml_text(o, p->title);
 	fputs("</text>\n", o);
 	/* grid and ticks */
-	for (double y = y0; y <= y1 + ys * 1e-6; y += ys) {
+	for (int t = 0, nt = nticks(y0, y1, ys); t < nt; t++) {
+		double y = y0 + t * ys;
 		fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
 		        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
 		        ML, PY(y), ML + pw, PY(y), ML - 6, PY(y) + 4, y);
 	}
-	for (double x = x0; x <= x1 + xs * 1e-6; x += xs) {
+	for (int t = 0, nt = nticks(x0, x1, xs); t < nt; t++) {
+		double x = x0 + t * xs;
 		char lab[32];
 		if (p->xlog2)
 			size_label(exp2(x), lab, sizeof lab);
@@ -119,21 +138,19 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 		fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s points=\"",
 		        s[i].color, s[i].dashed ? " stroke-dasharray=\"5,4\"" : "");
 		for (size_t k = 0; k < s[i].n; k++) {
-			double x = s[i].x[k], y = s[i].y[k];
-			if (!isfinite(x) || !isfinite(y) || (p->xlog2 && x <= 0))
+			double x = s[i].x[k], y = clampv(s[i].y[k]);
+			if (!isfinite(s[i].x[k]) || !isfinite(s[i].y[k]) || (p->xlog2 && x <= 0))
 				continue;
-			if (p->xlog2)
-				x = log2(x);
+			x = p->xlog2 ? log2(x) : clampv(x);
 			fprintf(o, "%.1f,%.1f ", PX(x), PY(y));
 		}
 		fputs("\"/>\n", o);
 		if (s[i].markers)
 			for (size_t k = 0; k < s[i].n; k++) {
-				double x = s[i].x[k], y = s[i].y[k];
-				if (!isfinite(x) || !isfinite(y) || (p->xlog2 && x <= 0))
+				double x = s[i].x[k], y = clampv(s[i].y[k]);
+				if (!isfinite(s[i].x[k]) || !isfinite(s[i].y[k]) || (p->xlog2 && x <= 0))
 					continue;
-				if (p->xlog2)
-					x = log2(x);
+				x = p->xlog2 ? log2(x) : clampv(x);
 				fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
 				        PX(x), PY(y), s[i].color);
 			}

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,54 @@ static void test_csv_errors(void **st)
 	expect_csv_error(buf, "2: value out of range");
 	snprintf(buf, sizeof buf, "%s100,0,1.0\n", hdr);
 	expect_csv_error(buf, "2: missing column");
+	/* non-finite and absurd values: refused by name, with the limit */
+	snprintf(buf, sizeof buf, "%s100,0,inf,0,1.0,80,0,1.0,80,100\n", hdr);
+	expect_csv_error(buf, "2: column bandwidth_mean: not a number: 'inf'");
+	snprintf(buf, sizeof buf, "%s100,0,nan,0,1.0,80,0,1.0,80,100\n", hdr);
+	expect_csv_error(buf, "2: column bandwidth_mean: not a number: 'nan'");
+	snprintf(buf, sizeof buf, "%s100,0,1.7e308,0,1.0,80,0,1.0,80,100\n", hdr);
+	expect_csv_error(buf, "2: column bandwidth_mean: 1.7e308 is beyond the limit 1e+06 GB/s");
+	snprintf(buf, sizeof buf, "%s100,0,1.0,0,1.0,80,0,1.0,1.5e9,100\n", hdr);
+	expect_csv_error(buf, "2: column latency_smooth: 1.5e9 is beyond the limit 1e+09 ns");
+	snprintf(buf, sizeof buf, "%s100,0,1.0,0,1.0,80,0,2e6,80,100\n", hdr);
+	expect_csv_error(buf, "2: column bandwidth_smooth: 2e6 is beyond the limit");
+	/* a pause >= 2^64 was cast to uint64_t (undefined behaviour) */
+	snprintf(buf, sizeof buf, "%s100,1e30,1.0,0,1.0,80,0,1.0,80,100\n", hdr);
+	expect_csv_error(buf, "2: column pause: '1e30' is not an integer in 0..2^53");
+	snprintf(buf, sizeof buf, "%s100,2.5,1.0,0,1.0,80,0,1.0,80,100\n", hdr);
+	expect_csv_error(buf, "2: column pause: '2.5' is not an integer");
+	/* the limits themselves are accepted */
+	snprintf(buf, sizeof buf, "%s100,9007199254740992,1e6,1e6,1.0,1e9,1e9,1e6,1e9,100\n", hdr);
+	FILE *in = fmemopen(buf, strlen(buf), "r");
+	struct mess_family g;
+	char err[256] = "";
+	assert_int_equal(mess_read_csv(in, &g, err, sizeof err), 0);
+	fclose(in);
+	assert_true(g.curve[0].pt[0].pause == 9007199254740992ull);
+	mess_family_free(&g);
+}
+
+/* Values near DBL_MAX once made the tick loop run to infinity (x1 overflowed
+ * to inf and x += step never passed it): the plot must stay small and finite. */
+static void test_svg_huge_values(void **st)
+{
+	(void)st;
+	const double x[3] = {1.0, 1.6e308, DBL_MAX}, y[3] = {1e-300, DBL_MAX, -DBL_MAX};
+	struct svg_series s = {.label = "huge", .x = x, .y = y, .n = 3, .markers = 1};
+	for (int variant = 0; variant < 3; variant++) {
+		struct svg_plot p = {.title = "t", .xlabel = "x", .ylabel = "y",
+		                     .x_from_zero = variant != 1, .y_from_zero = variant != 2};
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *o = open_memstream(&buf, &len);
+		assert_int_equal(svg_write(o, &p, &s, 1), 0);
+		fclose(o);
+		assert_true(len < 20000);
+		assert_null(strstr(buf, "inf"));
+		assert_null(strstr(buf, "nan"));
+		assert_non_null(strstr(buf, "</svg>\n"));
+		free(buf);
+	}
 }
 
 static void test_bwlat_dir(void **st)
@@ -333,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_bwlat_dir),
 		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_svg_huge_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
