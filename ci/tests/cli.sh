@@ -86,7 +86,22 @@ for f in records.csv summary.txt chase.csv lat.csv lat.xg lat_stride_stride64.xg
 	par.csv parmax.csv cache_levels.txt cache_levels.csv; do
 	[ -s "$T/o_good/$f" ] || missing_files="$missing_files $f"
 done
-if [ -n "$missing_files" ]; then fail parse_files "missing:$missing_files"; else pass parse_files; fi
+# contents: summary.txt from the log's own counts, records.csv's first row from
+# the hdr line itself, each chain's xgraph from the ns/loads of good_log
+hdr_fields=$(grep -m1 ' hdr h=0 ' "$T/good.log" | sed 's/^@RVM 0 hdr h=0 //; s/ \*[0-9a-f]*$//')
+{ printf '"stride=64\n'; for ((s = 512; s <= 16777216; s *= 2)); do
+	if ((s <= 32768)); then v=4.000; elif ((s <= 1048576)); then v=12.000; else v=90.000; fi
+	awk -v s=$s -v v=$v 'BEGIN { printf "%.5f %s\n", s / 1048576, v }'; done; echo; } >"$T/want64.xg"
+if [ -n "$missing_files" ]; then fail parse_files "missing:$missing_files"
+elif ! grep -qx "good: $nrec" "$T/o_good/summary.txt" || ! grep -qx 'bad: 0' "$T/o_good/summary.txt" ||
+	! grep -qx 'result: clean' "$T/o_good/summary.txt" || ! grep -qx 'harts: 2' "$T/o_good/summary.txt" ||
+	! grep -qx 'records_by_type: hdr=1 cfg=1 hart=2 chase=2 lat=32 par=2 parmax=1 end=1' "$T/o_good/summary.txt"; then
+	fail parse_files "summary.txt: $(tr '\n' ' ' <"$T/o_good/summary.txt")"
+elif [ "$(sed -n 2p "$T/o_good/records.csv")" != "3,0,hdr,0,\"$hdr_fields\"" ]; then
+	fail parse_files "records.csv row 1: $(sed -n 2p "$T/o_good/records.csv")"
+elif ! cmp -s "$T/want64.xg" "$T/o_good/lat_random_stride64.xg" || ! cmp -s "$T/want64.xg" "$T/o_good/lat_stride_stride64.xg"; then
+	fail parse_files "lat_*_stride64.xg differ from the log's values"
+else pass parse_files; fi
 
 # records.csv: header + one row per record; lat.csv: 2 x 16 points
 r=$(($(wc -l <"$T/o_good/records.csv") - 1)); l=$(($(wc -l <"$T/o_good/lat.csv") - 1))
@@ -120,7 +135,12 @@ if grep -q '^65536,0.06250,2,2000,12000,12000,6.000,6.000,2.000$' "$T/o_good/par
 else fail parse_par_chase "par.csv/parmax.csv/chase.csv rows wrong"; fi
 
 "$RVMESS" parse "$T/good.log" -o "$T/o_quiet" --quiet >"$T/q.txt" 2>&1
-if [ "$(wc -l <"$T/q.txt")" = 2 ]; then pass parse_quiet; else fail parse_quiet "--quiet printed $(wc -l <"$T/q.txt") lines"; fi
+# the same two summary lines as without --quiet, and no cache-level table
+if [ "$(wc -l <"$T/q.txt")" != 2 ]; then fail parse_quiet "--quiet printed $(wc -l <"$T/q.txt") lines"
+elif [ "$(head -1 "$T/q.txt")" != "$want" ]; then fail parse_quiet "line 1: $(head -1 "$T/q.txt")"
+elif [ "$(sed -n 2p "$T/q.txt")" != "$(sed -n 2p "$T/out.txt" | sed "s|$T/o_good/|$T/o_quiet/|")" ]; then fail parse_quiet "line 2: $(sed -n 2p "$T/q.txt")"
+elif ! grep -q '^L1 ' "$T/out.txt"; then fail parse_quiet "the non-quiet run printed no cache-level table to compare with"
+else pass parse_quiet; fi
 
 # ---- parse: corrupt CRC on a known line ---------------------------------------
 good_log >"$T/bad.log"
@@ -266,11 +286,87 @@ else fail parse_long_path "exit $rc: $(head -2 "$T/err.txt" | cut -c1-100 ) / $(
 "$RVMESS" parse "$T/nope.log" -o "$T/o_nope" >/dev/null 2>"$T/err.txt"; rc=$?
 if [ $rc = 2 ] && grep -q "$T/nope.log: No such file or directory" "$T/err.txt"; then pass parse_missing_log
 else fail parse_missing_log "exit $rc: $(cat "$T/err.txt")"; fi
-"$RVMESS" parse "$T/good.log" >/dev/null 2>&1; rc1=$?
-"$RVMESS" nosuchcmd >/dev/null 2>&1; rc2=$?
-"$RVMESS" parse "$T/good.log" -o /proc/rvmess_cannot >/dev/null 2>&1; rc3=$?
-if [ $rc1 = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ]; then pass parse_usage
-else fail parse_usage "exits $rc1 $rc2 $rc3, want 2 2 2"; fi
+"$RVMESS" parse "$T/good.log" >/dev/null 2>"$T/e1.txt"; rc1=$?
+"$RVMESS" nosuchcmd >/dev/null 2>"$T/e2.txt"; rc2=$?
+"$RVMESS" parse "$T/good.log" -o /proc/rvmess_cannot >/dev/null 2>"$T/e3.txt"; rc3=$?
+"$RVMESS" parse "$T/good.log" -o >/dev/null 2>"$T/e4.txt"; rc4=$?
+if [ $rc1 != 2 ] || [ $rc2 != 2 ] || [ $rc3 != 2 ] || [ $rc4 != 2 ]; then fail parse_usage "exits $rc1 $rc2 $rc3 $rc4, want 2 2 2 2"
+elif [ "$(head -1 "$T/e1.txt")" != "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]" ]; then fail parse_usage "no -o: $(head -1 "$T/e1.txt")"
+elif [ "$(head -1 "$T/e2.txt")" != "rvmess: unknown command 'nosuchcmd'" ]; then fail parse_usage "bad command: $(head -1 "$T/e2.txt")"
+elif [ "$(cat "$T/e3.txt")" != "rvmess parse: /proc/rvmess_cannot: No such file or directory" ]; then fail parse_usage "bad -o: $(cat "$T/e3.txt")"
+elif [ "$(head -1 "$T/e4.txt")" != "rvmess parse: option '-o' needs a value" ]; then fail parse_usage "-o without value: $(head -1 "$T/e4.txt")"
+else pass parse_usage; fi
+
+# --help: exit 0, on stdout, every option explained
+"$RVMESS" parse --help >"$T/h1.txt" 2>"$T/e1.txt"; rc1=$?
+"$RVMESS" curves --help >"$T/h2.txt" 2>"$T/e2.txt"; rc2=$?
+if [ $rc1 != 0 ] || [ $rc2 != 0 ] || [ -s "$T/e1.txt" ] || [ -s "$T/e2.txt" ]; then fail help "exits $rc1 $rc2: $(cat "$T/e1.txt" "$T/e2.txt")"
+elif ! grep -q '^  --tol PCT  .*cache-level' "$T/h1.txt" || ! grep -q '^  --peak GBPS  .*peak' "$T/h1.txt" ||
+	! grep -q '^  --issued  .*issued' "$T/h1.txt" || ! grep -q '^  -q, --quiet ' "$T/h1.txt"; then fail help "parse --help: $(tr '\n' ' ' <"$T/h1.txt")"
+elif ! grep -q '^usage: rvmess curves MESS.csv' "$T/h2.txt" || ! grep -q '^  --peak GBPS  ' "$T/h2.txt" ||
+	! grep -q '^  -o DIR  .*bwlat' "$T/h2.txt"; then fail help "curves --help: $(tr '\n' ' ' <"$T/h2.txt")"
+else pass help; fi
+
+# a directory given as the input says so
+"$RVMESS" curves "$T" >/dev/null 2>"$T/e1.txt"; rc1=$?
+"$RVMESS" parse "$T" -o "$T/o_dirin" >/dev/null 2>"$T/e2.txt"; rc2=$?
+if [ $rc1 = 2 ] && [ "$(cat "$T/e1.txt")" = "rvmess curves: $T: Is a directory" ] &&
+	[ $rc2 = 2 ] && [ "$(cat "$T/e2.txt")" = "rvmess parse: $T: Is a directory" ] && [ ! -e "$T/o_dirin" ]; then
+	pass input_is_directory
+else fail input_is_directory "exits $rc1 $rc2: $(cat "$T/e1.txt" "$T/e2.txt")"; fi
+
+# ---- runs and order ---------------------------------------------------------------
+# two runs in one log: refused, both hdr lines named, nothing written
+{ good_log; good_log; } >"$T/two.log"
+len=$(good_log | wc -l)
+run_parse "$T/two.log" "$T/o_two"
+if [ $rc = 1 ] && grep -q "^$T/two.log:$((len + 3)): a second run starts here (hdr, seq 0, after seq $((nrec - 1)) at line $len; the first run's hdr is at line 3)" "$T/err.txt" &&
+	grep -q "holds 2 runs" "$T/err.txt" && [ ! -e "$T/o_two" ]; then pass parse_two_runs
+else fail parse_two_runs "exit $rc: $(head -3 "$T/err.txt")"; fi
+
+# shuffled lines: a notice, the same results as in order
+{ good_log | sed -n '1,7p'; good_log | sed -n '8,20p' | tac; good_log | sed -n '21,$p'; } >"$T/shuf.log"
+run_parse "$T/shuf.log" "$T/o_shuf"
+if [ $rc = 0 ] && grep -q "^$T/shuf.log:9: notice: records out of order (seq 16 after seq 17 at line 8)" "$T/err.txt" &&
+	grep -qx 'out_of_order: 12' "$T/o_shuf/summary.txt" && cmp -s "$T/o_shuf/lat.csv" "$T/o_good/lat.csv" &&
+	cmp -s "$T/o_shuf/chase.csv" "$T/o_good/chase.csv"; then pass parse_shuffled
+else fail parse_shuffled "exit $rc: $(head -2 "$T/err.txt") / $(grep out_of_order "$T/o_shuf/summary.txt")"; fi
+
+# ---- finite values ----------------------------------------------------------------
+# a curve CSV with values near DBL_MAX once wrote GBs of ticks: refused at once
+{ echo "read_pct_rounded,pause,bandwidth_mean,bandwidth_std,rd_percentage_actual_mean,latency_mean,latency_std,bandwidth_smooth,latency_smooth,rw_ratio"
+	echo "100,0,1.7976e308,0,1,1.7976e308,0,1.7976e308,1.7976e308,100"; } >"$T/huge.csv"
+timeout 20 "$RVMESS" curves "$T/huge.csv" -o "$T/o_huge" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 1 ] && [ "$(cat "$T/err.txt")" = "rvmess curves: $T/huge.csv:2: column bandwidth_mean: 1.7976e308 is beyond the limit 1e+06 GB/s" ] &&
+	[ ! -e "$T/o_huge/mess.svg" ]; then pass curves_huge_values
+else fail curves_huge_values "exit $rc: $(head -c 300 "$T/err.txt")"; fi
+# the same in a log's mess record: named and left out
+{ rec 0 hdr 0 proto=1; rec 1 mess 0 mix=0 pause=0 rep=0 nspl=1000000001.000 rd_pct=100.000 bw_iss=10.000 src=iss
+	rec 2 end 0 status=ok errors=0 records=2; } >"$T/hugemess.log"
+run_parse "$T/hugemess.log" "$T/o_hugemess"
+if [ $rc = 1 ] && grep -q "hugemess.log:2: mess record with a missing or bad field (mix, pause, nspl <= 1e+09," "$T/err.txt" &&
+	grep -qx 'invalid_fields: 1' "$T/o_hugemess/summary.txt"; then pass parse_huge_mess
+else fail parse_huge_mess "exit $rc: $(head -2 "$T/err.txt")"; fi
+
+# ---- parse time grows linearly -------------------------------------------------------
+# Logs of the shapes that once took minutes (one record with many fields, many
+# par records, one long lat dataset, many unknown types), at N and 4N: CPU time
+# may grow 4x (n log n: a bit more), never 16x.  Fails only when the 4N parse
+# also takes over a second of CPU, so a noisy small run cannot fail it.
+GEN=$BUILD/bin/rvmess-genlog
+if [ ! -x "$GEN" ]; then fail parse_scaling "$GEN not built"
+else
+	cpu() { # N -> CPU seconds (user + sys) of a parse of the N-sized log
+		"$GEN" --wide $((2 * $1)) --par "$1" --latflat $((2 * $1)) --unknown "$1" >"$T/scale.log"
+		rm -rf "$T/o_scale"
+		( TIMEFORMAT='%3U %3S'; time timeout 120 "$RVMESS" parse "$T/scale.log" -o "$T/o_scale" -q >/dev/null 2>&1 ) 2>&1 |
+			awk '{ print $1 + $2 }'
+	}
+	c1=$(cpu 4000); c4=$(cpu 16000)
+	if awk -v a="$c1" -v b="$c4" 'BEGIN { exit !(b > 1 && b > 10 * (a > 0.01 ? a : 0.01)) }'; then
+		fail parse_scaling "CPU ${c1}s at N, ${c4}s at 4N: grows faster than n log n"
+	else pass parse_scaling; fi
+fi
 
 # ---- config on the real image -----------------------------------------------------
 IMG=$BUILD/images/virt.elf

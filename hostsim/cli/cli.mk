@@ -13,3 +13,10 @@ HOST_BINS += $(BUILD)/bin/rvmess
 $(BUILD)/bin/rvmess: $(patsubst %.c,$(HOBJ)/%.o,hostsim/cli/main.c $(RVMESS_LIB_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@ $(HLDLIBS) $(RVMESS_LIBS)
+
+# Synthetic valid logs for tools/bench-parse.sh and the parse scaling test.
+HOST_BINS += $(BUILD)/bin/rvmess-genlog
+
+$(BUILD)/bin/rvmess-genlog: $(patsubst %.c,$(HOBJ)/%.o,tools/genlog.c firmware/lib/crc32.c)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ $(HLDLIBS)

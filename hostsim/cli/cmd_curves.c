@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cmds.h"
 #include "cli/curves.h"
@@ -9,10 +10,25 @@
 #include "cli/mess_out.h"
 #include "cli/out.h"
 
+#define USAGE "usage: rvmess curves MESS.csv [-o DIR] [--peak GBPS]\n"
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: rvmess curves MESS.csv [-o DIR] [--peak GBPS]\n");
+	fprintf(stderr, USAGE "(rvmess curves --help explains the options)\n");
 	return 2;
+}
+
+static int help(void)
+{
+	printf(USAGE
+	       "Read a Mess 2 curve CSV (docs/formats.md; e.g. a parse's mess.csv) and print\n"
+	       "its Mess metrics.  A bad file is refused as FILE:LINE: reason.\n"
+	       "  -o DIR        also write DIR/mess.svg and DIR/bwlat/bwlat_<R>.txt (the Mess\n"
+	       "                simulator's curve files), replaced all at once or not at all\n"
+	       "  --peak GBPS   the memory's theoretical peak in GB/s (0.001..%g): saturated\n"
+	       "                bandwidth is also shown as %% of it\n"
+	       "Exit status: 0 ok; 1 bad CSV; 2 usage or I/O error.\n", MESS_MAX_GBPS);
+	return 0;
 }
 
 int cmd_curves(int argc, char **argv)
@@ -28,17 +44,30 @@ int cmd_curves(int argc, char **argv)
 				fprintf(stderr, "rvmess curves: --peak wants a bandwidth in GB/s in 0.001..%g, got '%s'\n", MESS_MAX_GBPS, argv[i]);
 				return 2;
 			}
-		} else if (argv[i][0] == '-') {
+		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			return help();
+		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--peak") == 0) {
+			fprintf(stderr, "rvmess curves: option '%s' needs a value\n", argv[i]);
+			return usage();
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "rvmess curves: unknown option '%s'\n", argv[i]);
 			return usage();
 		} else if (!csv) {
 			csv = argv[i];
 		} else {
+			fprintf(stderr, "rvmess curves: unexpected argument '%s'\n", argv[i]);
 			return usage();
 		}
 	}
 	if (!csv)
 		return usage();
 	FILE *in = fopen(csv, "r");
+	struct stat st;
+	if (in && fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(in);
+		in = NULL;
+		errno = EISDIR;
+	}
 	if (!in) {
 		fprintf(stderr, "rvmess curves: %s: %s\n", csv, strerror(errno));
 		return 2;

@@ -27,9 +27,17 @@ static int write_records_csv(const struct rvm_log *log, struct outdir *od)
 		f = p = malloc(n);
 		if (!f)
 			abort();
+		for (size_t k = 0; k < r->nfields; k++) {
+			size_t kn = strlen(r->fields[k].key), vn = strlen(r->fields[k].val);
+
+			if (k)
+				*p++ = ' ';
+			memcpy(p, r->fields[k].key, kn);
+			p[kn] = '=';
+			memcpy(p + kn + 1, r->fields[k].val, vn);
+			p += kn + 1 + vn;
+		}
 		*p = '\0';
-		for (size_t k = 0; k < r->nfields; k++)
-			p += sprintf(p, "%s%s=%s", k ? " " : "", r->fields[k].key, r->fields[k].val);
 		csv_u64(&c, r->line);
 		csv_u64(&c, r->seq);
 		csv_str(&c, r->type);
@@ -65,7 +73,8 @@ static int write_summary(const struct rvm_log *log, struct outdir *od, size_t in
 	fprintf(f, "lines: %lu\n", log->lines);
 	fprintf(f, "good: %zu\nbad: %zu\nmissing: %llu\nduplicate: %zu\nconflicting: %zu\n",
 		log->nrecs, log->bad, (unsigned long long)log->missing, log->duplicates, log->conflicts);
-	fprintf(f, "unknown_types: %zu\ninvalid_fields: %zu\n", log->unknown, invalid);
+	fprintf(f, "unknown_types: %zu\ninvalid_fields: %zu\nout_of_order: %zu\n", log->unknown, invalid,
+		log->out_of_order);
 	fprintf(f, "complete: %s\nstatus: %s\nresult: %s\n", log->complete ? "yes" : "no",
 		rvm_status_name(log->status), clean ? "clean" : "unclean");
 	fprintf(f, "harts: %zu\n", log->harts);
@@ -85,10 +94,33 @@ static int write_summary(const struct rvm_log *log, struct outdir *od, size_t in
 	return outdir_close(od, f);
 }
 
+#define USAGE "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]\n"
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]\n");
+	fprintf(stderr, USAGE "(rvmess parse --help explains the options)\n");
 	return 2;
+}
+
+static int help(void)
+{
+	printf(USAGE
+	       "Validate a console log (docs/protocol.md) and write its suites' files into DIR\n"
+	       "(docs/formats.md).  Outputs are replaced all at once or not at all; symlinks\n"
+	       "at output paths are refused; a re-parse removes only files parse wrote.\n"
+	       "  -o DIR        output directory, created if needed\n"
+	       "  -q, --quiet   print only the two summary lines\n"
+	       "  --tol PCT     cache-level detection: a lat point joins a level while its\n"
+	       "                latency is within PCT %% (0..100, default %.0f) of the level's median\n"
+	       "  --peak GBPS   the memory's theoretical peak in GB/s (0.001..%g): saturated\n"
+	       "                bandwidth is also shown as %% of it (default: the peak the log\n"
+	       "                reports, if any)\n"
+	       "  --issued      mess.svg also draws each curve against the issued (STREAM-like)\n"
+	       "                bandwidth, dashed, beside the bandwidth at memory\n"
+	       "Exit status: 0 clean log; 1 log with errors (written anyway) or two runs in\n"
+	       "one log (refused); 2 usage or I/O error (DIR left as it was).\n",
+	       PLATEAU_TOL_DEFAULT * 100, MESS_MAX_GBPS);
+	return 0;
 }
 
 int cmd_parse(int argc, char **argv)
@@ -131,8 +163,10 @@ int cmd_parse(int argc, char **argv)
 				return 2;
 			}
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage();
-			return 0;
+			return help();
+		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--tol") == 0 || strcmp(argv[i], "--peak") == 0) {
+			fprintf(stderr, "rvmess parse: option '%s' needs a value\n", argv[i]);
+			return usage();
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "rvmess parse: unknown option '%s'\n", argv[i]);
 			return usage();
@@ -149,6 +183,12 @@ int cmd_parse(int argc, char **argv)
 	if (rvm_log_read(logp, stderr, &log) < 0) {
 		fprintf(stderr, "rvmess parse: %s: %s\n", logp, strerror(errno));
 		return 2;
+	}
+	if (log.runs > 1) {
+		fprintf(stderr, "rvmess parse: %s holds %zu runs (see the lines above); refusing to merge them: "
+			"split the log, one run per file (nothing written)\n", logp, log.runs);
+		rvm_log_free(&log);
+		return 1;
 	}
 	if (outdir_open(&od, dir, "parse") < 0) {
 		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));

@@ -446,6 +446,18 @@ static int parse_num(const char *s, double *v)
 	return end != s && *end == '\0' && errno == 0 && isfinite(*v) ? 0 : -1;
 }
 
+struct row_key {
+	struct mess_sample s;
+	size_t i;
+};
+
+static int cmp_row_key(const void *a, const void *b)
+{
+	const struct row_key *x = a, *y = b;
+	int c = cmp_sample(&x->s, &y->s);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 {
 	char line[4096];
@@ -546,19 +558,20 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 	/* group rows into curves (same order rules as mess_family_build) */
 	{
 		size_t *order = malloc((n ? n : 1) * sizeof *order);
-		if (!order)
+		struct row_key *key = malloc((n ? n : 1) * sizeof *key);
+		if (!order || !key) {
+			free(order);
+			free(key);
 			goto oom;
-		for (size_t i = 0; i < n; i++)
-			order[i] = i;
-		/* insertion sort by (store_pct, pause desc): files are small */
-		for (size_t i = 1; i < n; i++) {
-			size_t t = order[i], j = i;
-			while (j > 0 && cmp_sample(&s[order[j - 1]], &s[t]) > 0) {
-				order[j] = order[j - 1];
-				j--;
-			}
-			order[j] = t;
 		}
+		/* by (store_pct, pause desc), file order among equals: n log n */
+		for (size_t i = 0; i < n; i++)
+			key[i] = (struct row_key){s[i], i};
+		if (n)
+			qsort(key, n, sizeof *key, cmp_row_key);
+		for (size_t i = 0; i < n; i++)
+			order[i] = key[i].i;
+		free(key);
 		f->curve = calloc(n ? n : 1, sizeof *f->curve);
 		if (!f->curve) {
 			free(order);

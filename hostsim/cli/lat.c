@@ -42,19 +42,61 @@ static int zero_loads(const struct rvm_log *log, const struct rvm_rec *r, FILE *
 
 /* ---- lat ---------------------------------------------------------------- */
 
+/* A valid lat record while grouping: its dataset key and its log order. */
+struct lat_tmp {
+	int chain;                 /* 0 stride, 1 random */
+	uint64_t stride;
+	size_t order;              /* index among the valid records */
+	struct lat_point p;
+};
+
+static int cmp_lat_set(const void *a, const void *b)
+{
+	const struct lat_tmp *x = a, *y = b;
+
+	if (x->chain != y->chain)
+		return x->chain - y->chain;
+	if (x->stride != y->stride)
+		return x->stride < y->stride ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_lat_size(const void *a, const void *b)
+{
+	const struct lat_tmp *x = a, *y = b;
+
+	if (x->p.size != y->p.size)
+		return x->p.size < y->p.size ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* A dataset: [first, end) of the set-sorted array; order of its first record */
+struct lat_group {
+	size_t first, end, order;
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	size_t x = ((const struct lat_group *)a)->order, y = ((const struct lat_group *)b)->order;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorting, not searching: n log n in the records whatever the number of
+ * datasets or the order of the sizes. */
 void lat_collect(const struct rvm_log *log, FILE *diag, struct lat_sets *out, size_t *invalid)
 {
 	static const char *const keys[] = { "stride", "size", "loads", "cycles", "ns", NULL };
 	const struct rvm_rec *r;
-	size_t it = 0;
+	size_t it = 0, n = 0, ng = 0;
+	struct lat_tmp *t = xrealloc(NULL, (rvm_log_count(log, "lat") + 1) * sizeof(*t));
+	struct lat_group *g;
 
 	memset(out, 0, sizeof(*out));
 	while ((r = rvm_log_next(log, "lat", &it))) {
 		uint64_t v[5];
 		const char *chain = logrec_get(r, "chain");
-		struct lat_set *s = NULL;
 		struct lat_point *p;
-		size_t k;
 
 		if (!chain || (strcmp(chain, "stride") != 0 && strcmp(chain, "random") != 0)) {
 			if (diag)
@@ -67,22 +109,10 @@ void lat_collect(const struct rvm_log *log, FILE *diag, struct lat_sets *out, si
 			(*invalid)++;
 			continue;
 		}
-		for (size_t i = 0; i < out->n; i++)
-			if (strcmp(out->sets[i].chain, chain) == 0 && out->sets[i].stride == v[0])
-				s = &out->sets[i];
-		if (!s) {
-			out->sets = xrealloc(out->sets, (out->n + 1) * sizeof(*out->sets));
-			s = &out->sets[out->n++];
-			memset(s, 0, sizeof(*s));
-			snprintf(s->chain, sizeof(s->chain), "%s", chain);
-			s->stride = v[0];
-		}
-		s->pts = xrealloc(s->pts, (s->n + 1) * sizeof(*s->pts));
-		/* insertion keeps ascending size, log order among equal sizes */
-		for (k = s->n; k > 0 && s->pts[k - 1].size > v[1]; k--)
-			s->pts[k] = s->pts[k - 1];
-		p = &s->pts[k];
-		s->n++;
+		t[n].chain = strcmp(chain, "random") == 0;
+		t[n].stride = v[0];
+		t[n].order = n;
+		p = &t[n].p;
 		p->size = v[1];
 		p->loads = v[2];
 		p->cycles = v[3];
@@ -90,7 +120,40 @@ void lat_collect(const struct rvm_log *log, FILE *diag, struct lat_sets *out, si
 		p->cpl = (double)v[3] / (double)v[2];
 		p->nspl = (double)v[4] / (double)v[2];
 		p->line = r->line;
+		n++;
 	}
+	if (n == 0) {
+		free(t);
+		return;
+	}
+	qsort(t, n, sizeof(*t), cmp_lat_set);
+	g = xrealloc(NULL, n * sizeof(*g));
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || t[i].chain != t[i - 1].chain || t[i].stride != t[i - 1].stride) {
+			g[ng].first = i;
+			g[ng++].order = t[i].order;
+		}
+		g[ng - 1].end = i + 1;
+	}
+	qsort(g, ng, sizeof(*g), cmp_group);
+	out->sets = xrealloc(NULL, ng * sizeof(*out->sets));
+	out->n = ng;
+	for (size_t k = 0; k < ng; k++) {
+		struct lat_set *s = &out->sets[k];
+		struct lat_tmp *gt = &t[g[k].first];
+
+		memset(s, 0, sizeof(*s));
+		snprintf(s->chain, sizeof(s->chain), "%s", gt->chain ? "random" : "stride");
+		s->stride = gt->stride;
+		s->n = g[k].end - g[k].first;
+		/* ascending size, log order among equal sizes */
+		qsort(gt, s->n, sizeof(*gt), cmp_lat_size);
+		s->pts = xrealloc(NULL, s->n * sizeof(*s->pts));
+		for (size_t i = 0; i < s->n; i++)
+			s->pts[i] = gt[i].p;
+	}
+	free(g);
+	free(t);
 }
 
 void lat_sets_free(struct lat_sets *s)
@@ -320,8 +383,25 @@ int write_cache_levels(const struct cache_levels *cl, struct outdir *od)
 
 /* ---- par / parmax --------------------------------------------------------- */
 
+struct par1 {
+	uint64_t size;
+	size_t order;
+	double nspl;
+};
+
+static int cmp_par1(const void *a, const void *b)
+{
+	const struct par1 *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
 int write_par_outputs(const struct rvm_log *log, struct outdir *od, FILE *diag, size_t *invalid)
 {
+	struct par1 *ones = NULL;
+	size_t none = 0;
 	static const char *const pkeys[] = { "size", "k", "loads", "cycles", "ns", NULL };
 	static const char *const mkeys[] = { "size", "k", NULL };
 	struct csv c;
@@ -332,10 +412,23 @@ int write_par_outputs(const struct rvm_log *log, struct outdir *od, FILE *diag, 
 		if (csv_open(&c, od, "par.csv",
 			     "size_bytes,size_mb,k,loads,cycles,ns,cycles_per_load,ns_per_load,parallelism") < 0)
 			return -1;
+		/* k=1 points by size (the first in log order for each size) */
+		ones = xrealloc(NULL, (rvm_log_count(log, "par") + 1) * sizeof(*ones));
 		while ((r = rvm_log_next(log, "par", &it))) {
-			uint64_t v[5], w[5];
-			const struct rvm_rec *one;
-			size_t it1 = 0;
+			uint64_t w[5];
+
+			if (need(log, r, NULL, pkeys, w) == 0 && w[1] == 1 && w[2]) {
+				ones[none].size = w[0];
+				ones[none].order = none;
+				ones[none].nspl = (double)w[4] / (double)w[2];
+				none++;
+			}
+		}
+		if (none)
+			qsort(ones, none, sizeof(*ones), cmp_par1);
+		it = 0;
+		while ((r = rvm_log_next(log, "par", &it))) {
+			uint64_t v[5];
 			double nspl1 = -1;
 
 			if (need(log, r, diag, pkeys, v) < 0 || zero_loads(log, r, diag, v[2])) {
@@ -343,11 +436,19 @@ int write_par_outputs(const struct rvm_log *log, struct outdir *od, FILE *diag, 
 				continue;
 			}
 			/* the k=1 point of the same size gives parallelism */
-			while ((one = rvm_log_next(log, "par", &it1))) {
-				if (need(log, one, NULL, pkeys, w) == 0 && w[0] == v[0] && w[1] == 1 && w[2]) {
-					nspl1 = (double)w[4] / (double)w[2];
-					break;
+			{
+				size_t lo = 0, hi = none;
+
+				while (lo < hi) { /* first entry with size >= v[0] */
+					size_t mid = lo + (hi - lo) / 2;
+
+					if (ones[mid].size < v[0])
+						lo = mid + 1;
+					else
+						hi = mid;
 				}
+				if (lo < none && ones[lo].size == v[0])
+					nspl1 = ones[lo].nspl;
 			}
 			csv_u64(&c, v[0]);
 			csv_fix(&c, (double)v[0] / MB, 5);
@@ -363,6 +464,7 @@ int write_par_outputs(const struct rvm_log *log, struct outdir *od, FILE *diag, 
 				csv_empty(&c);
 			csv_row_end(&c);
 		}
+		free(ones);
 		if (csv_close(&c) < 0)
 			return -1;
 	}

@@ -138,6 +138,30 @@ static int is_key_char(int c)
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
+static int cmp_field_key(const void *a, const void *b)
+{
+	return strcmp((*(const struct rvm_field *const *)a)->key, (*(const struct rvm_field *const *)b)->key);
+}
+
+/* A key that appears twice, or NULL: sorted, so n log n in the field count. */
+static const char *duplicate_key(const struct rvm_rec *rec)
+{
+	const struct rvm_field **by_key;
+	const char *dup = NULL;
+
+	if (rec->nfields < 2)
+		return NULL;
+	by_key = xrealloc(NULL, rec->nfields * sizeof(*by_key));
+	for (size_t i = 0; i < rec->nfields; i++)
+		by_key[i] = &rec->fields[i];
+	qsort(by_key, rec->nfields, sizeof(*by_key), cmp_field_key);
+	for (size_t i = 1; i < rec->nfields && !dup; i++)
+		if (strcmp(by_key[i - 1]->key, by_key[i]->key) == 0)
+			dup = by_key[i]->key;
+	free(by_key);
+	return dup;
+}
+
 /* Checks the checksum first (a corrupted line is named as such), then the
  * syntax of everything it covers. */
 int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, size_t whylen)
@@ -241,14 +265,9 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 				rvm_rec_free(rec);
 				return WHY("duplicate key 'h'");
 			}
-			for (size_t i = 0; i < rec->nfields; i++) {
-				if (strlen(rec->fields[i].key) == kn &&
-				    memcmp(rec->fields[i].key, p, kn) == 0) {
-					rvm_rec_free(rec);
-					return WHY("duplicate key '%.*s'", (int)kn, p);
-				}
-			}
-			rec->fields = xrealloc(rec->fields, (rec->nfields + 1) * sizeof(*rec->fields));
+			if ((rec->nfields & (rec->nfields - 1)) == 0) /* 0, 1, 2, 4...: double */
+				rec->fields = xrealloc(rec->fields, (rec->nfields ? 2 * rec->nfields : 1) *
+						       sizeof(*rec->fields));
 			rec->fields[rec->nfields].key = xstrndup(p, kn);
 			rec->fields[rec->nfields].val = xstrndup(eq + 1, (size_t)(tok_end - eq - 1));
 			rec->nfields++;
@@ -258,6 +277,17 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 	if (!rec->text) {
 		rvm_rec_free(rec);
 		return WHY("truncated record (no h= field)");
+	}
+	{
+		const char *dup = duplicate_key(rec);
+
+		if (dup) {
+			int n = (int)strlen(dup);
+
+			snprintf(why, whylen, "duplicate key '%.*s'", n > 40 ? 40 : n, dup);
+			rvm_rec_free(rec);
+			return -1;
+		}
 	}
 	rec->known = 0;
 	for (size_t i = 0; known_types[i]; i++)
@@ -343,6 +373,14 @@ static int cmp_seq_line(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+static int seq_sorted(const struct rvm_rec *c, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp_seq_line(&c[i - 1], &c[i]) > 0)
+			return 0;
+	return 1;
+}
+
 static const char *find_prefix(const char *p, const char *end)
 {
 	while (end - p >= PREFIX_LEN) {
@@ -355,6 +393,112 @@ static const char *find_prefix(const char *p, const char *end)
 		p = at + 1;
 	}
 	return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Distinct harts that printed a hart record (sorted: n log n). */
+static void count_harts(struct rvm_log *log)
+{
+	uint64_t *h = xrealloc(NULL, (log->nrecs ? log->nrecs : 1) * sizeof(*h));
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->nrecs; i++)
+		if (strcmp(log->recs[i].type, "hart") == 0)
+			h[n++] = log->recs[i].hart;
+	if (n)
+		qsort(h, n, sizeof(*h), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || h[i] != h[i - 1])
+			log->harts++;
+	free(h);
+}
+
+static int cmp_type_ptr(const void *a, const void *b)
+{
+	const struct rvm_rec *x = *(const struct rvm_rec *const *)a, *y = *(const struct rvm_rec *const *)b;
+	int c = strcmp(x->type, y->type);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/* Unknown types: kept, counted, one warning per type at its first record
+ * (grouped by sorting, so n log n however many types there are). */
+static void warn_unknown_types(struct rvm_log *log, FILE *diag)
+{
+	const struct rvm_rec **u = xrealloc(NULL, (log->nrecs ? log->nrecs : 1) * sizeof(*u));
+	unsigned char *first = xrealloc(NULL, log->nrecs ? log->nrecs : 1);
+	size_t n = 0;
+
+	memset(first, 0, log->nrecs ? log->nrecs : 1);
+	for (size_t i = 0; i < log->nrecs; i++)
+		if (!log->recs[i].known)
+			u[n++] = &log->recs[i];
+	log->unknown = n;
+	if (n)
+		qsort(u, n, sizeof(*u), cmp_type_ptr);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(u[i]->type, u[i - 1]->type) != 0)
+			first[u[i] - log->recs] = 1;
+	for (size_t i = 0; i < log->nrecs; i++)
+		if (first[i])
+			diagf(diag, log->path, log->recs[i].line, "warning: unknown record type '%s' (kept)",
+			      log->recs[i].type);
+	free(u);
+	free(first);
+}
+
+/*
+ * On the candidates in line order: a hdr after a record with seq > 0 starts a
+ * second run (the image restarted, or two logs were concatenated): counted in
+ * log->runs, and the log is refused by rvm_log_clean.  A record whose seq is
+ * below one on an earlier line (not a repeat of the same seq) means the lines
+ * were reordered: one notice, counted in log->out_of_order.
+ */
+static void check_order(struct rvm_log *log, const struct rvm_rec *c, size_t n, FILE *diag)
+{
+	uint64_t max = 0;
+	unsigned long max_line = 0, hdr_line = 0;
+	int seen_later = 0;
+
+	log->runs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].seq == 0 && strcmp(c[i].type, "hdr") == 0) {
+			if (!hdr_line || seen_later) {
+				if (log->runs == 1)
+					diagf(diag, log->path, c[i].line,
+					      "a second run starts here (hdr, seq 0, after seq %llu at line %lu; "
+					      "the first run's hdr is at line %lu): one run per log, split it",
+					      (unsigned long long)max, max_line, hdr_line);
+				if (log->runs == 0)
+					hdr_line = c[i].line;
+				log->runs++;
+				max = 0;
+				seen_later = 0;
+				continue;
+			}
+		}
+		if (c[i].seq > 0)
+			seen_later = 1;
+		if (c[i].seq < max) {
+			if (log->out_of_order == 0)
+				diagf(diag, log->path, c[i].line,
+				      "notice: records out of order (seq %llu after seq %llu at line %lu); "
+				      "they are taken in seq order",
+				      (unsigned long long)c[i].seq, (unsigned long long)max, max_line);
+			log->out_of_order++;
+		} else {
+			max = c[i].seq;
+			max_line = c[i].line;
+		}
+	}
+	if (log->runs == 0 && n)
+		log->runs = 1;
 }
 
 int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
@@ -404,7 +548,11 @@ int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
 	}
 	log->lines = line;
 
-	qsort(cand, ncand, sizeof(*cand), cmp_seq_line);
+	check_order(log, cand, ncand, diag);
+	/* seq order; a log in order (the usual case) needs no sort.  qsort's
+	 * array must not be NULL, even when empty. */
+	if (ncand && !seq_sorted(cand, ncand))
+		qsort(cand, ncand, sizeof(*cand), cmp_seq_line);
 
 	/* One record per seq: identical repeats are duplicates, different
 	 * content under the same seq is an error (first one kept). */
@@ -432,19 +580,7 @@ int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
 	}
 	free(cand);
 
-	/* Unknown types: warn once per type, keep. */
-	for (size_t i = 0; i < log->nrecs; i++) {
-		const struct rvm_rec *r = &log->recs[i];
-		int seen = 0;
-
-		if (r->known)
-			continue;
-		log->unknown++;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !log->recs[j].known && strcmp(log->recs[j].type, r->type) == 0;
-		if (!seen)
-			diagf(diag, name, r->line, "warning: unknown record type '%s' (kept)", r->type);
-	}
+	warn_unknown_types(log, diag);
 
 	/* Structure: hdr at 0, gaps, end. */
 	{
@@ -506,18 +642,7 @@ int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
 		log->complete = log->has_hdr && log->has_end && log->missing == 0;
 	}
 
-	/* Distinct harts that printed a hart record. */
-	for (size_t i = 0; i < log->nrecs; i++) {
-		int dup = 0;
-
-		if (strcmp(log->recs[i].type, "hart") != 0)
-			continue;
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = strcmp(log->recs[j].type, "hart") == 0 &&
-			      log->recs[j].hart == log->recs[i].hart;
-		if (!dup)
-			log->harts++;
-	}
+	count_harts(log);
 	return 0;
 }
 
@@ -568,5 +693,5 @@ void rvm_log_free(struct rvm_log *log)
 
 int rvm_log_clean(const struct rvm_log *log)
 {
-	return log->complete && log->bad == 0 && log->status == RVM_STATUS_OK;
+	return log->complete && log->bad == 0 && log->runs <= 1 && log->status == RVM_STATUS_OK;
 }

@@ -47,6 +47,10 @@ struct rvm_log {
 	int complete;            /* hdr, end, and every seq in between */
 	enum rvm_status status;  /* the end record's status */
 	unsigned long lines;     /* lines in the file */
+	size_t runs;             /* hdr records that start a run: more than 1 is
+	                          * two runs in one log, refused (not clean) */
+	size_t out_of_order;     /* records whose seq is below one on an earlier
+	                          * line (the lines were reordered): a notice */
 };
 
 /* Read and validate a log file.  Returns 0 on success (whatever the log's
@@ -59,7 +63,7 @@ int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
 
 void rvm_log_free(struct rvm_log *log);
 
-/* 1 when complete, no bad record and end status=ok. */
+/* 1 when complete, one run, no bad record and end status=ok. */
 int rvm_log_clean(const struct rvm_log *log);
 
 /* Validate one record (text from '@', without line ending).  Returns 0 and

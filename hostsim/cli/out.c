@@ -99,12 +99,21 @@ int mkdir_p(const char *dir)
 	return 0;
 }
 
+static mode_t file_mode(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return 0666 & ~m;
+}
+
 int outdir_open(struct outdir *d, const char *dir, const char *tag)
 {
 	size_t n = strlen(dir);
 
 	memset(d, 0, sizeof(*d));
 	d->tag = tag;
+	d->mode = file_mode();
 	if (mkdir_p(dir) < 0) {
 		seterr(d, dir, "%s", strerror(errno));
 		return -1;
@@ -195,14 +204,6 @@ static int check_subdir(struct outdir *d, const char *path)
 	return 0;
 }
 
-static mode_t file_mode(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return 0666 & ~m;
-}
-
 FILE *outdir_create(struct outdir *d, const char *name)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
@@ -218,13 +219,6 @@ FILE *outdir_create(struct outdir *d, const char *name)
 	if (!path_join(path, sizeof(path), d->dir, name)) {
 		seterr(d, d->dir, "path of '%s' longer than PATH_MAX (%d)", name, PATH_MAX);
 		return NULL;
-	}
-	for (size_t i = 0; i < d->nfiles; i++) {
-		if (strcmp(d->files[i].name, name) == 0) {
-			errno = EEXIST;
-			seterr(d, path, "written twice in one run");
-			return NULL;
-		}
 	}
 	if (slash) {
 		char sub[PATH_MAX];
@@ -247,7 +241,7 @@ FILE *outdir_create(struct outdir *d, const char *name)
 		seterr(d, path, "cannot create a temporary file: %s", strerror(errno));
 		return NULL;
 	}
-	if (fchmod(fd, file_mode()) < 0) {
+	if (fchmod(fd, d->mode) < 0) {
 		int e = errno;
 
 		close(fd);
@@ -281,7 +275,7 @@ int outdir_close(struct outdir *d, FILE *f)
 	struct outfile *o = NULL;
 	int e = 0;
 
-	for (size_t i = 0; i < d->nfiles && !o; i++)
+	for (size_t i = d->nfiles; i-- > 0 && !o;) /* usually the last one */
 		if (d->files[i].f == f)
 			o = &d->files[i];
 	if (!o) {
@@ -290,7 +284,7 @@ int outdir_close(struct outdir *d, FILE *f)
 	}
 	if (fflush(f) != 0 || ferror(f))
 		e = errno ? errno : EIO;
-	if (!e && fsync(fileno(f)) < 0 && errno != EINVAL && errno != EROFS)
+	if (!e && fdatasync(fileno(f)) < 0 && errno != EINVAL && errno != EROFS)
 		e = errno;
 	if (fclose(f) != 0 && !e)
 		e = errno ? errno : EIO;
@@ -329,12 +323,15 @@ void outdir_abort(struct outdir *d)
 	free_files(d);
 }
 
-static int written(const struct outdir *d, const char *name)
+static int cmp_name(const void *a, const void *b)
 {
-	for (size_t i = 0; i < d->nfiles; i++)
-		if (strcmp(d->files[i].name, name) == 0)
-			return 1;
-	return 0;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Is name among this run's files?  names: sorted, n of them. */
+static int written(char **names, size_t n, const char *name)
+{
+	return bsearch(&name, names, n, sizeof(*names), cmp_name) != NULL;
 }
 
 /* The previous manifest as one string (NULL when absent or unreadable). */
@@ -372,7 +369,7 @@ static void fsync_dir(const char *dir)
 int outdir_commit(struct outdir *d)
 {
 	char mpath[PATH_MAX], path[PATH_MAX];
-	char *old = NULL, *oend;
+	char *old = NULL, *oend, **names = NULL;
 	FILE *m;
 	int rc = 0;
 	size_t nreal = d->nfiles;
@@ -383,6 +380,17 @@ int outdir_commit(struct outdir *d)
 		if (!d->files[i].ok) {
 			errno = EIO;
 			seterr(d, d->files[i].path, "not written completely");
+			goto fail;
+		}
+	}
+	names = xrealloc(NULL, (nreal ? nreal : 1) * sizeof(*names));
+	for (size_t i = 0; i < nreal; i++)
+		names[i] = d->files[i].name;
+	qsort(names, nreal, sizeof(*names), cmp_name);
+	for (size_t i = 1; i < nreal; i++) {
+		if (strcmp(names[i - 1], names[i]) == 0) {
+			errno = EEXIST;
+			seterr(d, names[i], "written twice in one run");
 			goto fail;
 		}
 	}
@@ -411,7 +419,7 @@ int outdir_commit(struct outdir *d)
 		if (p[0] == '#' || !sp || !name_ok(sp + 1))
 			continue;
 		*sp = '\0';
-		if (strcmp(p, d->tag) != 0 && !written(d, sp + 1))
+		if (strcmp(p, d->tag) != 0 && !written(names, nreal, sp + 1))
 			fprintf(m, "%s %s\n", p, sp + 1);
 		*sp = ' ';
 	}
@@ -445,7 +453,7 @@ int outdir_commit(struct outdir *d)
 
 			if (!sp || strncmp(p, d->tag, (size_t)(sp - p)) != 0 || d->tag[sp - p] != '\0')
 				continue;
-			if (!name_ok(sp + 1) || written(d, sp + 1) ||
+			if (!name_ok(sp + 1) || written(names, nreal, sp + 1) ||
 			    !path_join(path, sizeof(path), d->dir, sp + 1))
 				continue;
 			if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
@@ -458,6 +466,7 @@ int outdir_commit(struct outdir *d)
 	}
 	fsync_dir(d->dir);
 	free(old);
+	free(names);
 	free_files(d);
 	return 0;
 fail:
@@ -465,6 +474,7 @@ fail:
 		int e = errno;
 
 		free(old);
+		free(names);
 		free_files(d);
 		errno = e;
 	}

@@ -3,9 +3,9 @@
  * command can lose or clobber data.
  *
  * - Each file is written to a temporary file in its final directory
- *   (".NAME.tmp.XXXXXX"), flushed and fsync'd.  Nothing replaces an existing
- *   file until outdir_commit(): then every temporary file is renamed over its
- *   destination.  A write error (full disk, I/O error) before the commit
+ *   (".NAME.tmp.XXXXXX"), flushed and fdatasync'd.  Nothing replaces an
+ *   existing file until outdir_commit(): then every temporary file is renamed
+ *   over its destination and the directory is fsync'd.  A write error (full disk, I/O error) before the commit
  *   leaves every old file as it was; outdir_abort() removes the temporaries.
  * - A symlink at an output path is refused ("is a symbolic link; rvmess does
  *   not write through links"), as is any other non-regular file there (a
@@ -39,6 +39,7 @@ struct outdir {
 	const char *tag;          /* command name in the manifest: "parse", "curves" */
 	struct outfile *files;    /* opened this run, in order */
 	size_t nfiles;
+	unsigned mode;            /* of new files: 0666 & ~umask */
 	char err[4096 + 256];     /* first error: "PATH: reason" */
 };
 
@@ -48,10 +49,11 @@ int outdir_open(struct outdir *d, const char *dir, const char *tag);
 
 /* Start the file NAME ("lat.csv", "bwlat/bwlat_50.txt") in DIR: returns a
  * stream on its temporary file, or NULL with errno set and the reason in
- * outdir_error().  Creating the same name twice is an error (EEXIST). */
+ * outdir_error().  Creating the same name twice makes the commit fail
+ * (EEXIST). */
 FILE *outdir_create(struct outdir *d, const char *name);
 
-/* Finish a stream from outdir_create: flush, fsync, close.  Returns 0, or -1
+/* Finish a stream from outdir_create: flush, fdatasync, close.  Returns 0, or -1
  * with errno set (ENOSPC, EIO...) and "PATH: reason" in outdir_error().  The
  * destination is not touched yet. */
 int outdir_close(struct outdir *d, FILE *f);

@@ -382,6 +382,125 @@ static void test_record_syntax(void **state)
 	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1", 0), "no ' *crc' checksum"));
 }
 
+/* An empty log or one without records: no records, no crash.  The reader
+ * once called qsort(NULL, 0, ...), undefined behaviour UBSan reports. */
+static void test_empty_log(void **state)
+{
+	static const char *const texts[] = { "", "just console noise\n", "@RVM\n" };
+	struct rvm_log log;
+	struct diag d;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		diag_open(&d);
+		assert_int_equal(rvm_log_read_mem("t.log", i ? texts[i] : NULL, strlen(texts[i]), d.f, &log), 0);
+		assert_int_equal(log.nrecs, 0);
+		assert_int_equal(log.runs, 0);
+		assert_false(rvm_log_clean(&log));
+		assert_non_null(strstr(diag_text(&d), "t.log: no records found"));
+		rvm_log_free(&log);
+		diag_close(&d);
+	}
+}
+
+/* Two identical runs in one log once passed as one clean run (every record
+ * of the second a "duplicate"): the second hdr is named with both lines. */
+static void test_two_runs(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct diag d;
+
+	(void)state;
+	good_run(&b, 1);              /* lines 1..7 */
+	tb_printf(&b, "reboot\n");    /* line 8 */
+	good_run(&b, 1);              /* lines 9..15 */
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.runs, 2);
+	assert_false(rvm_log_clean(&log));
+	assert_non_null(strstr(diag_text(&d), "t.log:9: a second run starts here (hdr, seq 0, after seq 6 "
+					      "at line 7; the first run's hdr is at line 1)"));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+
+	/* a run cut short and restarted: also two runs */
+	good_run(&b, 0);
+	good_run(&b, 1);
+	read_buf(&b, &log, &d);
+	assert_int_equal(log.runs, 2);
+	assert_false(rvm_log_clean(&log));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+}
+
+/* Lines in another order than their seq: taken in seq order, one notice. */
+static void test_shuffled_lines(void **state)
+{
+	struct tbuf b = { 0 }, sh = { 0 };
+	struct rvm_log log;
+	struct diag d;
+	char *line[16] = { 0 }, *p;
+	size_t n = 0;
+
+	(void)state;
+	good_run(&b, 1);
+	for (p = strtok(b.s, "\n"); p; p = strtok(NULL, "\n"))
+		line[n++] = p;
+	assert_int_equal(n, 7);
+	/* hdr first, then 5 4 3 2 1... reversed, end last */
+	tb_printf(&sh, "%s\n", line[0]);
+	for (size_t i = n - 2; i >= 1; i--)
+		tb_printf(&sh, "%s\n", line[i]);
+	tb_printf(&sh, "%s\n", line[n - 1]);
+	read_buf(&sh, &log, &d);
+	assert_int_equal(log.out_of_order, 4);   /* seq 4, 3, 2, 1 after seq 5 */
+	assert_int_equal(log.runs, 1);
+	assert_int_equal(log.nrecs, 7);
+	for (size_t i = 0; i < log.nrecs; i++)
+		assert_int_equal(log.recs[i].seq, i);
+	assert_non_null(strstr(diag_text(&d), "t.log:3: notice: records out of order (seq 4 after seq 5 "
+					      "at line 2); they are taken in seq order"));
+	assert_true(rvm_log_clean(&log));        /* a notice, not an error */
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
+	tb_free(&sh);
+}
+
+/* A record with many fields parses in n log n (the duplicate-key check was
+ * quadratic: 7 s for 40 k fields); a duplicate is still found. */
+static void test_wide_record(void **state)
+{
+	enum { NF = 20000 };
+	struct tbuf f = { 0 }, line = { 0 };
+	struct rvm_rec rec;
+	char why[160], kv[48];
+
+	(void)state;
+	tb_printf(&f, "@RVM 3 warn h=0");
+	for (int i = 0; i < NF; i++) {
+		snprintf(kv, sizeof kv, " k%d=%d", i, i);
+		tb_printf(&f, "%s", kv);
+	}
+	tb_put(&line, f.s, f.len); /* tb_printf holds 4 KiB at most */
+	tb_printf(&line, " *%08x", rvm_crc32(0, f.s, f.len));
+	assert_int_equal(rvm_rec_parse(line.s, line.len, &rec, why, sizeof why), 0);
+	assert_int_equal(rec.nfields, NF);
+	assert_string_equal(logrec_get(&rec, "k19999"), "19999");
+	assert_string_equal(logrec_get(&rec, "k0"), "0");
+	rvm_rec_free(&rec);
+	tb_free(&line);
+	tb_printf(&f, " k17=x");
+	tb_put(&line, f.s, f.len); /* tb_printf holds 4 KiB at most */
+	tb_printf(&line, " *%08x", rvm_crc32(0, f.s, f.len));
+	assert_int_equal(rvm_rec_parse(line.s, line.len, &rec, why, sizeof why), -1);
+	assert_string_equal(why, "duplicate key 'k17'");
+	tb_free(&line);
+	tb_free(&f);
+}
+
 static void test_io_error(void **state)
 {
 	struct rvm_log log;
@@ -406,6 +525,10 @@ int main(void)
 		cmocka_unit_test(test_unknown_type),
 		cmocka_unit_test(test_record_syntax),
 		cmocka_unit_test(test_io_error),
+		cmocka_unit_test(test_empty_log),
+		cmocka_unit_test(test_two_runs),
+		cmocka_unit_test(test_shuffled_lines),
+		cmocka_unit_test(test_wide_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
