@@ -154,13 +154,14 @@ static int name_ok(const char *name)
 	}
 }
 
-/* The path must be a regular file or absent. */
-static int check_dest(struct outdir *d, const char *path)
+/* An output path: absent (a directory is then created when dir is set), or
+ * a regular file (a directory when dir is set); never a symlink. */
+static int check_path(struct outdir *d, const char *path, int dir)
 {
 	struct stat st;
 
 	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT && (!dir || mkdir(path, 0777) == 0))
 			return 0;
 		seterr(d, path, "%s", strerror(errno));
 		return -1;
@@ -171,34 +172,9 @@ static int check_dest(struct outdir *d, const char *path)
 		       "(remove it, or write to another directory)");
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
-		seterr(d, path, "exists and is not a regular file");
-		return -1;
-	}
-	return 0;
-}
-
-/* A subdirectory of the output directory: created if absent, never a link. */
-static int check_subdir(struct outdir *d, const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT && mkdir(path, 0777) == 0)
-			return 0;
-		seterr(d, path, "%s", strerror(errno));
-		return -1;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		errno = ELOOP;
-		seterr(d, path, "is a symbolic link; rvmess does not write through links "
-		       "(remove it, or write to another directory)");
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
-		seterr(d, path, "exists and is not a directory");
+	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+		errno = dir ? ENOTDIR : S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
+		seterr(d, path, "exists and is not a %s", dir ? "directory" : "regular file");
 		return -1;
 	}
 	return 0;
@@ -209,6 +185,7 @@ FILE *outdir_create(struct outdir *d, const char *name)
 	char path[PATH_MAX], tmp[PATH_MAX];
 	const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
 	struct outfile *o;
+	FILE *f;
 	int fd, w;
 
 	if (!name_ok(name)) {
@@ -225,10 +202,10 @@ FILE *outdir_create(struct outdir *d, const char *name)
 
 		memcpy(sub, path, (size_t)(strrchr(path, '/') - path));
 		sub[strrchr(path, '/') - path] = '\0';
-		if (check_subdir(d, sub) < 0)
+		if (check_path(d, sub, 1) < 0)
 			return NULL;
 	}
-	if (check_dest(d, path) < 0)
+	if (check_path(d, path, 0) < 0)
 		return NULL;
 	w = snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp.XXXXXX", (int)(strlen(path) - strlen(base)), path, base);
 	if (w < 0 || (size_t)w >= sizeof(tmp)) {
@@ -241,7 +218,8 @@ FILE *outdir_create(struct outdir *d, const char *name)
 		seterr(d, path, "cannot create a temporary file: %s", strerror(errno));
 		return NULL;
 	}
-	if (fchmod(fd, d->mode) < 0) {
+	f = fchmod(fd, d->mode) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
 		int e = errno;
 
 		close(fd);
@@ -253,16 +231,7 @@ FILE *outdir_create(struct outdir *d, const char *name)
 	d->files = xrealloc(d->files, (d->nfiles + 1) * sizeof(*d->files));
 	o = &d->files[d->nfiles];
 	memset(o, 0, sizeof(*o));
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		int e = errno;
-
-		close(fd);
-		unlink(tmp);
-		errno = e;
-		seterr(d, tmp, "%s", strerror(errno));
-		return NULL;
-	}
+	o->f = f;
 	o->name = xstrdup(name);
 	o->path = xstrdup(path);
 	o->tmp = xstrdup(tmp);
@@ -398,7 +367,7 @@ int outdir_commit(struct outdir *d)
 		seterr(d, d->dir, "path longer than PATH_MAX");
 		goto fail;
 	}
-	if (check_dest(d, mpath) < 0)
+	if (check_path(d, mpath, 0) < 0)
 		goto fail;
 	old = read_manifest(mpath);
 	oend = old ? old + strlen(old) : NULL;

@@ -243,22 +243,23 @@ static void test_csv_errors(void **st)
 	expect_csv_error(buf, "2: value out of range");
 	snprintf(buf, sizeof buf, "%s100,0,1.0\n", hdr);
 	expect_csv_error(buf, "2: missing column");
-	/* non-finite and absurd values: refused by name, with the limit */
-	snprintf(buf, sizeof buf, "%s100,0,inf,0,1.0,80,0,1.0,80,100\n", hdr);
-	expect_csv_error(buf, "2: column bandwidth_mean: not a number: 'inf'");
-	snprintf(buf, sizeof buf, "%s100,0,nan,0,1.0,80,0,1.0,80,100\n", hdr);
-	expect_csv_error(buf, "2: column bandwidth_mean: not a number: 'nan'");
-	snprintf(buf, sizeof buf, "%s100,0,1.7e308,0,1.0,80,0,1.0,80,100\n", hdr);
-	expect_csv_error(buf, "2: column bandwidth_mean: 1.7e308 is beyond the limit 1e+06 GB/s");
-	snprintf(buf, sizeof buf, "%s100,0,1.0,0,1.0,80,0,1.0,1.5e9,100\n", hdr);
-	expect_csv_error(buf, "2: column latency_smooth: 1.5e9 is beyond the limit 1e+09 ns");
-	snprintf(buf, sizeof buf, "%s100,0,1.0,0,1.0,80,0,2e6,80,100\n", hdr);
-	expect_csv_error(buf, "2: column bandwidth_smooth: 2e6 is beyond the limit");
-	/* a pause >= 2^64 was cast to uint64_t (undefined behaviour) */
-	snprintf(buf, sizeof buf, "%s100,1e30,1.0,0,1.0,80,0,1.0,80,100\n", hdr);
-	expect_csv_error(buf, "2: column pause: '1e30' is not an integer in 0..2^53");
-	snprintf(buf, sizeof buf, "%s100,2.5,1.0,0,1.0,80,0,1.0,80,100\n", hdr);
-	expect_csv_error(buf, "2: column pause: '2.5' is not an integer");
+	/* non-finite and absurd values: refused by name, with the limit; a
+	 * pause >= 2^64 was cast to uint64_t (undefined behaviour) */
+	static const char *const bad[][2] = {
+		{"100,0,inf,0,1.0,80,0,1.0,80,100", "2: column bandwidth_mean: not a number: 'inf'"},
+		{"100,0,nan,0,1.0,80,0,1.0,80,100", "2: column bandwidth_mean: not a number: 'nan'"},
+		{"100,0,1.7e308,0,1.0,80,0,1.0,80,100",
+		 "2: column bandwidth_mean: 1.7e308 is beyond the limit 1e+06 GB/s"},
+		{"100,0,1.0,0,1.0,80,0,1.0,1.5e9,100",
+		 "2: column latency_smooth: 1.5e9 is beyond the limit 1e+09 ns"},
+		{"100,0,1.0,0,1.0,80,0,2e6,80,100", "2: column bandwidth_smooth: 2e6 is beyond the limit"},
+		{"100,1e30,1.0,0,1.0,80,0,1.0,80,100", "2: column pause: '1e30' is not an integer in 0..2^53"},
+		{"100,2.5,1.0,0,1.0,80,0,1.0,80,100", "2: column pause: '2.5' is not an integer"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(buf, sizeof buf, "%s%s\n", hdr, bad[i][0]);
+		expect_csv_error(buf, bad[i][1]);
+	}
 	/* the limits themselves are accepted */
 	snprintf(buf, sizeof buf, "%s100,9007199254740992,1e6,1e6,1.0,1e9,1e9,1e6,1e9,100\n", hdr);
 	FILE *in = fmemopen(buf, strlen(buf), "r");
