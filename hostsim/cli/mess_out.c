@@ -39,10 +39,10 @@ long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **ou
 		if (logrec_u64(r, "mix", &mix) || logrec_u64(r, "pause", &pause) ||
 		    logrec_double(r, "nspl", &nspl) || logrec_double(r, "rd_pct", &rd) ||
 		    logrec_double(r, bwkey, &bw) || mix > 100 || rd > 100 || !(nspl > 0) ||
-		    nspl > MESS_MAX_NS || bw > MESS_MAX_GBPS * 1000) {
+		    nspl > MESS_MAX_NS || bw > MESS_MAX_GBPS * 1000 || pause > (uint64_t)MESS_MAX_PAUSE) {
 			if (diag)
 				fprintf(diag, "%s:%lu: mess record with a missing or bad field "
-				        "(mix, pause, nspl <= %g, rd_pct, %s <= %g)\n", log->path, r->line,
+				        "(mix, pause <= 2^53, nspl <= %g, rd_pct, %s <= %g)\n", log->path, r->line,
 				        MESS_MAX_NS, bwkey, MESS_MAX_GBPS * 1000);
 			if (invalid)
 				(*invalid)++;
