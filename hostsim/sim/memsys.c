@@ -11,6 +11,7 @@
 
 #include "sim/cache.h"
 #include "sim/memmodel.h"
+#include "rvmess/numparse.h"
 
 /* L1 line states (cache.state): 0 invalid */
 enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
@@ -179,46 +180,15 @@ int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, cha
 			return -1;
 		}
 	} else {
-		if (value[0] == '-' || value[0] == '+' || value[0] == ' ') {
+		/* the one number parser (rvmess/numparse.h): decimal, K/M/G/T suffixes */
+		uint64_t u;
+		int rc = rvm_parse_num(value, &u);
+		if (rc != RVM_NUM_OK) {
 			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (want an unsigned integer)",
-				         kd->name, value);
+				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (%s)", kd->name, value,
+				         rvm_num_why(rc));
 			return -1;
 		}
-		unsigned long long u = strtoull(value, &end, 0);
-		if (end == value || errno) {
-			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s'", kd->name, value);
-			return -1;
-		}
-		unsigned sh = 0;
-		if (kd->type == K_SIZE && *end) {
-			switch (*end) {
-			case 'k': case 'K': sh = 10; break;
-			case 'm': case 'M': sh = 20; break;
-			case 'g': case 'G': sh = 30; break;
-			default: sh = 99;
-			}
-			if (sh != 99) {
-				end++;
-				if (*end == 'i' && end[1] == 'B')
-					end += 2;
-				else if (*end == 'B')
-					end++;
-			}
-		}
-		if (*end || sh == 99) {
-			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (junk '%.20s')", kd->name,
-				         value, end);
-			return -1;
-		}
-		if (sh && u > (~0ull >> sh)) {
-			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': '%.40s' out of range", kd->name, value);
-			return -1;
-		}
-		u <<= sh;
 		dv = (double)u;
 	}
 	if (dv < kd->min || dv > kd->max) {

@@ -9,6 +9,7 @@
 #include "sim/sim.h"
 #include "sim/timing.h"
 #include "sim/memsys.h"
+#include "rvmess/numparse.h"
 
 void sim_opts_default(struct sim_opts *o)
 {
@@ -26,44 +27,16 @@ void sim_opts_default(struct sim_opts *o)
 	o->div_lat = 20;
 }
 
+/* Numbers and sizes: the one parser of rvmess (rvmess/numparse.h): decimal,
+ * optional K/M/G/T or KiB/MiB/GiB/TiB suffix, overflow refused. */
 int sim_parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
+	return rvm_parse_num(s, out) == RVM_NUM_OK ? 0 : -1;
 }
 
 int sim_parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -1;
-	unsigned sh = 0;
-	switch (*end) {
-	case 0: break;
-	case 'k': case 'K': sh = 10; end++; break;
-	case 'm': case 'M': sh = 20; end++; break;
-	case 'g': case 'G': sh = 30; end++; break;
-	default: return -1;
-	}
-	if (*end == 'i' && sh) end++;
-	if (*end == 'B' || *end == 'b') end++;
-	if (*end)
-		return -1;
-	if (sh && v > (~0ull >> sh))
-		return -1;
-	*out = v << sh;
-	return 0;
+	return sim_parse_u64(s, out);
 }
 
 

@@ -84,8 +84,10 @@ static void test_cfg_set_ok(void **state)
 	assert_true(c.peak_gbps > 12.79 && c.peak_gbps < 12.81);
 	assert_int_equal(memsys_cfg_set(&c, "mem-model", "md1", err, sizeof err), 0);
 	assert_string_equal(c.mem_model, "md1");
-	assert_int_equal(memsys_cfg_set(&c, "l1d-ways", "0x4", err, sizeof err), 0);
+	assert_int_equal(memsys_cfg_set(&c, "l1d-ways", "04", err, sizeof err), 0); /* decimal, not octal */
 	assert_int_equal(c.l1d_ways, 4);
+	assert_int_equal(memsys_cfg_set(&c, "llc-size", "010M", err, sizeof err), 0);
+	assert_int_equal(c.llc_size, 10u << 20);
 }
 
 static void refuse(const char *key, const char *val, const char *want1, const char *want2)
@@ -111,6 +113,8 @@ static void test_cfg_refusals(void **state)
 	refuse("l1d-size", "abc", "l1d-size", "bad number");
 	refuse("l1d-size", "32Q", "l1d-size", "bad number");
 	refuse("l1d-ways", "-4", "l1d-ways", "bad number");
+	refuse("l1d-ways", "0x4", "l1d-ways", "not a decimal number");
+	refuse("l1d-size", "32KB", "l1d-size", "unknown suffix");
 	refuse("l1d-ways", "", "l1d-ways", "empty");
 	refuse("llc-ways", "1000", "llc-ways", "out of range");
 	refuse("peak-gbps", "fast", "peak-gbps", "bad number");

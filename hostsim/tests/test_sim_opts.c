@@ -32,7 +32,15 @@ static void test_sizes(void **state)
 	assert_int_equal(sim_parse_size("64K", &v), 0); assert_int_equal(v, 65536);
 	assert_int_equal(sim_parse_size("256M", &v), 0); assert_int_equal(v, 256ull << 20);
 	assert_int_equal(sim_parse_size("2GiB", &v), 0); assert_int_equal(v, 2ull << 30);
-	assert_int_equal(sim_parse_size("0x1000", &v), 0); assert_int_equal(v, 4096);
+	/* the one parser (rvmess/numparse.h): decimal only, binary suffixes */
+	assert_int_equal(sim_parse_size("0x1000", &v), -1);
+	assert_int_equal(sim_parse_size("0400M", &v), 0); assert_int_equal(v, 400ull << 20);
+	assert_int_equal(sim_parse_size("64MiB", &v), 0); assert_int_equal(v, 64ull << 20);
+	assert_int_equal(sim_parse_size("1T", &v), 0); assert_int_equal(v, 1ull << 40);
+	assert_int_equal(sim_parse_size("64MB", &v), -1);
+	assert_int_equal(sim_parse_u64("010", &v), 0); assert_int_equal(v, 10);
+	assert_int_equal(sim_parse_u64("0x10", &v), -1);
+	assert_int_equal(sim_parse_u64("18446744073709551616", &v), -1);
 	assert_int_equal(sim_parse_size("", &v), -1);
 	assert_int_equal(sim_parse_size("-1M", &v), -1);
 	assert_int_equal(sim_parse_size("12Q", &v), -1);
@@ -58,6 +66,10 @@ static void test_set(void **state)
 	struct sim_opts o;
 	char err[256];
 	sim_opts_default(&o);
+	assert_int_equal(sim_opts_set(&o, "harts", "010", err, sizeof(err)), 0); /* not octal 8 */
+	assert_int_equal(o.harts, 10);
+	assert_int_equal(sim_opts_set(&o, "mem-size", "0400M", err, sizeof(err)), 0); /* not 256M */
+	assert_int_equal(o.mem_size, 400ull << 20);
 	assert_int_equal(sim_opts_set(&o, "harts", "16", err, sizeof(err)), 0);
 	assert_int_equal(o.harts, 16);
 	assert_int_equal(sim_opts_set(&o, "mem_size", "64M", err, sizeof(err)), 0); /* '_' accepted */
@@ -79,6 +91,7 @@ static void test_set(void **state)
 	expect_err(&o, "harts", "65", "out of range 1..64");
 	expect_err(&o, "harts", NULL, "needs a value");
 	expect_err(&o, "harts", "x", "not a number");
+	expect_err(&o, "harts", "0x10", "not a number");
 	expect_err(&o, "mem-size", "1000", "multiple of 4K");
 	expect_err(&o, "mem-size", "32G", "1M..16G");
 	expect_err(&o, "freq-mhz", "0", "out of range");
