@@ -7,7 +7,7 @@
 
 FW_SRCS := firmware/start.S firmware/boot.c firmware/sync.c firmware/trap.c \
            firmware/record.c firmware/num.c firmware/cfg.c \
-           firmware/lib/crc32.c firmware/lib/fdt.c \
+           firmware/lib/crc32.c firmware/lib/fdt.c firmware/lib/cfgcheck.c \
            firmware/suites/suites.c firmware/suites/chain.c \
            firmware/suites/chase.c firmware/suites/lat.c firmware/suites/par.c \
            firmware/suites/mess.c \

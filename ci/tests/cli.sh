@@ -229,7 +229,7 @@ else
 	printf '# comment\nreps=4\nbogus_key=1\nlat_strides=64,100\n' >"$T/bad.cfg"
 	"$RVMESS" config "$T/img2.elf" --file "$T/bad.cfg" >/dev/null 2>"$T/err.txt"; rc=$?
 	if [ $rc = 1 ] && grep -q "^$T/bad.cfg:3: bogus_key: unknown key" "$T/err.txt" &&
-		grep -q "^$T/bad.cfg:4: lat_strides: stride 100 is not a multiple of 8" "$T/err.txt" &&
+		grep -q "^$T/bad.cfg:4: lat_strides: element 2: 100 is not a multiple of 8" "$T/err.txt" &&
 		cmp -s "$T/img2.elf" "$IMG"; then pass config_refuse_bad_key
 	else fail config_refuse_bad_key "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
 	"$RVMESS" config "$T/img2.elf" par_kmax=17 >/dev/null 2>"$T/err.txt"; rc=$?
@@ -240,6 +240,109 @@ else
 	if [ $rc = 0 ] && cmp -s "$T/img2.elf" "$IMG" && "$RVMESS" config "$T/img3.elf" | grep -q '^reps=2$'; then
 		pass config_out_file
 	else fail config_out_file "exit $rc"; fi
+fi
+
+# ---- the config key table: host limits = image limits, one number syntax -----
+if [ -f "$IMG" ]; then
+	cp "$IMG" "$T/k.elf"
+	# reps=200 is over the image's limit (reps_not_in_1..100 at boot): refused here first
+	"$RVMESS" config "$T/k.elf" reps=200 >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 1 ] && grep -q "^argument 2: reps: 200 out of range 1..100$" "$T/err.txt" && cmp -s "$T/k.elf" "$IMG"; then
+		pass config_refuse_over_image_limit
+	else fail config_refuse_over_image_limit "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+	# a size beyond any image (the image's arrays are at most 1 TiB)
+	"$RVMESS" config "$T/k.elf" chase_size=2T >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 1 ] && grep -q "^argument 2: chase_size: 2T out of range 128..1T$" "$T/err.txt" && cmp -s "$T/k.elf" "$IMG"; then
+		pass config_refuse_size_over_limit
+	else fail config_refuse_size_over_limit "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+	# a rule between keys the image checks: a stride above lat_max/2
+	"$RVMESS" config "$T/k.elf" lat_max=4K lat_strides=64,4K >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 1 ] && grep -q "the image would refuse: lat_strides: element 2: 4K breaks the image's rule lat_stride_over_lat_max/2" "$T/err.txt" &&
+		cmp -s "$T/k.elf" "$IMG"; then pass config_refuse_cross_key_rule
+	else fail config_refuse_cross_key_rule "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+	# octal-looking, hex, garbage and overflowing numbers
+	bad=""
+	for kv in reps=0x10 chase_size=64MB lat_max=1.5M reps=-1 chase_loads=18446744073709551616 chase_loads=16777216T; do
+		"$RVMESS" config "$T/k.elf" "$kv" >/dev/null 2>"$T/err.txt" && bad="$bad $kv(accepted)"
+		grep -q "is not a number" "$T/err.txt" || bad="$bad $kv($(head -c 80 "$T/err.txt"))"
+	done
+	if [ -z "$bad" ] && cmp -s "$T/k.elf" "$IMG"; then pass config_refuse_bad_numbers
+	else fail config_refuse_bad_numbers "$bad"; fi
+	# the suffixes and decimal-only reading: 64MiB, 1T (the limit itself), 010 = 10, 0400M = 400M
+	"$RVMESS" config "$T/k.elf" chase_size=64MiB lat_max=1T reps=010 par_max=0400M >/dev/null 2>"$T/err.txt"; rc=$?
+	"$RVMESS" config "$T/k.elf" >"$T/k.txt"
+	if [ $rc = 0 ] && grep -qx "chase_size=$((64 << 20))" "$T/k.txt" && grep -qx "lat_max=$((1 << 40))" "$T/k.txt" &&
+		grep -qx 'reps=10' "$T/k.txt" && grep -qx "par_max=$((400 << 20))" "$T/k.txt"; then
+		pass config_number_syntax
+	else fail config_number_syntax "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+
+	# -o without a value
+	cp "$IMG" "$T/o.elf"
+	"$RVMESS" config "$T/o.elf" reps=2 -o >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 2 ] && grep -q "^rvmess config: option -o needs a value$" "$T/err.txt" && cmp -s "$T/o.elf" "$IMG"; then
+		pass config_o_needs_value
+	else fail config_o_needs_value "exit $rc: $(head -1 "$T/err.txt")"; fi
+
+	# a symbolic link to the image: the file it names is rewritten, the link stays
+	mkdir -p "$T/real" "$T/links"
+	cp "$IMG" "$T/real/img.elf"
+	ln -s ../real/img.elf "$T/links/img.elf"
+	"$RVMESS" config "$T/links/img.elf" reps=9 >"$T/out.txt" 2>"$T/err.txt"; rc=$?
+	real=$(cd "$T/real" && pwd -P)/img.elf
+	if [ $rc = 0 ] && [ -L "$T/links/img.elf" ] && [ "$(readlink "$T/links/img.elf")" = ../real/img.elf ] &&
+		"$RVMESS" config "$T/real/img.elf" | grep -qx 'reps=9' &&
+		grep -qxF "rvmess config: wrote $real (through $T/links/img.elf)" "$T/out.txt" &&
+		[ -z "$(ls -A "$T/links" | grep -v '^img.elf$')" ] && [ -z "$(ls -A "$T/real" | grep -v '^img.elf$')" ]; then
+		pass config_symlink_writes_target
+	else fail config_symlink_writes_target "exit $rc: $(cat "$T/out.txt" "$T/err.txt" | tr '\n' ' '); $(ls -l "$T/links" | tail -n +2)"; fi
+	# -o at a symbolic link: refused, the file it names untouched
+	cp "$IMG" "$T/real/victim.elf"
+	ln -s ../real/victim.elf "$T/links/out.elf"
+	"$RVMESS" config "$T/o.elf" reps=2 -o "$T/links/out.elf" >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc != 0 ] && grep -q "out.elf is a symbolic link" "$T/err.txt" && [ -L "$T/links/out.elf" ] &&
+		cmp -s "$T/real/victim.elf" "$IMG"; then pass config_out_symlink_refused
+	else fail config_out_symlink_refused "exit $rc: $(head -1 "$T/err.txt")"; fi
+fi
+
+# --help lists every key the image's block has, with its range; exit 0
+"$RVMESS" config --help >"$T/help.txt" 2>"$T/err.txt"; rc=$?
+missing=""
+if [ -f "$IMG" ]; then
+	for k in $("$RVMESS" config "$IMG" | sed 's/=.*//'); do
+		grep -q "^$k " "$T/help.txt" || missing="$missing $k"
+	done
+else
+	missing="(no image to list the keys)"
+fi
+if [ $rc = 0 ] && [ -z "$missing" ] && grep -qE '^reps +number +3 +1\.\.100$' "$T/help.txt"; then pass config_help_lists_keys
+else fail config_help_lists_keys "exit $rc, missing:$missing"; fi
+
+# the key table in docs/formats.md is the generated one
+sed -n '/^<!-- config keys: generated/,/^<!-- end of config keys -->/p' docs/formats.md | sed '1d;$d' >"$T/doc_keys.md"
+"$RVMESS" config --help --markdown >"$T/gen_keys.md"
+if [ -s "$T/gen_keys.md" ] && diff -u "$T/doc_keys.md" "$T/gen_keys.md" >"$T/keys.diff"; then pass config_docs_table
+else fail config_docs_table "docs/formats.md key table differs from 'rvmess config --help --markdown' (paste its output between the markers): $(head -c 300 "$T/keys.diff" | tr '\n' ' ')"; fi
+
+# a rewritten image boots on hostsim and runs with the new values: the cfg
+# record prints what was assigned; hostsim reads --harts 010 as 10 and
+# --mem-size 0400M as 400 MiB (decimal, not octal)
+SIM=$BUILD/bin/hostsim
+if [ ! -f "$IMG" ] || [ ! -x "$SIM" ]; then
+	skip hostsim_config_roundtrip "$IMG or $SIM not built"
+else
+	cp "$IMG" "$T/h.elf"
+	"$RVMESS" config "$T/h.elf" suites=chase,lat reps=2 warmups=0 seed=4242 chase_size=64KiB chase_loads=1000 \
+		chase_all_harts=0 lat_max=64K lat_loads=1000 lat_strides=64,256 lat_random=0 timeout_ms=5000 \
+		>/dev/null 2>"$T/err.txt"; rc=$?
+	timeout 300 "$SIM" --harts 010 --mem-size 0400M --console "$T/h.log" "$T/h.elf" >/dev/null 2>"$T/sim.err"; src=$?
+	cfgrec=$(grep -a '@RVM [0-9]* cfg ' "$T/h.log" | head -1)
+	hdr=$(grep -a '@RVM [0-9]* hdr ' "$T/h.log" | head -1)
+	want="suites=chase,lat reps=2 warmups=0 timeout_ms=5000 max_harts=0 seed=4242 chase_size=65536 chase_loads=1000 chase_all_harts=0 inject_hang=0 lat_max=65536 lat_loads=1000 lat_strides=64,256 lat_random=0 "
+	if [ $rc = 0 ] && [ $src = 0 ] && [[ "$cfgrec" == *" cfg h="[0-9]*" $want"* ]] &&
+		[[ "$hdr" == *" harts=10 "* ]] && [[ "$hdr" == *" mem_size=$((400 << 20)) "* ]] &&
+		grep -aq '@RVM [0-9]* end h=[0-9]* status=ok' "$T/h.log"; then
+		pass hostsim_config_roundtrip
+	else fail hostsim_config_roundtrip "config $rc, hostsim $src: cfg: ${cfgrec:0:300} hdr: ${hdr:0:200} $(head -c 200 "$T/sim.err")"; fi
 fi
 
 # a real run: configure a small image, boot it on QEMU virt, parse the log
@@ -283,6 +386,9 @@ struct rvm_config rvm_cfg = {
 	.magic = RVM_CFG_MAGIC, .version = RVM_CFG_VERSION, .size = sizeof(struct rvm_config),
 	.suites = RVM_SUITE_LAT, .reps = 1, .timeout_ms = 100, .lat_max = 1 << 20, .lat_loads = 100,
 	.lat_nstrides = 2, .lat_strides = { 64, 256 }, .par_max = 4096, .par_kmax = 2,
+	/* the rest valid too: rvmess config refuses to write a block the image would refuse */
+	.chase_size = 4096, .chase_loads = 100, .mess_chase_size = 4096, .mess_gen_size = 3200,
+	.mess_window_loads = 100, .mess_nmix = 1, .mess_npause = 1,
 };
 EOF
 	if riscv64-unknown-elf-gcc -march=rv64ima_zicsr_zifencei -mabi=lp64 -ffreestanding -Ifirmware/include -c "$T/fix.c" -o "$T/fix.o" 2>"$T/err.txt"; then
