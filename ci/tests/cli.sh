@@ -251,16 +251,19 @@ if [ -f "$IMG" ]; then
 		pass config_refuse_over_image_limit
 	else fail config_refuse_over_image_limit "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
 	# a size beyond any image (the image's arrays are at most 1 TiB)
+	cp "$IMG" "$T/k.elf"
 	"$RVMESS" config "$T/k.elf" chase_size=2T >/dev/null 2>"$T/err.txt"; rc=$?
 	if [ $rc = 1 ] && grep -q "^argument 2: chase_size: 2T out of range 128..1T$" "$T/err.txt" && cmp -s "$T/k.elf" "$IMG"; then
 		pass config_refuse_size_over_limit
 	else fail config_refuse_size_over_limit "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
 	# a rule between keys the image checks: a stride above lat_max/2
+	cp "$IMG" "$T/k.elf"
 	"$RVMESS" config "$T/k.elf" lat_max=4K lat_strides=64,4K >/dev/null 2>"$T/err.txt"; rc=$?
 	if [ $rc = 1 ] && grep -q "the image would refuse: lat_strides: element 2: 4K breaks the image's rule lat_stride_over_lat_max/2" "$T/err.txt" &&
 		cmp -s "$T/k.elf" "$IMG"; then pass config_refuse_cross_key_rule
 	else fail config_refuse_cross_key_rule "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
-	# octal-looking, hex, garbage and overflowing numbers
+	# hex, unknown suffixes, garbage and overflowing numbers
+	cp "$IMG" "$T/k.elf"
 	bad=""
 	for kv in reps=0x10 chase_size=64MB lat_max=1.5M reps=-1 chase_loads=18446744073709551616 chase_loads=16777216T; do
 		"$RVMESS" config "$T/k.elf" "$kv" >/dev/null 2>"$T/err.txt" && bad="$bad $kv(accepted)"

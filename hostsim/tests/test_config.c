@@ -21,7 +21,8 @@
 /* ---- a minimal RISC-V ELF64 with .rvmess_config -------------------------- */
 
 #define CFG_OFF   64u
-#define STR_OFF   (CFG_OFF + 416u)
+#define CFG_LEN   ((unsigned)sizeof(struct rvm_config))
+#define STR_OFF   (CFG_OFF + CFG_LEN)
 #define SHSTR     "\0.rvmess_config\0.shstrtab\0.bss\0"
 #define SHSTR_LEN 31u
 #define SH_OFF    ((STR_OFF + SHSTR_LEN + 7u) & ~7u)
@@ -66,7 +67,7 @@ static void make_elf(unsigned char *b, const struct rvm_config *c)
 	put(b, 62, 2, 2);                 /* e_shstrndx */
 	memcpy(b + CFG_OFF, c, sizeof(*c));
 	memcpy(b + STR_OFF, SHSTR, SHSTR_LEN);
-	sect(b, 1, 1, 1, CFG_OFF, 416);       /* .rvmess_config PROGBITS */
+	sect(b, 1, 1, 1, CFG_OFF, CFG_LEN);   /* .rvmess_config PROGBITS */
 	sect(b, 2, 16, 3, STR_OFF, SHSTR_LEN); /* .shstrtab STRTAB */
 	sect(b, 3, 26, 8, 0, 4096);           /* .bss NOBITS */
 }
@@ -173,7 +174,7 @@ static void test_elf_find(void **state)
 	make_elf(b, &c);
 	assert_int_equal(elf_find_section(b, ELF_LEN, ".rvmess_config", &s, why, sizeof(why)), 0);
 	assert_int_equal(s.offset, CFG_OFF);
-	assert_int_equal(s.size, 416);
+	assert_int_equal(s.size, CFG_LEN);
 	assert_int_equal(elf_find_section(b, ELF_LEN, ".nothere", &s, why, sizeof(why)), 1);
 	assert_int_equal(elf_find_section(b, ELF_LEN, ".bss", &s, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "SHT_NOBITS"));
@@ -218,9 +219,9 @@ static void test_cfg_load_checks(void **state)
 	assert_int_equal(cfg_block_read((unsigned char *)&c, sizeof(c), &d, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "bad magic"));
 	cfg_default(&c);
-	c.version = 2;
+	c.version = RVM_CFG_VERSION + 1;
 	assert_int_equal(cfg_block_read((unsigned char *)&c, sizeof(c), &d, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "version 2"));
+	assert_non_null(strstr(why, "config block version "));
 	cfg_default(&c);
 	c.size = 400;
 	assert_int_equal(cfg_block_read((unsigned char *)&c, sizeof(c), &d, why, sizeof(why)), -1);
