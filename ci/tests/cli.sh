@@ -383,22 +383,15 @@ fi
 # a gcc-built RISC-V object holding a config block, if the cross compiler exists
 if command -v riscv64-unknown-elf-gcc >/dev/null 2>&1; then
 	cat >"$T/fix.c" <<'EOF'
-#include "rvmess/config.h"
+#include "rvmess/cfgschema.h"
 __attribute__((section(".rvmess_config"), used))
-struct rvm_config rvm_cfg = {
-	.magic = RVM_CFG_MAGIC, .version = RVM_CFG_VERSION, .size = sizeof(struct rvm_config),
-	.suites = RVM_SUITE_LAT, .reps = 1, .timeout_ms = 100, .lat_max = 1 << 20, .lat_loads = 100,
-	.lat_nstrides = 2, .lat_strides = { 64, 256 }, .par_max = 4096, .par_kmax = 2,
-	/* the rest valid too: rvmess config refuses to write a block the image would refuse */
-	.chase_size = 4096, .chase_loads = 100, .mess_chase_size = 4096, .mess_gen_size = 3200,
-	.mess_window_loads = 100, .mess_nmix = 1, .mess_npause = 1,
-};
+struct rvm_config rvm_cfg = RVM_CFG_DEFAULTS;
 EOF
 	if riscv64-unknown-elf-gcc -march=rv64ima_zicsr_zifencei -mabi=lp64 -ffreestanding -Ifirmware/include -c "$T/fix.c" -o "$T/fix.o" 2>"$T/err.txt"; then
 		out1=$("$RVMESS" config "$T/fix.o" 2>&1)
 		"$RVMESS" config "$T/fix.o" lat_strides=32,1K suites=all >/dev/null 2>&1; rc=$?
 		out2=$("$RVMESS" config "$T/fix.o" 2>&1)
-		if echo "$out1" | grep -q '^lat_strides=64,256$' && echo "$out1" | grep -q '^suites=lat$' && [ $rc = 0 ] &&
+		if echo "$out1" | grep -q '^lat_strides=64,128,256,512,1024,4096$' && echo "$out1" | grep -q '^suites=chase,lat,par$' && [ $rc = 0 ] &&
 			echo "$out2" | grep -q '^lat_strides=32,1024$' && echo "$out2" | grep -q '^suites=chase,lat,par,mess,check$'; then
 			pass config_gcc_fixture
 		else fail config_gcc_fixture "got: $(echo "$out1" "$out2" | tr '\n' ' ' | head -c 300)"; fi

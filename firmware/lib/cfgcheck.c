@@ -7,6 +7,9 @@
 #include <stddef.h>
 
 #include "rvmess/cfgschema.h"
+/* The image parses no text today; including the shared number parser here
+ * keeps it building under the image's freestanding flags for when it does. */
+#include "rvmess/numparse.h"
 
 #define RVM_CFG_ROW_S_(name_, type_, min_, max_, mult_, recif_, def, help) \
 	{ .name = #name_, .type = RVM_CFG_T_##type_, \
