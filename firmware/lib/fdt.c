@@ -29,6 +29,7 @@
  * syscon-poweroff regmap phandle); each re-validates what it reads.
  */
 #include "rvmess/fdt.h"
+#include "rvmess/memctl.h"
 
 #define FDT_MAGIC      0xd00dfeedu
 #define FDT_BEGIN_NODE 0x1u
@@ -410,7 +411,7 @@ static void node_main(struct ctx *c, int d)
 	if (!fi->test_base && (prop_has(c, n->compat, "sifive,test0") ||
 			       prop_has(c, n->compat, "sifive,test1")))
 		fi->test_base = base;
-	if (!fi->memctl_base && prop_has(c, n->compat, "rvmess,memctl-counters"))
+	if (!fi->memctl_base && prop_has(c, n->compat, RVM_MEMCTL_COMPATIBLE))
 		fi->memctl_base = base;
 }
 
