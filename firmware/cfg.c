@@ -164,7 +164,7 @@ void cfg_record(const struct rvm_config *c)
 	}
 	names[k] = 0;
 
-	rec_begin(&r, "cfg");
+	rec_begin(&r, REC_CFG);
 	rec_s(&r, "suites", names);
 	rec_u(&r, "reps", c->reps);
 	rec_u(&r, "warmups", c->warmups);
