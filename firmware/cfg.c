@@ -44,7 +44,7 @@ const volatile struct rvm_config rvm_config_block
 	.mess_pause = { 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384 },
 };
 
-static const char *const suite_names[] = { "chase", "lat", "par", "mess", "check" };
+static const char *const suite_names[] = RVM_SUITE_NAMES;
 
 void cfg_load(struct rvm_config *c)
 {

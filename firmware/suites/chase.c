@@ -34,7 +34,7 @@ static void *chase_area(const struct rvm_config *c)
 	return (char *)rvm_heap() + rvm.heap_size - (uint64_t)(idx + 1) * slot;
 }
 
-static void run(void)
+static void suite_chase(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	void *base = chase_area(c);
@@ -74,4 +74,4 @@ static int all_harts(const struct rvm_config *c)
 	return c->chase_all_harts != 0;
 }
 
-const struct suite suite_chase = { "chase", RVM_SUITE_CHASE, run, all_harts, 0 };
+const struct suite chase_suite = { "chase", RVM_SUITE_CHASE, suite_chase, all_harts, 0 };

@@ -63,7 +63,7 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 	rec_emit(&r);
 }
 
-static void run(void)
+static void suite_lat(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	uint32_t total = count_points(c), done = 0;
@@ -81,4 +81,4 @@ static void run(void)
 	}
 }
 
-const struct suite suite_lat = { "lat", RVM_SUITE_LAT, run, 0, 0 };
+const struct suite lat_suite = { "lat", RVM_SUITE_LAT, suite_lat, 0, 0 };

@@ -403,7 +403,7 @@ static void plan(void)
 			rvm_wake(rvm.hartids[i]);
 }
 
-static void run(void)
+static void suite_mess(void)
 {
 	if (rvm_hartid() != rvm.lead) {
 		generator();
@@ -414,4 +414,4 @@ static void run(void)
 
 
 /* together: every live hart runs it at once (lead: chase, others: generators) */
-const struct suite suite_mess = { "mess", RVM_SUITE_MESS, run, 0, 1 };
+const struct suite mess_suite = { "mess", RVM_SUITE_MESS, suite_mess, 0, 1 };

@@ -21,7 +21,7 @@ static uint64_t first_size(const struct rvm_config *c)
 	return size;
 }
 
-static void run(void)
+static void suite_par(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	uint32_t kmax = c->par_kmax, total = 0, done = 0;
@@ -97,4 +97,4 @@ static void run(void)
 	}
 }
 
-const struct suite suite_par = { "par", RVM_SUITE_PAR, run, 0, 0 };
+const struct suite par_suite = { "par", RVM_SUITE_PAR, suite_par, 0, 0 };

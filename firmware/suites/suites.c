@@ -4,7 +4,7 @@
 
 /*
  * The suites built into the image, in the order they run: one line each.
- * Each suite's file defines `const struct suite suite_<name>`.
+ * Each suite's file defines `const struct suite <name>_suite`.
  */
 #define SUITES(X) \
 	X(chase)  \
@@ -12,8 +12,8 @@
 	X(par)    \
 	X(mess)
 
-#define SUITE_DECL(n) extern const struct suite suite_##n;
-#define SUITE_PTR(n) &suite_##n,
+#define SUITE_DECL(n) extern const struct suite n##_suite;
+#define SUITE_PTR(n) &n##_suite,
 SUITES(SUITE_DECL)
 static const struct suite *const rvm_suites[] = { SUITES(SUITE_PTR) };
 static const uint32_t rvm_nsuites = sizeof(rvm_suites) / sizeof(rvm_suites[0]);

@@ -1,8 +1,10 @@
 /*
  * The suites table.  Adding a suite = its own file defining
- * `const struct suite suite_<name>` and one line in suites.c's SUITES().  A suite either runs on the lead only or, when its
- * `all_harts` says so for this config, on every live hart in turn (the
- * others wait at the rendezvous).
+ * `const struct suite <name>_suite`, one line in suites.c's SUITES() and its
+ * name in rvmess/suite_list.h (the config bit).  A suite either runs on the
+ * lead only or, when its `all_harts` says so for this config, on every live
+ * hart in turn (the others wait at the rendezvous), or `together` on every
+ * live hart at once.
  */
 #ifndef RVMESS_SUITES_H
 #define RVMESS_SUITES_H

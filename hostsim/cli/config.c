@@ -57,7 +57,7 @@ static const char *const derived[][2] = {
 	{ "pad2", "padding" },
 };
 
-static const char *const suite_names[] = { "chase", "lat", "par", "mess", "check" };
+static const char *const suite_names[] = RVM_SUITE_NAMES;
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
@@ -149,7 +149,7 @@ static void print_key(FILE *f, const struct rvm_config *c, const struct key *k)
 	case K_SUITES: {
 		int first = 1;
 
-		for (unsigned i = 0; i < 5; i++) {
+		for (unsigned i = 0; i < RVM_SUITE_COUNT; i++) {
 			if (c->suites & (1u << i)) {
 				fprintf(f, "%s%s", first ? "" : ",", suite_names[i]);
 				first = 0;
@@ -319,7 +319,7 @@ int cfg_set(struct rvm_config *c, const char *key, const char *val, char *why, s
 				t.suites |= RVM_SUITE_ALL;
 				continue;
 			}
-			for (unsigned s = 0; s < 5; s++)
+			for (unsigned s = 0; s < RVM_SUITE_COUNT; s++)
 				if (strcmp(el[i], suite_names[s]) == 0) {
 					t.suites |= 1u << s;
 					found = 1;
