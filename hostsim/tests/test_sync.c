@@ -187,6 +187,28 @@ static void missing_list(char *buf, size_t n)
 	}
 }
 
+static void assert_missing(const char *want)
+{
+	char miss[128];
+	missing_list(miss, sizeof miss);
+	assert_string_equal(miss, want);
+}
+
+/* A step the live harts finish at once: the lead must not wait out the
+ * timeout for the written-off ones. */
+static void quick_step(uint32_t cmd, uint32_t arg, const char *where)
+{
+	uint64_t t0 = now_us();
+	rvm_lead_step(cmd, arg, where);
+	assert_true(now_us() - t0 < TIMEOUT_MS * 1000u);
+}
+
+static void end_run(void)
+{
+	rvm_lead_step(CMD_END, 0, "end");
+	join_all();
+}
+
 /* ---- tests ------------------------------------------------------------------ */
 
 /* Hart 2 never comes, hart 3 comes after the timeout: both are written off
@@ -194,7 +216,6 @@ static void missing_list(char *buf, size_t n)
 static void test_boot_late_and_never(void **state)
 {
 	static const enum role roles[NHARTS] = { PROMPT, PROMPT, NEVER, LATE };
-	char miss[128];
 	uint64_t t0;
 	(void)state;
 
@@ -207,15 +228,11 @@ static void test_boot_late_and_never(void **state)
 	assert_int_equal(state_of(2), HS_MISSING);
 	assert_int_equal(state_of(3), HS_MISSING);
 	sync_report_missing();
-	missing_list(miss, sizeof miss);
-	assert_string_equal(miss, "2/boot 3/boot");
+	assert_missing("2/boot 3/boot");
 
 	/* the next step: only hart 1 takes part, and it does not wait for 2 or 3 */
-	t0 = now_us();
-	rvm_lead_step(CMD_RUN, 0x105, "step");
-	assert_true(now_us() - t0 < TIMEOUT_MS * 1000u);
-	rvm_lead_step(CMD_END, 0, "end");
-	join_all();
+	quick_step(CMD_RUN, 0x105, "step");
+	end_run();
 
 	assert_int_equal(harts[1].calls, 1);
 	assert_int_equal(harts[1].last_cmd, CMD_RUN);
@@ -226,8 +243,7 @@ static void test_boot_late_and_never(void **state)
 	assert_int_equal(state_of(1), HS_DONE);
 	assert_string_equal(rvm_state_name(rvm_hstate[2]), "missing");
 	/* still exactly the two boot records: nobody else was written off */
-	missing_list(miss, sizeof miss);
-	assert_string_equal(miss, "2/boot 3/boot");
+	assert_missing("2/boot 3/boot");
 }
 
 /* Everyone arrives: nothing written off, nothing reported. */
@@ -239,9 +255,8 @@ static void test_boot_all_arrive(void **state)
 	start(roles);
 	assert_int_equal(sync_first(), 0);
 	sync_report_missing();
-	rvm_lead_step(CMD_HART_RECORD, 0, "hart");
-	rvm_lead_step(CMD_END, 0, "end");
-	join_all();
+	quick_step(CMD_HART_RECORD, 0, "hart");
+	end_run();
 	for (unsigned i = 1; i < NHARTS; i++) {
 		assert_int_equal(harts[i].calls, 1);
 		assert_int_equal(harts[i].last_cmd, CMD_HART_RECORD);
@@ -255,22 +270,16 @@ static void test_boot_all_arrive(void **state)
 static void test_hung_in_step(void **state)
 {
 	static const enum role roles[NHARTS] = { PROMPT, PROMPT, HANG_ONCE, PROMPT };
-	char miss[128];
-	uint64_t t0;
 	(void)state;
 
 	start(roles);
 	assert_int_equal(sync_first(), 0);
 	rvm_lead_step(CMD_RUN_ALL, 3, "suite3");
 	assert_int_equal(state_of(2), HS_HUNG);
-	missing_list(miss, sizeof miss);
-	assert_string_equal(miss, "2/suite3");
+	assert_missing("2/suite3");
 
-	t0 = now_us();
-	rvm_lead_step(CMD_RUN_ALL, 4, "suite4");
-	assert_true(now_us() - t0 < TIMEOUT_MS * 1000u);
-	rvm_lead_step(CMD_END, 0, "end");
-	join_all();
+	quick_step(CMD_RUN_ALL, 4, "suite4");
+	end_run();
 
 	assert_int_equal(hang_released, 0);
 	assert_int_equal(harts[1].calls, 2);
@@ -281,8 +290,7 @@ static void test_hung_in_step(void **state)
 	assert_int_equal(state_of(3), HS_DONE);
 	assert_int_equal(state_of(2), HS_HUNG);
 	assert_string_equal(rvm_state_name(rvm_hstate[2]), "hung");
-	missing_list(miss, sizeof miss);
-	assert_string_equal(miss, "2/suite3");
+	assert_missing("2/suite3");
 }
 
 int main(void)
