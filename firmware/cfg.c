@@ -72,7 +72,7 @@ void cfg_record(const struct rvm_config *c)
 	uint32_t v[64];
 	char names[64];
 
-	rec_begin(&r, "cfg");
+	rec_begin(&r, REC_CFG);
 	for (unsigned i = 0; i < rvm_cfg_nkeys; i++) {
 		const struct rvm_cfg_key *k = &rvm_cfg_keys[i];
 		uint32_t n = 0;
@@ -89,7 +89,7 @@ void cfg_record(const struct rvm_config *c)
 				v[j] = (uint32_t)rvm_cfg_get(c, k, j);
 			rec_ulist(&r, k->name, v, n);
 		} else if (k->type == RVM_CFG_T_SUITES) {
-			for (unsigned s = 0; s < RVM_NSUITES; s++) {
+			for (unsigned s = 0; s < RVM_SUITE_COUNT; s++) {
 				if (!(c->suites & (1u << s)))
 					continue;
 				if (n)

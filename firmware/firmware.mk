@@ -3,14 +3,14 @@
 # Every platform/<p>/platform.mk sets PLAT_<p>_MODE (M or S), PLAT_<p>_LDS (link
 # script) and PLAT_<p>_SRCS (its sources, including the privilege-mode layer
 # from platform/common/).  The firmware sources below are built once per
-# platform, objects under build/obj/<p>/.
+# platform, objects under build/obj/<p>/.  Every firmware/suites/*.c is
+# built in: a new suite is its file and one line in suites.c's table.
 
-FW_SRCS := firmware/start.S firmware/boot.c firmware/sync.c firmware/trap.c \
+FW_SRCS := firmware/start.S firmware/boot.c firmware/hart.c firmware/state.c firmware/sync.c \
+           firmware/finish.c firmware/trap.c \
            firmware/record.c firmware/num.c firmware/cfg.c \
            firmware/lib/crc32.c firmware/lib/fdt.c firmware/lib/cfgcheck.c \
-           firmware/suites/suites.c firmware/suites/chain.c \
-           firmware/suites/chase.c firmware/suites/lat.c firmware/suites/par.c \
-           firmware/suites/mess.c \
+           $(sort $(wildcard firmware/suites/*.c)) \
            firmware/kernels/chase.S firmware/kernels/par.S firmware/kernels/mess.S
 
 FW_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)

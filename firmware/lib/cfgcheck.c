@@ -25,7 +25,7 @@
 
 const struct rvm_cfg_key rvm_cfg_keys[] = { RVM_CFG_KEYS(RVM_CFG_ROW_S_, RVM_CFG_ROW_L_) };
 const unsigned rvm_cfg_nkeys = sizeof(rvm_cfg_keys) / sizeof(rvm_cfg_keys[0]);
-const char *const rvm_suite_names[RVM_NSUITES] = RVM_SUITE_NAMES;
+const char *const rvm_suite_names[RVM_SUITE_COUNT] = RVM_SUITE_NAMES;
 
 /* Every list fits its field, every count field is a uint32_t. */
 #define RVM_CFG_SIZE_S_(name, type, min, max, mult, recif, def, help)

@@ -11,6 +11,7 @@
 #include "cli/lat.h"
 #include "cli/log.h"
 #include "cli/mess_out.h"
+#include "rvmess/records.h"
 
 static int mkdir_p(const char *dir)
 {
@@ -114,10 +115,6 @@ static const char *hdr_field(const struct rvm_log *log, const char *key)
 static int write_summary(const struct rvm_log *log, const char *dir, size_t invalid,
 			 const char *files, int clean)
 {
-	static const char *const types[] = {
-		"hdr", "cfg", "fdt", "hart", "missing", "start", "chase", "lat", "par",
-		"parmax", "mess", "memctl", "prog", "warn", "err", "trap", "end", NULL,
-	};
 	char path[4096];
 	FILE *f = fopen(path_join(path, sizeof(path), dir, "summary.txt"), "w");
 	int bad;
@@ -136,11 +133,11 @@ static int write_summary(const struct rvm_log *log, const char *dir, size_t inva
 		hdr_field(log, "platform"), hdr_field(log, "mode"), hdr_field(log, "harts"),
 		hdr_field(log, "cpu_hz"), hdr_field(log, "timebase"), hdr_field(log, "version"));
 	fprintf(f, "records_by_type:");
-	for (size_t i = 0; types[i]; i++) {
-		size_t n = rvm_log_count(log, types[i]);
+	for (unsigned t = 0; t < RVM_REC_NTYPES; t++) {
+		size_t n = rvm_log_count(log, rvm_rec_name(t));
 
 		if (n)
-			fprintf(f, " %s=%zu", types[i], n);
+			fprintf(f, " %s=%zu", rvm_rec_name(t), n);
 	}
 	if (log->unknown)
 		fprintf(f, " unknown=%zu", log->unknown);

@@ -89,7 +89,7 @@ static void print_value(FILE *f, const struct rvm_config *c, const struct rvm_cf
 	if (k->type == RVM_CFG_T_SUITES) {
 		int first = 1;
 
-		for (unsigned i = 0; i < RVM_NSUITES; i++) {
+		for (unsigned i = 0; i < RVM_SUITE_COUNT; i++) {
 			if (c->suites & (1u << i)) {
 				fprintf(f, "%s%s", first ? "" : ",", rvm_suite_names[i]);
 				first = 0;
@@ -244,7 +244,7 @@ static int parse_suites(const char *val, uint32_t *bits, char *why, size_t whyle
 			*bits |= RVM_SUITE_ALL;
 			continue;
 		}
-		for (unsigned s = 0; s < RVM_NSUITES; s++)
+		for (unsigned s = 0; s < RVM_SUITE_COUNT; s++)
 			if (strcmp(el[i], rvm_suite_names[s]) == 0) {
 				*bits |= 1u << s;
 				found = 1;

@@ -111,7 +111,7 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 
 	snprintf(name, sizeof(name), "memctl@%llx", (unsigned long long)SIM_MEMCTL_BASE);
 	e |= fdt_begin_node(f, name);
-	e |= fdt_property_string(f, "compatible", "rvmess,memctl-counters");
+	e |= fdt_property_string(f, "compatible", RVM_MEMCTL_COMPATIBLE);
 	e |= reg2(f, SIM_MEMCTL_BASE, SIM_MEMCTL_SIZE);
 	e |= fdt_end_node(f);
 	e |= fdt_end_node(f); /* soc */

@@ -1,4 +1,5 @@
-# FDT reader unit test (firmware/lib/fdt.c built for the host).
+# FDT reader unit test (firmware/lib/fdt.c built for the host), with the
+# UART drivers that choose the console from what it finds.
 #
 # Test blobs: every hostsim/tests/data/*.dts compiled with dtc, one extra
 # copy of virt-like.dts in format version 16, and the real trees QEMU builds
@@ -14,7 +15,8 @@ FDT_BLOBS    := $(patsubst hostsim/tests/data/%.dts,$(FDT_DATA)/%.dtb,$(FDT_DTS)
                 $(FDT_DATA)/qemu-virt.dtb $(FDT_DATA)/qemu-spike.dtb
 
 UNIT_TESTS    += test_fdt
-test_fdt_SRCS := hostsim/tests/test_fdt.c firmware/lib/fdt.c
+test_fdt_SRCS := hostsim/tests/test_fdt.c firmware/lib/fdt.c \
+                 platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c
 
 $(FDT_DATA)/%.dtb: hostsim/tests/data/%.dts
 	@mkdir -p $(dir $@)
@@ -34,3 +36,5 @@ $(FDT_DATA)/qemu-%.dtb:
 $(HOBJ)/hostsim/tests/test_fdt.o $(HOBJ_SAN)/hostsim/tests/test_fdt.o: $(FDT_BLOBS)
 $(HOBJ)/hostsim/tests/test_fdt.o $(HOBJ_SAN)/hostsim/tests/test_fdt.o: \
 	HCFLAGS += -DFDT_TEST_DATA='"$(FDT_DATA)"'
+# the UART driver table, built for the host
+$(foreach d,$(HOBJ) $(HOBJ_SAN),$(patsubst %.c,$(d)/%.o,$(test_fdt_SRCS))): HCFLAGS += -Iplatform

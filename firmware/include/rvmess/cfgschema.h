@@ -88,9 +88,6 @@
 	  "nop-loop counts of the generators, one point per curve each", \
 	  0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384)
 
-/* Suite names in bit order (RVM_SUITE_*). */
-#define RVM_SUITE_NAMES { "chase", "lat", "par", "mess", "check" }
-#define RVM_NSUITES 5
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */
 #define RVM_CFG_DEF_S_(name, type, min, max, mult, recif, def, help) .name = (def),
@@ -118,7 +115,7 @@ struct rvm_cfg_key {
 
 extern const struct rvm_cfg_key rvm_cfg_keys[];
 extern const unsigned rvm_cfg_nkeys;
-extern const char *const rvm_suite_names[RVM_NSUITES];
+extern const char *const rvm_suite_names[RVM_SUITE_COUNT];
 
 /* The key called name, or 0. */
 const struct rvm_cfg_key *rvm_cfg_find(const char *name);
