@@ -19,6 +19,16 @@ else
 IMAGE_PLATFORMS := $(PLATFORMS)
 endif
 
+# ---- quiet builds -------------------------------------------------------------
+# A recipe line written as `$(call say,CC,$@)$(CC) ...` prints "  CC      file"
+# and runs silently; `make V=1` prints the commands themselves instead.
+V ?= 0
+ifeq ($(V),1)
+say =
+else
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
 # ---- cross toolchain (the image) -------------------------------------------
 CROSS    ?= riscv64-unknown-elf-
 TCC      := $(CROSS)gcc
@@ -78,6 +88,7 @@ help:
 	@echo "  make test            unit tests (plain and ASan+UBSan) and QEMU/hostsim integration tests"
 	@echo "  make deps            install missing Debian packages (root or sudo)"
 	@echo "  make clean"
+	@echo "           V=1 prints the build commands (quiet by default)"
 	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS,"
 	@echo "           RUN_CONFIG (image config file), RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
 
