@@ -200,7 +200,7 @@ int lat_write_svg(const struct lat_sets *ls, const char *path)
 }
 
 /* The platform's own theoretical peak, if the log reported one (MB/s). */
-static double log_peak_gbps(const struct rvm_log *log)
+double mess_log_peak_gbps(const struct rvm_log *log)
 {
 	size_t it = 0;
 	const struct rvm_rec *r = rvm_log_next(log, "mess", &it);
@@ -236,7 +236,7 @@ int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_g
 	}
 	free(s);
 	if (peak_gbps <= 0)
-		peak_gbps = log_peak_gbps(log);
+		peak_gbps = mess_log_peak_gbps(log);
 	FILE *o = fopen(path_join(path, sizeof path, dir, "mess.csv"), "w");
 	if (!o || mess_write_csv(&f, o) < 0 || fclose(o) != 0) {
 		fprintf(diag, "rvmess: %s: %s\n", path, strerror(errno));

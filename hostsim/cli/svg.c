@@ -6,6 +6,13 @@
 
 enum { W = 900, H = 600, ML = 80, MR = 190, MT = 50, MB = 60 };
 
+static const char *plot_warning;
+
+void svg_set_warning(const char *w)
+{
+	plot_warning = w;
+}
+
 void svg_ramp(double t, char out[8])
 {
 	if (!(t >= 0))
@@ -90,6 +97,12 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 	fprintf(o, "<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">", ML + (int)pw / 2);
 	xml_text(o, p->title);
 	fputs("</text>\n", o);
+	if (plot_warning) {
+		fprintf(o, "<text x=\"%d\" y=\"44\" font-size=\"11\" fill=\"#c00\" text-anchor=\"middle\" "
+		        "class=\"warning\">WARNING: ", ML + (int)pw / 2);
+		xml_text(o, plot_warning);
+		fputs("</text>\n", o);
+	}
 	/* grid and ticks */
 	for (double y = y0; y <= y1 + ys * 1e-6; y += ys) {
 		fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"

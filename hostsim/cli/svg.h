@@ -27,6 +27,11 @@ struct svg_plot {
 /* Write the plot; returns 0 or -1 on a write error.  Non-finite points are skipped. */
 int svg_write(FILE *out, const struct svg_plot *p, const struct svg_series *s, size_t ns);
 
+/* A warning drawn in red under the title of every plot written after this
+ * call (NULL for none), e.g. that the run had no memory timing.  The string
+ * must outlive the plots. */
+void svg_set_warning(const char *w);
+
 /* Colour on a ramp from blue (t = 0) to red (t = 1), as "#rrggbb". */
 void svg_ramp(double t, char out[8]);
 
