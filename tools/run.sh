@@ -167,30 +167,40 @@ pid=$!
 
 end_seen() { grep -aqE '@RVM [0-9]+ end ' "$LOG"; }
 fmt_t() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
-# Progress from the last `prog` record: suite, done/total, elapsed, and the
-# time left in that suite extrapolated from its own pace so far.
-p_suite="" p_t0=0 p_last="" p_tick=0
-progress() {
-	local now line suite done total msg left
-	now=$(date +%s)
-	line=$(grep -a ' prog h=' "$LOG" | tail -1 |
-		sed -n 's/.* prog h=[0-9]* suite=\([a-z0-9_]*\) done=\([0-9]*\) total=\([0-9]*\).*/\1 \2 \3/p')
-	if [ -z "$line" ]; then
-		msg="run: $(grep -ac '@RVM ' "$LOG") records, $(fmt_t $((now - start))) elapsed"
-	else
-		read -r suite done total <<<"$line"
-		if [ "$suite" != "$p_suite" ]; then p_suite=$suite p_t0=$now; fi
-		msg="run: $suite $done/$total points, $(fmt_t $((now - start))) elapsed"
-		if [ "$done" -gt 0 ] && [ "$done" -lt "$total" ] && [ $((now - p_t0)) -gt 0 ]; then
-			left=$(( (now - p_t0) * (total - done) / done ))
-			msg="$msg, about $(fmt_t "$left") left in $suite"
-		fi
+# Progress from the `prog` records: suite, done/total, elapsed, and the time
+# left in that suite at the pace it kept since it was first seen.
+# A terminal gets the latest record on one updating line; otherwise each
+# record gets a plain line (at most one per tenth of a suite).
+p_suite="" p_t0=0 p_d0=0 p_seen=0 p_tick=0
+progress_line() { # suite done total now -> msg
+	local left
+	if [ "$1" != "$p_suite" ]; then p_suite=$1 p_t0=$4 p_d0=$2; fi
+	msg="run: $1 $2/$3 points, $(fmt_t $(($4 - start))) elapsed"
+	if [ "$2" -gt "$p_d0" ] && [ "$2" -lt "$3" ]; then
+		left=$(( ($4 - p_t0) * ($3 - $2) / ($2 - p_d0) ))
+		msg="$msg, about $(fmt_t "$left") left in $1"
 	fi
-	case $PROGRESS in
-	line) printf '\r\033[K%s' "$msg" >&2 ;;
-	plain) if [ -n "$line" ] && [ "$line" != "$p_last" ]; then echo "$msg" >&2; fi ;;
-	esac
-	p_last=$line
+}
+progress() {
+	local now recs n=0 suite done total last="" msg=""
+	now=$(date +%s)
+	recs=$(grep -a ' prog h=' "$LOG" |
+		sed -n 's/.* prog h=[0-9]* suite=\([a-z0-9_]*\) done=\([0-9]*\) total=\([0-9]*\).*/\1 \2 \3/p')
+	while read -r suite done total; do
+		[ -n "$suite" ] || continue
+		n=$((n + 1))
+		last="$suite $done $total"
+		[ "$n" -gt "$p_seen" ] || continue
+		progress_line "$suite" "$done" "$total" "$now"
+		[ "$PROGRESS" = plain ] && echo "$msg" >&2
+	done <<<"$recs"
+	p_seen=$n
+	if [ "$PROGRESS" = line ]; then
+		# shellcheck disable=SC2086
+		if [ -n "$last" ]; then progress_line $last "$now"
+		else msg="run: $(grep -ac '@RVM ' "$LOG") records, $(fmt_t $((now - start))) elapsed"; fi
+		printf '\r\033[K%s' "$msg" >&2
+	fi
 }
 progress_end() { [ "$PROGRESS" = line ] && printf '\r\033[K' >&2; }
 start=$(date +%s) status="" how=""
@@ -218,7 +228,7 @@ while :; do
 	fi
 	sleep 0.1
 done
-[ "$PROGRESS" != off ] && progress_end
+[ "$PROGRESS" != off ] && { progress; progress_end; }
 echo "$status" >"$OUT/exit.status"
 
 rc=0
