@@ -51,7 +51,7 @@ static void remove_stale(const char *dir)
 	static const char *const names[] = {
 		"chase.csv", "lat.csv", "lat.xg", "par.csv", "parmax.csv",
 		"cache_levels.txt", "cache_levels.csv", "lat.svg", "mess_raw.csv", "mess.csv",
-		"mess_metrics.txt", "mess.svg", NULL,
+		"mess_metrics.txt", "mess.svg", "par.svg", "summary.json", NULL,
 	};
 	char path[4096];
 	DIR *d;
@@ -280,8 +280,13 @@ int cmd_parse(int argc, char **argv)
 			goto io_error;
 		if (rvm_log_count(&log, "par"))
 			strcat(files, " par.csv");
-		if (rvm_log_count(&log, "parmax"))
+		if (rvm_log_count(&log, "parmax")) {
 			strcat(files, " parmax.csv");
+			what = "par.svg";
+			if (par_write_svg(&log, path_join(path, sizeof(path), dir, "par.svg")) < 0)
+				goto io_error;
+			strcat(files, " par.svg");
+		}
 	}
 	if (rvm_log_count(&log, "mess")) {
 		mess_table = open_memstream(&mess_buf, &mess_len);

@@ -46,4 +46,7 @@ int mess_write_svg(const struct mess_family *f, const struct mess_family *issued
 /* lat.svg: one line per dataset, latency vs size (log2 axis). */
 int lat_write_svg(const struct lat_sets *s, const char *path);
 
+/* par.svg: the parmax records' parallelism vs size (log2 axis). */
+int par_write_svg(const struct rvm_log *log, const char *path);
+
 #endif

@@ -13,6 +13,37 @@ void svg_set_warning(const char *w)
 	plot_warning = w;
 }
 
+void svg_palette(size_t i, char out[8])
+{
+	/* matplotlib's "tab10" plus black and a light blue: every two differ
+	 * by >= 100 in |dR| + |dG| + |dB| */
+	static const char *const pal[12] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+		"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8",
+	};
+	snprintf(out, 8, "%s", pal[i % 12]);
+}
+
+/* A marker of the series' shape centred on (x, y), in the legend too. */
+static void marker(FILE *o, int shape, double x, double y, const char *color)
+{
+	switch (shape & 3) {
+	case 1:
+		fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"5\" height=\"5\" fill=\"%s\"/>\n", x - 2.5, y - 2.5, color);
+		break;
+	case 2:
+		fprintf(o, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+		        x, y - 3.5, x - 3, y + 2.5, x + 3, y + 2.5, color);
+		break;
+	case 3:
+		fprintf(o, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+		        x, y - 3.5, x + 3.5, y, x, y + 3.5, x - 3.5, y, color);
+		break;
+	default:
+		fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n", x, y, color);
+	}
+}
+
 void svg_ramp(double t, char out[8])
 {
 	if (!(t >= 0))
@@ -147,8 +178,7 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 					continue;
 				if (p->xlog2)
 					x = log2(x);
-				fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-				        PX(x), PY(y), s[i].color);
+				marker(o, s[i].shape, PX(x), PY(y), s[i].color);
 			}
 		/* legend */
 		double ly = MT + 10 + 16.0 * (double)i;
@@ -157,6 +187,8 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 		        s[i].dashed ? " stroke-dasharray=\"5,4\"" : "", W - MR + 42, ly + 4);
 		xml_text(o, s[i].label);
 		fputs("</text>\n", o);
+		if (s[i].markers)
+			marker(o, s[i].shape, W - MR + 24, ly, s[i].color);
 	}
 	fputs("</svg>\n", o);
 #undef PX
