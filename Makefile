@@ -87,7 +87,7 @@ RUN_MISMATCH_MSG = make run: RUN_TARGET=$(RUN_TARGET) runs $(RUN_PLATFORM).elf, 
 run: deps
 	@$(if $(RUN_PLATFORM),,echo "make run: unknown RUN_TARGET '$(RUN_TARGET)' (known: hostsim qemu-virt qemu-sbi qemu-spike)" >&2; exit 2)
 	@$(if $(RUN_MISMATCH),echo "$(RUN_MISMATCH_MSG)" >&2; exit 2)
-	@$(MAKE) --no-print-directory all PLATFORM=$(RUN_PLATFORM)
+	@$(MAKE) --no-print-directory -s all PLATFORM=$(RUN_PLATFORM)
 	@tools/run.sh --target $(RUN_TARGET) --harts $(RUN_HARTS) $(if $(RUN_CONFIG),--config $(RUN_CONFIG)) \
 		--image $(BUILD)/images/$(RUN_PLATFORM).elf --runs $(OUT) --timeout 1800 \
 		$(if $(filter 1,$(STATS)),--stats) $(RUN_ARGS)

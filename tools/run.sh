@@ -176,7 +176,7 @@ progress_line() { # suite done total now -> msg
 	local left
 	if [ "$1" != "$p_suite" ]; then p_suite=$1 p_t0=$4 p_d0=$2; fi
 	msg="run: $1 $2/$3 points, $(fmt_t $(($4 - start))) elapsed"
-	if [ "$2" -gt "$p_d0" ] && [ "$2" -lt "$3" ]; then
+	if [ "$2" -gt "$p_d0" ] && [ "$2" -lt "$3" ] && [ "$4" -gt "$p_t0" ]; then
 		left=$(( ($4 - p_t0) * ($3 - $2) / ($2 - p_d0) ))
 		msg="$msg, about $(fmt_t "$left") left in $1"
 	fi
