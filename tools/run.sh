@@ -36,7 +36,7 @@ BUILD=${BUILD:-$ROOT/build}
 TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
 STATS=0 PROGRESS=auto orig=""
 usage() {
-	sed -n '2,/^$/p' "$0" | sed '/^$/d; s/^# \{0,1\}//' >&2
+	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
