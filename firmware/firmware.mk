@@ -24,16 +24,30 @@ $(1)_FW_OBJS := $$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(FW_SRCS) $$(PLAT_$(1)_SRCS))
 
 $(FW_OBJ)/$(1)/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(TCC) $$(TCFLAGS) -Ifirmware -DRVM_VERSION='"$$(FW_VERSION)"' -c $$< -o $$@
+	$$(call say,CC,$$@)$$(TCC) $$(TCFLAGS) -Ifirmware -DRVM_VERSION='"$$(FW_VERSION)"' -c $$< -o $$@
 
 $(FW_OBJ)/$(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
-	$$(TCC) $$(TASFLAGS) -Iplatform/common -c $$< -o $$@
+	$$(call say,AS,$$@)$$(TCC) $$(TASFLAGS) -Iplatform/common -c $$< -o $$@
 
 $(BUILD)/images/$(1).elf: $$($(1)_FW_OBJS) $$(PLAT_$(1)_LDS) linker/sections.ld
 	@mkdir -p $$(dir $$@)
-	$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
+	$$(call say,LD,$$@)$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
 
-IMAGES += $(BUILD)/images/$(1).elf
+IMAGES += $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex
 endef
 $(foreach p,$(IMAGE_PLATFORMS),$(eval $(call fw_platform_rules,$(p))))
+
+# Beside each ELF, for targets that load raw memory (docs/platforms.md, "Images"):
+#   <p>.bin  the loaded bytes from the lowest load address (objcopy -O binary);
+#   <p>.hex  Verilog $$readmemh text: one 64-bit word per line, 16 hex digits,
+#            little-endian (word i = bytes 8i..8i+7 of the .bin, byte 8i in the
+#            low bits), word 0 at the load address, no @address lines; the
+#            .bin is zero-padded to a multiple of 8 bytes first.
+$(BUILD)/images/%.bin: $(BUILD)/images/%.elf
+	$(call say,BIN,$@)$(TOBJCOPY) -O binary $< $@
+
+$(BUILD)/images/%.hex: $(BUILD)/images/%.bin
+	$(call say,HEX,$@)n=$$(( ($$(stat -c %s $<) + 7) / 8 * 8 )); \
+	{ cat $<; head -c $$(( n - $$(stat -c %s $<) )) /dev/zero; } | \
+	od -An -v -w8 -tx8 --endian=little | tr -d ' ' >$@.tmp && mv $@.tmp $@

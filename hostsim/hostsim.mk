@@ -11,11 +11,11 @@ HOBJ_SAN := $(BUILD)/host-asan
 
 $(HOBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HCFLAGS) -c $< -o $@
+	$(call say,CC,$@)$(CC) $(HCFLAGS) -c $< -o $@
 
 $(HOBJ_SAN)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HCFLAGS) -O1 $(SANFLAGS) -c $< -o $@
+	$(call say,CC-SAN,$@)$(CC) $(HCFLAGS) -O1 $(SANFLAGS) -c $< -o $@
 
 include hostsim/cli/cli.mk
 include hostsim/sim/sim.mk
@@ -24,10 +24,10 @@ include $(sort $(wildcard hostsim/tests/*.mk))
 define unit_test_rules
 $(BUILD)/tests/$(1): $$(patsubst %.c,$(HOBJ)/%.o,$$($(1)_SRCS))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$^ -o $$@ -lcmocka $$(HLDLIBS) $$($(1)_LIBS)
+	$$(call say,LD,$$@)$$(CC) $$^ -o $$@ -lcmocka $$(HLDLIBS) $$($(1)_LIBS)
 $(BUILD)/tests-asan/$(1): $$(patsubst %.c,$(HOBJ_SAN)/%.o,$$($(1)_SRCS))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $(SANFLAGS) $$^ -o $$@ -lcmocka $$(HLDLIBS) $$($(1)_LIBS)
+	$$(call say,LD-SAN,$$@)$$(CC) $(SANFLAGS) $$^ -o $$@ -lcmocka $$(HLDLIBS) $$($(1)_LIBS)
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rules,$(t))))
 

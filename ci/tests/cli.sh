@@ -122,6 +122,51 @@ else fail parse_par_chase "par.csv/parmax.csv/chase.csv rows wrong"; fi
 "$RVMESS" parse "$T/good.log" -o "$T/o_quiet" --quiet >"$T/q.txt" 2>&1
 if [ "$(wc -l <"$T/q.txt")" = 2 ]; then pass parse_quiet; else fail parse_quiet "--quiet printed $(wc -l <"$T/q.txt") lines"; fi
 
+# ---- plots: lat.svg legend, markers, colours; par.svg ---------------------------------
+# legend texts are the last <text> elements, after the axis labels
+svg_texts() { grep -o '<text[^>]*>[^<]*</text>' "$1" | sed 's/<[^>]*>//g'; }
+leg=$(svg_texts "$T/o_good/lat.svg" | sed -n '/^latency (ns)$/,$p' | tail -n +2)
+npts=$(grep -c '@RVM [0-9]* lat ' "$T/good.log")
+# one marker per point plus one per legend entry
+nmark=$(grep -cE '^<(circle|rect x=[^>]* fill="#|polygon)' "$T/o_good/lat.svg")
+if [ "$leg" = "$(printf 'stride 64 B\nrandom, 64 B lines')" ] && [ "$nmark" = $((npts + 2)) ] &&
+	svg_texts "$T/o_good/lat.svg" | grep -qx 'array size (bytes; K, M, G = KiB, MiB, GiB)'; then
+	pass plot_lat_legend
+else fail plot_lat_legend "legend '$(echo "$leg" | tr '\n' '|')', $nmark markers for $npts points"; fi
+# 12 datasets (6 strides x 2 chains): 12 different colours
+{
+	s=0
+	rec $((s++)) hdr 0 proto=1 platform=virt mode=M harts=1 hartids=0 timebase=10000000 cpu_hz=1000000000 version=test
+	rec $((s++)) hart 0 idx=0 cpu_hz=1000000000 cycle=1 instret=1
+	for chain in stride random; do
+		for stride in 64 128 256 512 1024 4096; do
+			for size in 4096 8192 16384; do
+				rec $((s++)) lat 0 chain=$chain stride=$stride size=$size loads=100 cycles=100 ticks=1 ns=$((size / 64 + stride)) cpl=0.000 nspl=0.000
+			done
+		done
+	done
+	rec $((s)) end 0 status=ok errors=0 records=$s harts=1 states=0:done
+} >"$T/twelve.log"
+run_parse "$T/twelve.log" "$T/o_twelve"
+# distinguishable: every two colours differ by >= 80 in |dR| + |dG| + |dB|
+# (a 12-step blue-to-red ramp differs by about 32 between neighbours)
+cols=$(grep -o '<polyline fill="none" stroke="#[0-9a-f]*"' "$T/o_twelve/lat.svg" | sed 's/.*#//; s/"//')
+ncol=$(echo "$cols" | sort -u | wc -l)
+mind=$(echo "$cols" | while read -r c; do echo $((16#${c:0:2})) $((16#${c:2:2})) $((16#${c:4:2})); done |
+	awk '{ r[NR] = $1; g[NR] = $2; b[NR] = $3 }
+	END { m = 999; for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
+		d = (r[i] > r[j] ? r[i] - r[j] : r[j] - r[i]) + (g[i] > g[j] ? g[i] - g[j] : g[j] - g[i]) + (b[i] > b[j] ? b[i] - b[j] : b[j] - b[i])
+		if (d < m) m = d }
+	print m }')
+if [ $rc = 0 ] && [ "$ncol" = 12 ] && [ "$mind" -ge 80 ]; then pass "plot_lat_12_colours (closest pair $mind apart)"
+else fail plot_lat_12_colours "exit $rc, $ncol distinct colours for 12 datasets, closest pair $mind apart"; fi
+# par.svg: one curve, a point per parmax record at its size and parallelism
+pts=$(grep -o 'points="[^"]*"' "$T/o_good/par.svg" | head -1 | tr -cd ' ' | wc -c)
+if [ "$pts" = "$(grep -c '@RVM [0-9]* parmax ' "$T/good.log")" ] &&
+	svg_texts "$T/o_good/par.svg" | grep -qx 'parallelism (latency(1) / latency(k))'; then
+	pass plot_par
+else fail plot_par "par.svg has $pts points"; fi
+
 # ---- parse: corrupt CRC on a known line ---------------------------------------
 good_log >"$T/bad.log"
 line=$(grep -n ' lat h=0 chain=stride stride=64 size=4096 ' "$T/bad.log" | cut -d: -f1)

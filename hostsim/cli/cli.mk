@@ -12,4 +12,4 @@ HOST_BINS += $(BUILD)/bin/rvmess
 
 $(BUILD)/bin/rvmess: $(patsubst %.c,$(HOBJ)/%.o,hostsim/cli/main.c $(RVMESS_LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(HLDLIBS) $(RVMESS_LIBS)
+	$(call say,LD,$@)$(CC) $^ -o $@ $(HLDLIBS) $(RVMESS_LIBS)

@@ -12,6 +12,8 @@
 #include "cli/log.h"
 #include "cli/mess_out.h"
 #include "rvmess/records.h"
+#include "cli/summary.h"
+#include "cli/svg.h"
 
 static int mkdir_p(const char *dir)
 {
@@ -50,7 +52,7 @@ static void remove_stale(const char *dir)
 	static const char *const names[] = {
 		"chase.csv", "lat.csv", "lat.xg", "par.csv", "parmax.csv",
 		"cache_levels.txt", "cache_levels.csv", "lat.svg", "mess_raw.csv", "mess.csv",
-		"mess_metrics.txt", "mess.svg", NULL,
+		"mess_metrics.txt", "mess.svg", "par.svg", "summary.json", NULL,
 	};
 	char path[4096];
 	DIR *d;
@@ -113,7 +115,7 @@ static const char *hdr_field(const struct rvm_log *log, const char *key)
 }
 
 static int write_summary(const struct rvm_log *log, const char *dir, size_t invalid,
-			 const char *files, int clean)
+			 const char *files, int clean, const struct run_info *ri)
 {
 	char path[4096];
 	FILE *f = fopen(path_join(path, sizeof(path), dir, "summary.txt"), "w");
@@ -129,6 +131,10 @@ static int write_summary(const struct rvm_log *log, const char *dir, size_t inva
 	fprintf(f, "complete: %s\nstatus: %s\nresult: %s\n", log->complete ? "yes" : "no",
 		rvm_status_name(log->status), clean ? "clean" : "unclean");
 	fprintf(f, "harts: %zu\n", log->harts);
+	fprintf(f, "target: %s (from %s)\n", ri->target[0] ? ri->target : "unknown", ri->source);
+	fprintf(f, "memory_timing: %s\n", ri->timing < 0 ? "unknown" : ri->timing ? "yes" : "no");
+	if (run_info_warning(ri))
+		fprintf(f, "WARNING: %s\n", run_info_warning(ri));
 	fprintf(f, "platform: %s\nmode: %s\nhdr_harts: %s\ncpu_hz: %s\ntimebase: %s\nversion: %s\n",
 		hdr_field(log, "platform"), hdr_field(log, "mode"), hdr_field(log, "harts"),
 		hdr_field(log, "cpu_hz"), hdr_field(log, "timebase"), hdr_field(log, "version"));
@@ -150,13 +156,14 @@ static int write_summary(const struct rvm_log *log, const char *dir, size_t inva
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]\n");
+	fprintf(stderr, "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued] [--target NAME]\n");
 	return 2;
 }
 
 int cmd_parse(int argc, char **argv)
 {
-	const char *logp = NULL, *dir = NULL, *what = NULL;
+	const char *logp = NULL, *dir = NULL, *what = NULL, *target = NULL;
+	struct run_info ri;
 	int quiet = 0, clean;
 	double peak = 0;
 	int issued = 0;
@@ -165,7 +172,7 @@ int cmd_parse(int argc, char **argv)
 	struct lat_sets sets = { 0 };
 	struct cache_levels cl = { 0 };
 	size_t invalid = 0;
-	char files[1024] = "records.csv summary.txt";
+	char files[1024] = "records.csv summary.txt summary.json";
 	char path[4096];
 	char *mess_buf = NULL;
 	size_t mess_len = 0;
@@ -186,6 +193,8 @@ int cmd_parse(int argc, char **argv)
 				return 2;
 			}
 			po.tol = t / 100;
+		} else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
+			target = argv[++i];
 		} else if (strcmp(argv[i], "--issued") == 0) {
 			issued = 1;
 		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
@@ -222,6 +231,8 @@ int cmd_parse(int argc, char **argv)
 		return 2;
 	}
 
+	run_info_find(logp, target, &ri);
+	svg_set_warning(run_info_warning(&ri));
 	/* failures the image itself reported */
 	for (size_t i = 0; i < log.nrecs; i++) {
 		const struct rvm_rec *r = &log.recs[i];
@@ -266,8 +277,13 @@ int cmd_parse(int argc, char **argv)
 			goto io_error;
 		if (rvm_log_count(&log, "par"))
 			strcat(files, " par.csv");
-		if (rvm_log_count(&log, "parmax"))
+		if (rvm_log_count(&log, "parmax")) {
 			strcat(files, " parmax.csv");
+			what = "par.svg";
+			if (par_write_svg(&log, path_join(path, sizeof(path), dir, "par.svg")) < 0)
+				goto io_error;
+			strcat(files, " par.svg");
+		}
 	}
 	if (rvm_log_count(&log, "mess")) {
 		mess_table = open_memstream(&mess_buf, &mess_len);
@@ -279,8 +295,15 @@ int cmd_parse(int argc, char **argv)
 	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";
-	if (write_summary(&log, dir, invalid, files, clean) < 0)
+	if (write_summary(&log, dir, invalid, files, clean, &ri) < 0)
 		goto io_error;
+	what = "summary.json";
+	{
+		struct summary_in si = { &log, &ri, &cl, peak, invalid, clean };
+
+		if (write_summary_json(&si, path_join(path, sizeof(path), dir, "summary.json")) < 0)
+			goto io_error;
+	}
 
 	printf("rvmess parse: harts=%zu good=%zu bad=%zu missing=%llu duplicate=%zu complete=%s status=%s\n",
 	       log.harts, log.nrecs, log.bad, (unsigned long long)log.missing, log.duplicates,
@@ -289,6 +312,8 @@ int cmd_parse(int argc, char **argv)
 	if (invalid)
 		fprintf(stderr, "%s: %zu record(s) with missing or bad fields left out of the suite files\n",
 			logp, invalid);
+	if (run_info_warning(&ri))
+		printf("WARNING: %s\n", run_info_warning(&ri));
 	if (!quiet && sets.n)
 		cache_levels_print(stdout, &cl);
 	if (mess_table)

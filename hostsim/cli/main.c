@@ -11,9 +11,10 @@ struct rvm_cmd {
 };
 
 static const struct rvm_cmd cmds[] = {
-	{ "parse", cmd_parse, "parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]  validate a console log, write CSV/xgraph/cache levels" },
+	{ "parse", cmd_parse, "parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued] [--target NAME]  validate a console log, write CSV/xgraph/cache levels" },
 	{ "config", cmd_config, "config IMAGE [key=value ...] [--file CFG] [-o OUT]  show or rewrite an image's config block" },
 	{ "curves", cmd_curves, "curves MESS.csv [-o DIR] [--peak GBPS]  metrics, SVG and Mess simulator curves from a Mess CSV" },
+	{ "compare", cmd_compare, "compare RUN_A RUN_B [-o DIR]  two parsed runs side by side (levels, latency, Mess, curve differences)" },
 };
 
 static void usage(FILE *f)

@@ -35,6 +35,9 @@ long mess_collect(const struct rvm_log *log, FILE *diag, struct mess_sample **ou
 int mess_write_outputs(const struct rvm_log *log, const char *dir, double peak_gbps,
                        int mark_issued, FILE *diag, FILE *summary_out, size_t *invalid);
 
+/* The platform's theoretical peak from the log's mess records (GB/s), 0 if none. */
+double mess_log_peak_gbps(const struct rvm_log *log);
+
 /* Plot a family (smoothed curves with their points); `issued`, when not
  * NULL, is the same family against issued bandwidth, drawn dashed. */
 int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
@@ -42,5 +45,8 @@ int mess_write_svg(const struct mess_family *f, const struct mess_family *issued
 
 /* lat.svg: one line per dataset, latency vs size (log2 axis). */
 int lat_write_svg(const struct lat_sets *s, const char *path);
+
+/* par.svg: the parmax records' parallelism vs size (log2 axis). */
+int par_write_svg(const struct rvm_log *log, const char *path);
 
 #endif

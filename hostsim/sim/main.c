@@ -26,6 +26,7 @@ static void usage(FILE *f)
 	        "  --store-buffer N   store buffer entries per hart (default 8)\n"
 	        "  --mul-latency N, --div-latency N   (default 3, 20 cycles)\n"
 	        "  --stats            per-hart counts, cycles and memsys counters on stderr\n"
+	        "  --print-config     print every option in effect as --config lines and exit\n"
 	        "exit status: the image's (finisher), %d unhandled trap, %d limit, %d reset request,\n"
 	        "             %d bad option / config / ELF\n",
 	        SIM_EXIT_LIMIT, SIM_EXIT_LIMIT, SIM_EXIT_TRAP, SIM_EXIT_LIMIT, SIM_EXIT_RESET, SIM_EXIT_USAGE);
@@ -35,7 +36,8 @@ static void usage(FILE *f)
 
 static int is_flag(const char *k)
 {
-	return !strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats");
+	return !strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats") ||
+	       !strcmp(k, "print-config");
 }
 
 int main(int argc, char **argv)
@@ -43,6 +45,7 @@ int main(int argc, char **argv)
 	struct sim_opts o;
 	char err[512];
 	const char *image = NULL;
+	int print_config = 0;
 	sim_opts_default(&o);
 
 	for (int i = 1; i < argc; i++) {
@@ -70,6 +73,10 @@ int main(int argc, char **argv)
 				}
 				val = argv[++i];
 			}
+			if (!strcmp(key, "print-config") && !eq) {
+				print_config = 1;
+				continue;
+			}
 			if (!strcmp(key, "config")) {
 				if (sim_opts_load_file(&o, val, err, sizeof(err))) {
 					fprintf(stderr, "hostsim: %s\n", err);
@@ -92,6 +99,14 @@ int main(int argc, char **argv)
 			return SIM_EXIT_USAGE;
 		}
 		image = a;
+	}
+	if (print_config) {
+		sim_opts_print(&o, stdout);
+		if (tm_print_config(&o, stdout, err, sizeof(err))) {
+			fprintf(stderr, "hostsim: %s\n", err);
+			return SIM_EXIT_USAGE;
+		}
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (!image) {
 		usage(stderr);
@@ -124,7 +139,7 @@ int main(int argc, char **argv)
 		s.console = con;
 	}
 	static char conbuf[1 << 16];
-	setvbuf(s.console, conbuf, _IOFBF, sizeof(conbuf));
+	setvbuf(s.console, conbuf, _IOLBF, sizeof(conbuf)); /* whole lines, so a reader sees each record as it comes */
 
 	int rc = sim_run(&s);
 	if (s.opt.stats)

@@ -27,6 +27,19 @@ void sim_opts_default(struct sim_opts *o)
 	o->div_lat = 20;
 }
 
+void sim_opts_print(const struct sim_opts *o, FILE *f)
+{
+	fprintf(f, "harts=%u\nmem-size=%llu\ntimebase=%llu\nfreq-mhz=%llu\nseed=%llu\ntiming=%d\n",
+	        o->harts, (unsigned long long)o->mem_size, (unsigned long long)o->timebase,
+	        (unsigned long long)o->freq_mhz, (unsigned long long)o->seed, o->timing);
+	fprintf(f, "quantum=%u\nmshrs=%u\nstore-buffer=%u\nmul-latency=%u\ndiv-latency=%u\n",
+	        o->quantum, o->mshrs, o->sb_depth, o->mul_lat, o->div_lat);
+	if (o->max_insns)
+		fprintf(f, "max-insns=%llu\n", (unsigned long long)o->max_insns);
+	if (o->max_cycles)
+		fprintf(f, "max-cycles=%llu\n", (unsigned long long)o->max_cycles);
+}
+
 /* Numbers and sizes: the one parser of rvmess (rvmess/numparse.h): decimal,
  * optional K/M/G/T or KiB/MiB/GiB/TiB suffix, overflow refused. */
 int sim_parse_u64(const char *s, uint64_t *out)

@@ -64,6 +64,8 @@ void sim_opts_default(struct sim_opts *o);
 int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err, size_t errlen);
 /* Read key=value lines ('#' comments, blank lines).  Errors "FILE:LINE: reason". */
 int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen);
+/* The core options in effect as --config lines (key=value). */
+void sim_opts_print(const struct sim_opts *o, FILE *f);
 /* Parse a size "256M", "1G", "4096", "64K" (binary units).  0 ok, -1 bad. */
 int sim_parse_size(const char *s, uint64_t *out);
 int sim_parse_u64(const char *s, uint64_t *out);

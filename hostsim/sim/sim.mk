@@ -13,4 +13,4 @@ HOST_BINS += $(BUILD)/bin/hostsim
 
 $(BUILD)/bin/hostsim: $(patsubst %.c,$(HOBJ)/%.o,$(SIM_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(HLDLIBS) $(SIM_LIBS)
+	$(call say,LD,$@)$(CC) $^ -o $@ $(HLDLIBS) $(SIM_LIBS)

@@ -20,18 +20,19 @@ test_fdt_SRCS := hostsim/tests/test_fdt.c firmware/lib/fdt.c \
 
 $(FDT_DATA)/%.dtb: hostsim/tests/data/%.dts
 	@mkdir -p $(dir $@)
-	dtc -q -I dts -O dtb -o $@ $<
+	$(call say,DTC,$@)dtc -q -I dts -O dtb -o $@ $<
 
 $(FDT_DATA)/virt-like-v16.dtb: hostsim/tests/data/virt-like.dts
 	@mkdir -p $(dir $@)
-	dtc -q -V 16 -I dts -O dtb -o $@ $<
+	$(call say,DTC,$@)dtc -q -V 16 -I dts -O dtb -o $@ $<
 
 # QEMU writes the blob padded to 1 MiB and exits; -m pins the memory size.
+# Its "dtb dumped" notice is shown only when it fails.
 $(FDT_DATA)/qemu-%.dtb:
 	@mkdir -p $(dir $@)
-	timeout 60 qemu-system-riscv64 -M $*,dumpdtb=$@.tmp -smp 4 -m 128M \
-		-display none -serial null -monitor none </dev/null
-	mv $@.tmp $@
+	$(call say,DUMPDTB,$@)timeout 60 qemu-system-riscv64 -M $*,dumpdtb=$@.tmp -smp 4 -m 128M \
+		-display none -serial null -monitor none </dev/null 2>$@.err || { cat $@.err >&2; exit 1; }; \
+		rm -f $@.err; mv $@.tmp $@
 
 $(HOBJ)/hostsim/tests/test_fdt.o $(HOBJ_SAN)/hostsim/tests/test_fdt.o: $(FDT_BLOBS)
 $(HOBJ)/hostsim/tests/test_fdt.o $(HOBJ_SAN)/hostsim/tests/test_fdt.o: \

@@ -8,7 +8,7 @@ ISA_ELFS := $(patsubst hostsim/tests/isa/%.S,$(BUILD)/tests/isa/%.elf,$(ISA_SRCS
 
 $(BUILD)/tests/isa/%.elf: hostsim/tests/isa/%.S hostsim/tests/isa/test.h hostsim/tests/isa/link.ld
 	@mkdir -p $(dir $@)
-	$(TCC) $(TARCH) -nostdlib -nostartfiles -static -Ihostsim/tests/isa \
+	$(call say,AS,$@)$(TCC) $(TARCH) -nostdlib -nostartfiles -static -Ihostsim/tests/isa \
 		-T hostsim/tests/isa/link.ld -Wl,--no-warn-rwx-segments -o $@ $<
 
 .PHONY: isa-tests
