@@ -42,20 +42,20 @@
 
 /* ---- clocks and counters -------------------------------------------------- */
 
-uint64_t sim_mtime(struct sim *s, struct hart *h)
+uint64_t sim_mtime(struct sim *s, struct sim_hart *h)
 {
 	unsigned __int128 t = (unsigned __int128)h->clock * s->opt.timebase;
 	return (uint64_t)(t / (s->opt.freq_mhz * 1000000ull)) + (uint64_t)s->mtime_off;
 }
 
-uint64_t sim_hpm_raw(struct sim *s, struct hart *h, unsigned event)
+uint64_t sim_hpm_raw(struct sim *s, struct sim_hart *h, unsigned event)
 {
 	if (event == 0)
 		return 0;
 	return tm_event(s, h->id, event);
 }
 
-static uint64_t cnt_raw(struct sim *s, struct hart *h, unsigned i)
+static uint64_t cnt_raw(struct sim *s, struct sim_hart *h, unsigned i)
 {
 	if (i == 0)
 		return h->clock;
@@ -66,14 +66,14 @@ static uint64_t cnt_raw(struct sim *s, struct hart *h, unsigned i)
 	return 0;
 }
 
-static uint64_t cnt_read(struct sim *s, struct hart *h, unsigned i)
+static uint64_t cnt_read(struct sim *s, struct sim_hart *h, unsigned i)
 {
 	if (h->mcountinhibit & (1ull << i))
 		return h->cnt_frozen[i];
 	return cnt_raw(s, h, i) + h->cnt_off[i];
 }
 
-static void cnt_write(struct sim *s, struct hart *h, unsigned i, uint64_t v)
+static void cnt_write(struct sim *s, struct sim_hart *h, unsigned i, uint64_t v)
 {
 	if (h->mcountinhibit & (1ull << i))
 		h->cnt_frozen[i] = v;
@@ -81,7 +81,7 @@ static void cnt_write(struct sim *s, struct hart *h, unsigned i, uint64_t v)
 		h->cnt_off[i] = v - cnt_raw(s, h, i);
 }
 
-static uint64_t read_mip(struct sim *s, struct hart *h)
+static uint64_t read_mip(struct sim *s, struct sim_hart *h)
 {
 	uint64_t mip = 0;
 	if (s->msip[h->id] & 1)
@@ -91,7 +91,7 @@ static uint64_t read_mip(struct sim *s, struct hart *h)
 	return mip;
 }
 
-void sim_hart_reset(struct sim *s, struct hart *h, unsigned id)
+void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id)
 {
 	memset(h, 0, sizeof(*h));
 	h->id = id;
@@ -103,7 +103,7 @@ void sim_hart_reset(struct sim *s, struct hart *h, unsigned id)
 
 /* ---- traps ------------------------------------------------------------- */
 
-static void resv_drop(struct sim *s, struct hart *h)
+static void resv_drop(struct sim *s, struct sim_hart *h)
 {
 	if (h->resv_valid) {
 		h->resv_valid = 0;
@@ -113,11 +113,11 @@ static void resv_drop(struct sim *s, struct hart *h)
 
 /* A store by hart `by` to [addr, addr+size): other harts lose a reservation on
  * the granule(s) it touches. */
-static void resv_kill_others(struct sim *s, struct hart *by, uint64_t addr, unsigned size)
+static void resv_kill_others(struct sim *s, struct sim_hart *by, uint64_t addr, unsigned size)
 {
 	uint64_t g0 = addr & ~(RESV_GRANULE - 1), g1 = (addr + size - 1) & ~(RESV_GRANULE - 1);
 	for (unsigned i = 0; i < s->nharts; i++) {
-		struct hart *o = &s->harts[i];
+		struct sim_hart *o = &s->harts[i];
 		if (o != by && o->resv_valid && (o->resv_addr == g0 || o->resv_addr == g1)) {
 			o->resv_valid = 0;
 			s->nresv--;
@@ -125,7 +125,7 @@ static void resv_kill_others(struct sim *s, struct hart *by, uint64_t addr, unsi
 	}
 }
 
-static void take_trap(struct sim *s, struct hart *h, uint64_t cause, uint64_t tval)
+static void take_trap(struct sim *s, struct sim_hart *h, uint64_t cause, uint64_t tval)
 {
 	int irq = (int)(cause >> 63);
 	resv_drop(s, h);
@@ -149,7 +149,7 @@ static void take_trap(struct sim *s, struct hart *h, uint64_t cause, uint64_t tv
 		h->pc += 4 * (cause & 63);
 }
 
-void sim_check_irq(struct sim *s, struct hart *h)
+void sim_check_irq(struct sim *s, struct sim_hart *h)
 {
 	if (!(h->mstatus & MSTATUS_MIE) || !(h->mie & MIE_MASK))
 		return;
@@ -168,7 +168,7 @@ static void uart_putc(struct sim *s, uint8_t c)
 }
 
 /* 0 ok, else an exception cause */
-static int mmio_load(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t *out)
+static int mmio_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *out)
 {
 	uint64_t v = 0;
 	if (a & (size - 1))
@@ -233,7 +233,7 @@ static void finisher(struct sim *s, uint32_t v)
 	}
 }
 
-static int mmio_store(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t v)
+static int mmio_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
 {
 	(void)h;
 	if (a & (size - 1))
@@ -309,7 +309,7 @@ static ALWAYS_INLINE uint64_t ram_read(const uint8_t *p, unsigned size)
 	}
 }
 
-static ALWAYS_INLINE int load(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t *out)
+static ALWAYS_INLINE int load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *out)
 {
 	uint64_t off = a - s->ram_base;
 	if (LIKELY(off <= s->ram_size - size)) {
@@ -325,7 +325,7 @@ static ALWAYS_INLINE int load(struct sim *s, struct hart *h, uint64_t a, unsigne
 	return mmio_load(s, h, a, size, out);
 }
 
-static ALWAYS_INLINE void ram_write(struct sim *s, struct hart *h, uint64_t off, unsigned size, uint64_t v)
+static ALWAYS_INLINE void ram_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, uint64_t v)
 {
 	uint8_t *p = s->ram + off;
 	switch (size) {
@@ -340,7 +340,7 @@ static ALWAYS_INLINE void ram_write(struct sim *s, struct hart *h, uint64_t off,
 		resv_kill_others(s, h, s->ram_base + off, size);
 }
 
-static ALWAYS_INLINE int store(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t v)
+static ALWAYS_INLINE int store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
 {
 	uint64_t off = a - s->ram_base;
 	if (LIKELY(off <= s->ram_size - size)) {
@@ -355,7 +355,7 @@ static ALWAYS_INLINE int store(struct sim *s, struct hart *h, uint64_t a, unsign
 #define MISA_VAL ((2ull << 62) | (1ull << 0) | (1ull << 8) | (1ull << 12))
 
 /* Read CSR; 0 ok, -1 illegal. */
-static int csr_read(struct sim *s, struct hart *h, unsigned csr, uint64_t *v)
+static int csr_read(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t *v)
 {
 	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { *v = cnt_read(s, h, csr - 0xb00); return 0; }
 	if (csr >= 0xc00 && csr < 0xc20) {
@@ -384,7 +384,7 @@ static int csr_read(struct sim *s, struct hart *h, unsigned csr, uint64_t *v)
 }
 
 /* Write CSR (already known readable and not read-only); 0 ok, -1 illegal. */
-static int csr_write(struct sim *s, struct hart *h, unsigned csr, uint64_t v)
+static int csr_write(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t v)
 {
 	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { cnt_write(s, h, csr - 0xb00, v); return 0; }
 	if (csr >= 0x323 && csr < 0x340) {
@@ -452,14 +452,14 @@ static struct dinsn *decode_at(struct sim *s, uint64_t off)
 
 /* The first cycle at which a load finds a free MSHR (0 when one is free;
  * the smallest completion time, kept in h->mshr_min). */
-static ALWAYS_INLINE uint64_t mshr_free_at(const struct sim *s, const struct hart *h)
+static ALWAYS_INLINE uint64_t mshr_free_at(const struct sim *s, const struct sim_hart *h)
 {
 	(void)s;
 	return h->mshr_min;
 }
 
 /* Recompute h->mshr_min / mshr_max from mshr[0..n-1]. */
-static ALWAYS_INLINE void mshr_minmax_n(struct hart *h, unsigned n)
+static ALWAYS_INLINE void mshr_minmax_n(struct sim_hart *h, unsigned n)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 #pragma GCC unroll 8
@@ -473,7 +473,7 @@ static ALWAYS_INLINE void mshr_minmax_n(struct hart *h, unsigned n)
 
 /* mshr[i] = v, keeping mshr_min / mshr_max exact without a rescan in the
  * common case (an MSHR whose value was not the minimum gets a later time). */
-static ALWAYS_INLINE void mshr_set(struct hart *h, unsigned i, uint64_t v, unsigned n)
+static ALWAYS_INLINE void mshr_set(struct sim_hart *h, unsigned i, uint64_t v, unsigned n)
 {
 	uint64_t old = h->mshr[i];
 	h->mshr[i] = v;
@@ -486,11 +486,11 @@ static ALWAYS_INLINE void mshr_set(struct hart *h, unsigned i, uint64_t v, unsig
 }
 
 /* The first cycle at which a store finds a free store-buffer entry. */
-static ALWAYS_INLINE uint64_t sb_free_at(const struct sim *s, const struct hart *h)
+static ALWAYS_INLINE uint64_t sb_free_at(const struct sim *s, const struct sim_hart *h)
 {
 	return h->sb_count >= s->opt.sb_depth ? h->sb[h->sb_head] : 0;
 }
-static ALWAYS_INLINE void sb_drain_all(struct hart *h, uint64_t *t)
+static ALWAYS_INLINE void sb_drain_all(struct sim_hart *h, uint64_t *t)
 {
 	if (h->sb_count) {
 		*t = max64(*t, h->sb_last);
@@ -505,7 +505,7 @@ static ALWAYS_INLINE void sb_drain_all(struct hart *h, uint64_t *t)
  * order when they complete; a full buffer stalls issue until the oldest
  * completes.  Fences, AMOs and LR/SC wait for all of them (sb_drain_all).
  */
-static void sb_push(struct sim *s, struct hart *h, uint64_t *t, uint64_t addr, unsigned size)
+static void sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t addr, unsigned size)
 {
 	unsigned depth = s->opt.sb_depth;
 	while (h->sb_count && h->sb[h->sb_head] <= *t) {
@@ -540,7 +540,7 @@ static void sb_push(struct sim *s, struct hart *h, uint64_t *t, uint64_t addr, u
  * memsys sees the request at the cycle it really leaves the core (a load
  * that would have hit also waits: documented).
  */
-static ALWAYS_INLINE uint64_t load_timing_n(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
+static ALWAYS_INLINE uint64_t load_timing_n(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
 {
 	const uint64_t ti0 = ti;
 	uint64_t line = addr & tm_line_mask;
@@ -594,14 +594,14 @@ access:;
 	return done;
 }
 
-static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
+static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
 {
 	if (LIKELY(s->opt.mshrs == 8)) /* the default: loops unrolled */
 		return load_timing_n(s, h, t, ti, addr, size, 8);
 	return load_timing_n(s, h, t, ti, addr, size, s->opt.mshrs);
 }
 
-static ALWAYS_INLINE void wait_loads(struct sim *s, struct hart *h, uint64_t *t)
+static ALWAYS_INLINE void wait_loads(struct sim *s, struct sim_hart *h, uint64_t *t)
 {
 	(void)s;
 	*t = max64(*t, h->mshr_max);
@@ -618,7 +618,7 @@ static uint32_t raw_at(struct sim *s, uint64_t pc)
 
 static struct dinsn no_page[1024]; /* all OP_UNDECODED: forces the slow fetch path */
 
-static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t n, uint64_t until, const int timing)
+static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until, const int timing)
 {
 	uint64_t *x = h->x;
 	uint64_t pc = h->pc;
@@ -974,13 +974,13 @@ out:
 #undef BR
 }
 
-uint64_t sim_step_functional(struct sim *s, struct hart *h, uint64_t n)
+uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n)
 {
 	/* functional clock: one cycle per instruction (plus wfi sleeps) */
 	return exec_loop(s, h, n, 0, 0);
 }
 
-uint64_t sim_step_timing(struct sim *s, struct hart *h, uint64_t until, uint64_t n)
+uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n)
 {
 	return exec_loop(s, h, n, until, 1);
 }

@@ -125,7 +125,7 @@ static void run_functional(struct sim *s)
 	const uint64_t q = s->opt.quantum;
 	while (!s->stop) {
 		for (unsigned i = 0; i < s->nharts && !s->stop; i++) {
-			struct hart *h = &s->harts[i];
+			struct sim_hart *h = &s->harts[i];
 			uint64_t n = turn_budget(s, q);
 			if (!n)
 				break;
@@ -155,7 +155,7 @@ static void run_timing(struct sim *s)
 				c2 = c;
 			}
 		}
-		struct hart *h = &s->harts[best];
+		struct sim_hart *h = &s->harts[best];
 		uint64_t until = c2 == UINT64_MAX ? UINT64_MAX : c2 + TIMING_SLACK;
 		uint64_t n = turn_budget(s, TIMING_CHUNK);
 		if (!n)
@@ -188,7 +188,7 @@ void sim_print_stats(struct sim *s, FILE *f)
 	uint64_t maxc = 0;
 	fprintf(f, "hostsim stats: harts=%u timing=%s\n", s->nharts, s->opt.timing ? "on" : "off");
 	for (unsigned i = 0; i < s->nharts; i++) {
-		struct hart *h = &s->harts[i];
+		struct sim_hart *h = &s->harts[i];
 		fprintf(f, "  hart %u: instret=%llu cycles=%llu stall=%llu wfi=%llu pc=0x%llx\n", i,
 		        (unsigned long long)h->instret, (unsigned long long)h->clock,
 		        (unsigned long long)h->stall_cycles, (unsigned long long)h->wfi_count,

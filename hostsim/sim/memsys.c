@@ -17,7 +17,7 @@ enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
 /* LLC line states: 0 invalid, 1 clean, 2 dirty (relative to memory) */
 enum { LLC_CLEAN = 1, LLC_DIRTY = 2 };
 
-struct hart {
+struct ms_hart {
 	uint64_t last_line;        /* fast path: most recently touched line ... */
 	int last_writable;         /* ... and whether it is held Modified */
 	uint64_t last_ready;       /* ... and when its data arrived / arrives */
@@ -32,7 +32,7 @@ struct memsys {
 	struct memsys_cfg cfg;
 	unsigned nharts, lshift;
 	uint64_t l1_hit, llc_lat, coh_lat;
-	struct hart *h;
+	struct ms_hart *h;
 	struct cache llc;
 	uint64_t *sharers;         /* per LLC slot: bit per hart holding the line in its L1 */
 	uint64_t *llc_ready;       /* per LLC slot: cycle the memory read completes */
@@ -376,7 +376,7 @@ void memsys_free(struct memsys *m)
  * Returns the state it had. */
 static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 {
-	struct hart *H = &m->h[s];
+	struct ms_hart *H = &m->h[s];
 	int64_t i = cache_find(&H->l1, line);
 	if (i < 0)
 		return ST_I; /* not reached while the directory is exact */
@@ -390,7 +390,7 @@ static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 /* Hart s keeps `line` but loses write permission. Returns the old state. */
 static int l1_downgrade(struct memsys *m, unsigned s, uint64_t line)
 {
-	struct hart *H = &m->h[s];
+	struct ms_hart *H = &m->h[s];
 	int64_t i = cache_find(&H->l1, line);
 	if (i < 0)
 		return ST_I;
@@ -437,7 +437,7 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
  * fast path in memsys_access free of register saves). */
 __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
-	struct hart *H = &m->h[h];
+	struct ms_hart *H = &m->h[h];
 	struct cache *l1 = &H->l1;
 	uint64_t bit = 1ull << h;
 	/* The LLC is inclusive and its sharer bits are exact, so the L1 holds
@@ -563,7 +563,7 @@ uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, u
 {
 	if (h >= m->nharts)
 		return now + 1;
-	struct hart *H = &m->h[h];
+	struct ms_hart *H = &m->h[h];
 	uint64_t line = a >> m->lshift;
 	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
 	/* fast path: the line this hart touched last (already its set's MRU) */

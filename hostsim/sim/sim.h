@@ -111,7 +111,7 @@ const char *sim_op_name(unsigned op);
 #define SIM_SB_MAX 64
 #define SIM_MSHR_MAX 64
 
-struct hart {
+struct sim_hart {
 	uint64_t x[33];          /* x[32] is the sink for writes to x0 */
 	uint64_t pc;
 	unsigned id;
@@ -155,7 +155,7 @@ struct sim {
 	uint64_t npages;
 
 	unsigned nharts;
-	struct hart *harts;
+	struct sim_hart *harts;
 
 	/* devices */
 	uint32_t msip[SIM_MAX_HARTS];
@@ -187,8 +187,8 @@ void sim_free(struct sim *s);
 int sim_start(struct sim *s, char *err, size_t errlen);
 /* Run until the image ends or a limit; returns the process exit status. */
 int sim_run(struct sim *s);
-uint64_t sim_mtime(struct sim *s, struct hart *h);
-uint64_t sim_hpm_raw(struct sim *s, struct hart *h, unsigned event);
+uint64_t sim_mtime(struct sim *s, struct sim_hart *h);
+uint64_t sim_hpm_raw(struct sim *s, struct sim_hart *h, unsigned event);
 void sim_print_stats(struct sim *s, FILE *f);
 
 /* elfload.c: load an ELF64 RISC-V executable into RAM.  err gets "reason". */
@@ -199,12 +199,12 @@ int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, s
 int sim_build_fdt(const struct sim *s, void *buf, int bufsize);
 
 /* cpu.c */
-void sim_hart_reset(struct sim *s, struct hart *h, unsigned id);
+void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id);
 /* Execute up to n instructions on h (functional). Returns executed. */
-uint64_t sim_step_functional(struct sim *s, struct hart *h, uint64_t n);
+uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n);
 /* Execute on h until its clock reaches `until` or n instructions. */
-uint64_t sim_step_timing(struct sim *s, struct hart *h, uint64_t until, uint64_t n);
+uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n);
 /* Take a pending enabled interrupt if any. */
-void sim_check_irq(struct sim *s, struct hart *h);
+void sim_check_irq(struct sim *s, struct sim_hart *h);
 
 #endif
