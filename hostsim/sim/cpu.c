@@ -1,5 +1,6 @@
 /*
  * hostsim hart execution: RV64IMA + Zicsr + Zifencei, M-mode only.
+ * Accesses outside RAM go to the device table (dev.h).
  *
  * Instructions are decoded once into the shared per-page cache s->dpages
  * (lazily, one entry per 32-bit word) and executed by one switch.  A store
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include "sim/sim.h"
 #include "sim/timing.h"
+#include "sim/dev.h"
 
 #define MSTATUS_MIE  (1ull << 3)
 #define MSTATUS_MPIE (1ull << 7)
@@ -160,131 +162,16 @@ void sim_check_irq(struct sim *s, struct sim_hart *h)
 	take_trap(s, h, (1ull << 63) | cause, 0);
 }
 
-/* ---- MMIO --------------------------------------------------------------- */
+/* ---- devices (dev.h): 0 ok, else an exception cause ------------------------ */
 
-static void uart_putc(struct sim *s, uint8_t c)
-{
-	putc(c, s->console);
-}
-
-/* 0 ok, else an exception cause */
 static int mmio_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *out)
 {
-	uint64_t v = 0;
-	if (a & (size - 1))
-		return CAUSE_LOAD_ACCESS;
-	if (a - SIM_UART_BASE < SIM_UART_SIZE) {
-		unsigned r = (unsigned)(a - SIM_UART_BASE);
-		int dlab = s->uart_regs[3] & 0x80;
-		switch (r) {
-		case 0: v = dlab ? s->uart_dll : 0; break;
-		case 1: v = dlab ? s->uart_dlm : s->uart_regs[1]; break;
-		case 2: v = 0x01; break; /* IIR: no interrupt pending */
-		case 5: v = 0x60; break; /* LSR: THR empty, transmitter idle */
-		case 6: v = 0; break;
-		default: v = r < 8 ? s->uart_regs[r] : 0; break;
-		}
-	} else if (a - SIM_CLINT_BASE < SIM_CLINT_SIZE) {
-		uint64_t off = a - SIM_CLINT_BASE;
-		if (off < 0x4000) {
-			unsigned i = (unsigned)(off / 4);
-			v = (i < s->nharts && (off & 3) == 0) ? s->msip[i] : 0;
-		} else if (off >= 0xbff8 && off < 0xc000) {
-			v = sim_mtime(s, h) >> (8 * (off - 0xbff8));
-		} else if (off >= 0xbff8) {
-			v = 0;
-		} else {
-			unsigned i = (unsigned)((off - 0x4000) / 8);
-			v = i < s->nharts ? s->mtimecmp[i] >> (8 * ((off - 0x4000) & 7)) : 0;
-		}
-	} else if (a - SIM_TEST_BASE < SIM_TEST_SIZE) {
-		v = 0;
-	} else if (a - SIM_MEMCTL_BASE < SIM_MEMCTL_SIZE) {
-		v = tm_memctl_read(s, a - SIM_MEMCTL_BASE, size);
-	} else {
-		return CAUSE_LOAD_ACCESS;
-	}
-	if (size < 8)
-		v &= (1ull << (8 * size)) - 1;
-	*out = v;
-	return 0;
-}
-
-static void finisher(struct sim *s, uint32_t v)
-{
-	switch (v & 0xffff) {
-	case 0x5555:
-		s->stop = 1;
-		s->exit_code = 0;
-		break;
-	case 0x3333: {
-		unsigned code = (v >> 16) & 0xff;
-		s->stop = 1;
-		s->exit_code = code ? (int)code : 1;
-		break;
-	}
-	case 0x7777:
-		fprintf(stderr, "hostsim: the image requested a reset (0x7777 to the test finisher): stopping\n");
-		s->stop = 1;
-		s->exit_code = SIM_EXIT_RESET;
-		break;
-	default:
-		break;
-	}
+	return sim_dev_load(s, h, a, size, out) ? CAUSE_LOAD_ACCESS : 0;
 }
 
 static int mmio_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
 {
-	(void)h;
-	if (a & (size - 1))
-		return CAUSE_STORE_ACCESS;
-	if (a - SIM_UART_BASE < SIM_UART_SIZE) {
-		unsigned r = (unsigned)(a - SIM_UART_BASE);
-		int dlab = s->uart_regs[3] & 0x80;
-		if (r == 0) {
-			if (dlab)
-				s->uart_dll = (uint8_t)v;
-			else
-				uart_putc(s, (uint8_t)v);
-		} else if (r == 1 && dlab) {
-			s->uart_dlm = (uint8_t)v;
-		} else if (r < 8 && r != 2 && r != 5) {
-			s->uart_regs[r] = (uint8_t)v;
-		}
-	} else if (a - SIM_CLINT_BASE < SIM_CLINT_SIZE) {
-		uint64_t off = a - SIM_CLINT_BASE;
-		if (off < 0x4000) {
-			unsigned i = (unsigned)(off / 4);
-			if (i < s->nharts && (off & 3) == 0)
-				s->msip[i] = (uint32_t)(v & 1);
-		} else if (off >= 0xc000) {
-			/* reserved: ignored */
-		} else if (off >= 0xbff8) {
-			uint64_t now = sim_mtime(s, h), nv;
-			if (size == 8)
-				nv = v;
-			else if (off == 0xbff8)
-				nv = (now & ~0xffffffffull) | (v & 0xffffffffull);
-			else
-				nv = (now & 0xffffffffull) | (v << 32);
-			s->mtime_off += (int64_t)(nv - now);
-		} else {
-			unsigned i = (unsigned)((off - 0x4000) / 8);
-			unsigned sh = (unsigned)(8 * ((off - 0x4000) & 7));
-			if (i < s->nharts) {
-				uint64_t mask = (size == 8 ? ~0ull : ((1ull << (8 * size)) - 1)) << sh;
-				s->mtimecmp[i] = (s->mtimecmp[i] & ~mask) | ((v << sh) & mask);
-			}
-		}
-	} else if (a - SIM_TEST_BASE < SIM_TEST_SIZE) {
-		if (a == SIM_TEST_BASE)
-			finisher(s, (uint32_t)v);
-	} else if (a - SIM_MEMCTL_BASE < SIM_MEMCTL_SIZE) {
-		tm_memctl_write(s, a - SIM_MEMCTL_BASE, size, v);
-	} else {
-		return CAUSE_STORE_ACCESS;
-	}
-	return 0;
+	return sim_dev_store(s, h, a, size, v) ? CAUSE_STORE_ACCESS : 0;
 }
 
 /* ---- RAM access ----------------------------------------------------------- */

@@ -46,6 +46,10 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 	for (unsigned i = 0; i < SIM_MAX_HARTS; i++)
 		s->mtimecmp[i] = ~0ull;
 	s->console = stdout;
+	if (sim_devs_init(s)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	if (tm_init(s, err, errlen))
 		return -1;
 	return 0;
@@ -80,6 +84,7 @@ int sim_start(struct sim *s, char *err, size_t errlen)
 void sim_free(struct sim *s)
 {
 	tm_free(s);
+	sim_devs_free(s);
 	if (s->dpages) {
 		for (uint64_t i = 0; i <= s->npages; i++)
 			free(s->dpages[i]);

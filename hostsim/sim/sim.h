@@ -1,9 +1,9 @@
 /*
  * hostsim: the functional core of rvmess's own RV64IMA M-mode platform.
  *
- * One `struct sim` holds the machine: flat RAM, the QEMU-virt-compatible
- * devices (ns16550a UART, CLINT, sifive,test0 finisher, the memsys
- * memory-controller counter block), the shared pre-decoded instruction cache
+ * One `struct sim` holds the machine: flat RAM, the state of the devices in
+ * the device table (dev.h: QEMU-virt-compatible UART, CLINT, finisher, and
+ * the memsys counter block), the shared pre-decoded instruction cache
  * and 1..64 harts.  See docs/hostsim.md for the model and its choices.
  */
 #ifndef HOSTSIM_SIM_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
+#include "sim/dev.h"
 
 #define SIM_MAX_HARTS 64
 
@@ -21,17 +22,7 @@
 #define SIM_EXIT_LIMIT  124 /* --max-insns / --max-cycles reached */
 #define SIM_EXIT_TRAP   125 /* a hart trapped with mtvec == 0 */
 
-/* Device addresses (QEMU virt, plus the memsys counter block). */
-#define SIM_UART_BASE    0x10000000ull
-#define SIM_UART_SIZE    0x100ull
-#define SIM_CLINT_BASE   0x2000000ull
-#define SIM_CLINT_SIZE   0x10000ull
-#define SIM_TEST_BASE    0x100000ull
-#define SIM_TEST_SIZE    0x1000ull
-#define SIM_MEMCTL_BASE  0x10010000ull
-#define SIM_MEMCTL_SIZE  0x1000ull
-#define SIM_RAM_BASE     0x80000000ull
-#define SIM_UART_CLOCK   3686400u
+#define SIM_RAM_BASE     0x80000000ull /* devices: dev.h */
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -157,13 +148,13 @@ struct sim {
 	unsigned nharts;
 	struct sim_hart *harts;
 
-	/* devices */
+	/* devices (dev.h): the CLINT's registers, which the CSR unit reads as
+	 * the interrupt and time sources, and every other device's state */
 	uint32_t msip[SIM_MAX_HARTS];
 	uint64_t mtimecmp[SIM_MAX_HARTS];
 	int64_t mtime_off;
-	uint8_t uart_regs[8];
-	uint8_t uart_dll, uart_dlm;
-	FILE *console;
+	void *dev_state[SIM_MAX_DEVS];
+	FILE *console;           /* the UART's output */
 
 	/* LR/SC: number of harts holding a reservation */
 	unsigned nresv;
