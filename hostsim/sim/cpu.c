@@ -605,7 +605,13 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			int wr = d->op == OP_CSRRW || d->op == OP_CSRRWI || !srcz;
 			uint64_t old = 0, nv;
 			SYNC();
-			if (sim_csr_read(s, h, csr, &old)) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+			/* minstret/instret read the count of the instructions retired
+			 * before this one (h->instret already counts it); a write
+			 * (below) sets the value the next instruction reads */
+			h->instret--;
+			int bad = sim_csr_read(s, h, csr, &old);
+			h->instret++;
+			if (bad) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
 			if (wr) {
 				if ((csr >> 10) == 3) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
 				if (d->op == OP_CSRRW || d->op == OP_CSRRWI) nv = src;
