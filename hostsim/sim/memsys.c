@@ -258,6 +258,12 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		return -1;
 	}
 	cache_fini(&t);
+	if (c->llc_size < c->l1d_size) {
+		snprintf(err, errlen, "memsys: llc-size %llu is smaller than l1d-size %llu: the LLC includes every L1D "
+		         "line, so it must be at least as large",
+		         (unsigned long long)c->llc_size, (unsigned long long)c->l1d_size);
+		return -1;
+	}
 	if (!memmodel_find(c->mem_model)) {
 		snprintf(err, errlen, "memsys: mem-model: unknown model '%.20s' (known: %s)", c->mem_model,
 		         memmodel_names());

@@ -134,6 +134,13 @@ static void test_cfg_check_refusals(void **state)
 	assert_null(memsys_new(&c, 1, err, sizeof err));
 	assert_non_null(strstr(err, "mem-latency"));
 	memsys_cfg_default(&c);
+	c.l1d_size = 64 << 10; /* an inclusive LLC smaller than the L1D it includes */
+	c.llc_size = 32 << 10;
+	assert_null(memsys_new(&c, 1, err, sizeof err));
+	assert_non_null(strstr(err, "llc-size 32768 is smaller than l1d-size 65536"));
+	c.llc_size = 64 << 10; /* as large: accepted */
+	assert_int_equal(memsys_cfg_check(&c, err, sizeof err), 0);
+	memsys_cfg_default(&c);
 	c.line = 48;
 	assert_null(memsys_new(&c, 1, err, sizeof err));
 	assert_non_null(strstr(err, "line"));
