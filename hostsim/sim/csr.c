@@ -74,6 +74,30 @@ void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id)
 
 /* ---- traps ------------------------------------------------------------- */
 
+/* An S-mode CSR instruction (csrr*, csr[9:8] = 1): what an image written for
+ * a supervisor (an OpenSBI payload) does first. */
+static int is_smode_csr_insn(uint64_t raw)
+{
+	return (raw & 0x7f) == 0x73 && ((raw >> 12) & 3) != 0 && ((raw >> 28) & 3) == 1;
+}
+
+/* A trap with no handler in an image that was not written for M-mode: say
+ * so, and which image to use. */
+static void smode_hint(const struct sim *s, uint64_t cause, uint64_t tval)
+{
+	int scsr = cause == CAUSE_ILLEGAL && is_smode_csr_insn(tval);
+	if (s->entry == s->ram_base && !scsr)
+		return;
+	fprintf(stderr, "hostsim: this looks like an S-mode image (");
+	if (s->entry != s->ram_base)
+		fprintf(stderr, "its entry point 0x%llx is not the start of RAM 0x%llx%s",
+		        (unsigned long long)s->entry, (unsigned long long)s->ram_base, scsr ? ", and " : "");
+	if (scsr)
+		fprintf(stderr, "it used supervisor CSR 0x%03llx", (unsigned long long)(tval >> 20));
+	fprintf(stderr, "), such as build/images/sbi.elf, an OpenSBI payload: hostsim runs M-mode images "
+	                "with no firmware below them; use build/images/virt.elf\n");
+}
+
 void sim_take_trap(struct sim *s, struct sim_hart *h, uint64_t cause, uint64_t tval)
 {
 	int irq = (int)(cause >> 63);
@@ -83,6 +107,7 @@ void sim_take_trap(struct sim *s, struct sim_hart *h, uint64_t cause, uint64_t t
 	if ((h->mtvec & ~3ull) == 0) {
 		fprintf(stderr, "hostsim: hart %u trapped with no handler (mtvec=0): pc=0x%llx cause=0x%llx tval=0x%llx\n",
 		        h->id, (unsigned long long)h->pc, (unsigned long long)cause, (unsigned long long)tval);
+		smode_hint(s, cause, tval);
 		h->halted = 1;
 		s->stop = 1;
 		s->exit_code = SIM_EXIT_TRAP;
