@@ -149,22 +149,20 @@ bad_opt opt/unknown-with-value "unknown option '--frobnicate'" --frobnicate=1 "$
 bad_opt opt/llc-smaller-than-l1 "llc-size 32768 is smaller than l1d-size 65536" --l1d-size 64K --llc-size 32K "$A"
 # --version: both host binaries print the checkout's `git describe`
 want_ver=$(git describe --always --dirty 2>/dev/null || echo unknown)
-if ! v=$(timeout 10 "$SIM" --version 2>&1); then
-	fail version/hostsim "exit $?: $v"
-elif [ "$v" != "hostsim $want_ver" ]; then
-	fail version/hostsim "'$v', want 'hostsim $want_ver'"
-else
-	pass version/hostsim
-fi
-if [ ! -x "$BUILD/bin/rvmess" ]; then
-	skip version/rvmess "$BUILD/bin/rvmess not built"
-elif ! v=$(timeout 10 "$BUILD/bin/rvmess" --version 2>&1); then
-	fail version/rvmess "exit $?: $v"
-elif [ "$v" != "rvmess $want_ver" ]; then
-	fail version/rvmess "'$v', want 'rvmess $want_ver'"
-else
-	pass version/rvmess
-fi
+check_version() { # case binary name
+	local v
+	if [ ! -x "$2" ]; then
+		skip "$1" "$2 not built"
+	elif ! v=$(timeout 10 "$2" --version 2>&1); then
+		fail "$1" "exit $?: $v"
+	elif [ "$v" != "$3 $want_ver" ]; then
+		fail "$1" "'$v', want '$3 $want_ver'"
+	else
+		pass "$1"
+	fi
+}
+check_version version/hostsim "$SIM" hostsim
+check_version version/rvmess "$BUILD/bin/rvmess" rvmess
 bad_opt opt/missing-value "option --harts needs a value" "$A" --harts
 bad_opt opt/no-image "usage: hostsim" --harts 2
 bad_opt opt/two-images "more than one image" "$A" "$A"
