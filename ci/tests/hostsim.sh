@@ -149,7 +149,7 @@ bad_opt opt/unknown-with-value "unknown option '--frobnicate'" --frobnicate=1 "$
 bad_opt opt/llc-smaller-than-l1 "llc-size 32768 is smaller than l1d-size 65536" --l1d-size 64K --llc-size 32K "$A"
 # --version: both host binaries print the checkout's `git describe`
 # (the checkout's state may change after the build: -dirty either way)
-want_ver=$(git describe --always 2>/dev/null || echo unknown)
+want_ver=$(git describe --always 2>/dev/null || echo dev)
 check_version() { # case binary name
 	local v
 	if [ ! -x "$2" ]; then
