@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "rvmess_version.h"
 
 struct rvm_cmd {
 	const char *name;
@@ -22,7 +23,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: rvmess <command> [args]\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  rvmess %s\n", cmds[i].usage);
-	fprintf(f, "  rvmess help\n");
+	fprintf(f, "  rvmess help\n  rvmess --version\n");
 }
 
 int main(int argc, char **argv)
@@ -34,6 +35,10 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("rvmess %s\n", RVMESS_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "sim/sim.h"
 #include "sim/timing.h"
+#include "rvmess_version.h"
 
 static void usage(FILE *f)
 {
@@ -27,17 +28,12 @@ static void usage(FILE *f)
 	        "  --mul-latency N, --div-latency N   (default 3, 20 cycles)\n"
 	        "  --stats            per-hart counts, cycles and memsys counters on stderr\n"
 	        "  --print-config     print every option in effect as --config lines and exit\n"
+	        "  --version          print the version and exit\n"
 	        "exit status: the image's (finisher), %d unhandled trap, %d limit, %d reset request,\n"
 	        "             %d bad option / config / ELF\n",
 	        SIM_EXIT_LIMIT, SIM_EXIT_LIMIT, SIM_EXIT_TRAP, SIM_EXIT_LIMIT, SIM_EXIT_RESET, SIM_EXIT_USAGE);
 	tm_print_options(f);
 	fprintf(f, "(freq-ghz is not an option here: memsys gets the clock from --freq-mhz)\n");
-}
-
-static int is_flag(const char *k)
-{
-	return !strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats") ||
-	       !strcmp(k, "print-config");
 }
 
 int main(int argc, char **argv)
@@ -54,6 +50,10 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+		if (!strcmp(a, "--version")) {
+			printf("hostsim %s\n", RVMESS_VERSION);
+			return 0;
+		}
 		if (a[0] == '-' && a[1] == '-' && a[2]) {
 			char key[64];
 			const char *val = NULL, *eq = strchr(a + 2, '=');
@@ -64,18 +64,23 @@ int main(int argc, char **argv)
 			}
 			memcpy(key, a + 2, kl);
 			key[kl] = 0;
+			if (!strcmp(key, "print-config") && !eq) {
+				print_config = 1;
+				continue;
+			}
+			int kind = sim_opts_kind(key);
+			if (kind == SIM_OPT_UNKNOWN) {
+				fprintf(stderr, "hostsim: unknown option '--%s' (hostsim --help lists them)\n", key);
+				return SIM_EXIT_USAGE;
+			}
 			if (eq)
 				val = eq + 1;
-			else if (!is_flag(key)) {
+			else if (kind == SIM_OPT_VALUE) {
 				if (i + 1 >= argc) {
 					fprintf(stderr, "hostsim: option --%s needs a value\n", key);
 					return SIM_EXIT_USAGE;
 				}
 				val = argv[++i];
-			}
-			if (!strcmp(key, "print-config") && !eq) {
-				print_config = 1;
-				continue;
 			}
 			if (!strcmp(key, "config")) {
 				if (sim_opts_load_file(&o, val, err, sizeof(err))) {

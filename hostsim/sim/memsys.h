@@ -92,6 +92,8 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen);
 
 /* One line per key: "key value  # meaning" (help text / run record). */
 void memsys_cfg_print(const struct memsys_cfg *c, FILE *f);
+/* One line per memory model: "  name  what it models" (help text). */
+void memsys_models_print(FILE *f);
 
 /*
  * Create a memory system for nharts (1..MEMSYS_MAX_HARTS) harts.  Returns

@@ -67,6 +67,29 @@ static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint6
 	return 0;
 }
 
+/* The core's option names (sim_opts_set below sets them) and whether they
+ * are flags; the memory system's come from tm_is_option. */
+static const struct { const char *name; int flag; } core_opts[] = {
+	{ "harts", 0 }, { "mem-size", 0 }, { "timebase", 0 }, { "freq-mhz", 0 },
+	{ "max-insns", 0 }, { "max-cycles", 0 }, { "seed", 0 }, { "quantum", 0 },
+	{ "mshrs", 0 }, { "store-buffer", 0 }, { "mul-latency", 0 }, { "div-latency", 0 },
+	{ "console", 0 }, { "config", 0 }, { "no-timing", 1 }, { "timing", 1 }, { "stats", 1 },
+};
+
+int sim_opts_kind(const char *key)
+{
+	char k[40];
+	size_t n = strlen(key);
+	if (n >= sizeof(k))
+		return SIM_OPT_UNKNOWN;
+	for (size_t i = 0; i <= n; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+	for (size_t i = 0; i < sizeof(core_opts) / sizeof(core_opts[0]); i++)
+		if (!strcmp(core_opts[i].name, k))
+			return core_opts[i].flag ? SIM_OPT_FLAG : SIM_OPT_VALUE;
+	return tm_is_option(k) ? SIM_OPT_VALUE : SIM_OPT_UNKNOWN;
+}
+
 int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err, size_t errlen)
 {
 	uint64_t v;

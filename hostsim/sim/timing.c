@@ -27,6 +27,8 @@ void tm_print_options(FILE *f)
 	memsys_cfg_default(&c);
 	fprintf(f, "memory-system timing options (--KEY VALUE or KEY=VALUE in --config; defaults):\n");
 	memsys_cfg_print(&c, f);
+	fprintf(f, "memory models (mem-model):\n");
+	memsys_models_print(f);
 }
 
 /* Build the memsys configuration from the options (also used to validate). */

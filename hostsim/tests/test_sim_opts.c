@@ -160,6 +160,45 @@ static void test_file(void **state)
 	assert_non_null(strstr(err, "/nonexistent/x.cfg: cannot open"));
 }
 
+/* Which options exist and which take a value (main.c asks before it takes
+ * the next argument): every option of docs/hostsim.md's table, and the
+ * names sim_opts_set accepts agree with it. */
+static void test_kind(void **state)
+{
+	(void)state;
+	static const char *const values[] = {
+		"harts", "mem-size", "timebase", "freq-mhz", "max-insns", "max-cycles", "seed", "console",
+		"config", "quantum", "mshrs", "store-buffer", "mul-latency", "div-latency",
+		"llc-size", "llc_size", "mem-model", "dram-rowbufs",
+	};
+	static const char *const flags[] = { "no-timing", "timing", "stats" };
+	static const char *const unknown[] = { "frobnicate", "freq-ghz", "version", "", "harts2", "l1d-sise" };
+	char err[256];
+	struct sim_opts o;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		if (sim_opts_kind(values[i]) != SIM_OPT_VALUE)
+			fail_msg("%s: kind %d, want a value", values[i], sim_opts_kind(values[i]));
+		sim_opts_default(&o);
+		if (!strcmp(values[i], "config"))
+			continue; /* main.c reads the file (sim_opts_load_file) */
+		assert_int_equal(sim_opts_set(&o, values[i], NULL, err, sizeof(err)), -1);
+		if (!strstr(err, "needs a value") && !strstr(err, "needs a file name"))
+			fail_msg("%s without a value: %s", values[i], err);
+	}
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		assert_int_equal(sim_opts_kind(flags[i]), SIM_OPT_FLAG);
+		sim_opts_default(&o);
+		assert_int_equal(sim_opts_set(&o, flags[i], NULL, err, sizeof(err)), 0);
+	}
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		if (sim_opts_kind(unknown[i]) != SIM_OPT_UNKNOWN)
+			fail_msg("'%s' is not an option", unknown[i]);
+		sim_opts_default(&o);
+		assert_int_equal(sim_opts_set(&o, unknown[i], "1", err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "unknown option"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
