@@ -10,28 +10,14 @@
 
 static void usage(FILE *f)
 {
+	fprintf(f, "usage: hostsim [options] IMAGE.elf\n");
+	sim_opts_print_help(f);
 	fprintf(f,
-	        "usage: hostsim [options] IMAGE.elf\n"
-	        "  --harts N          harts (1..64, default 1)\n"
-	        "  --mem-size SIZE    RAM at 0x80000000 (default 256M; K/M/G suffixes)\n"
-	        "  --timebase HZ      CLINT mtime frequency (default 10000000)\n"
-	        "  --freq-mhz MHZ     core clock (default 1000); mtime = cycles * timebase / freq\n"
-	        "  --max-insns N      stop after N instructions in total (exit %d)\n"
-	        "  --max-cycles N     stop when a hart's clock reaches N (exit %d)\n"
-	        "  --seed N           seed (recorded in the DTB; runs are deterministic)\n"
-	        "  --console FILE     UART output to FILE instead of stdout\n"
-	        "  --config FILE      key=value lines with the same keys as these options\n"
-	        "  --no-timing        functional only: 1 cycle per instruction, no memsys\n"
-	        "  --quantum N        --no-timing: instructions per hart per turn (default 64)\n"
-	        "  --mshrs N          outstanding load misses per hart (default 8)\n"
-	        "  --store-buffer N   store buffer entries per hart (default 8)\n"
-	        "  --mul-latency N, --div-latency N   (default 3, 20 cycles)\n"
-	        "  --stats            per-hart counts, cycles and memsys counters on stderr\n"
 	        "  --print-config     print every option in effect as --config lines and exit\n"
 	        "  --version          print the version and exit\n"
 	        "exit status: the image's (finisher), %d unhandled trap, %d limit, %d reset request,\n"
 	        "             %d bad option / config / ELF\n",
-	        SIM_EXIT_LIMIT, SIM_EXIT_LIMIT, SIM_EXIT_TRAP, SIM_EXIT_LIMIT, SIM_EXIT_RESET, SIM_EXIT_USAGE);
+	        SIM_EXIT_TRAP, SIM_EXIT_LIMIT, SIM_EXIT_RESET, SIM_EXIT_USAGE);
 	tm_print_options(f);
 	fprintf(f, "(freq-ghz is not an option here: memsys gets the clock from --freq-mhz)\n");
 }

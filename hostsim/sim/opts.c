@@ -67,14 +67,42 @@ static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint6
 	return 0;
 }
 
-/* The core's option names (sim_opts_set below sets them) and whether they
- * are flags; the memory system's come from tm_is_option. */
-static const struct { const char *name; int flag; } core_opts[] = {
-	{ "harts", 0 }, { "mem-size", 0 }, { "timebase", 0 }, { "freq-mhz", 0 },
-	{ "max-insns", 0 }, { "max-cycles", 0 }, { "seed", 0 }, { "quantum", 0 },
-	{ "mshrs", 0 }, { "store-buffer", 0 }, { "mul-latency", 0 }, { "div-latency", 0 },
-	{ "console", 0 }, { "config", 0 }, { "no-timing", 1 }, { "timing", 1 }, { "stats", 1 },
+/* The core's options (sim_opts_set below sets them): name, argument (NULL
+ * for a flag) and help line (NULL: config files only); --help and the
+ * command line's "does it take a value" come from here, the memory
+ * system's options from tm_is_option / tm_print_options. */
+static const struct { const char *name, *arg, *help; } core_opts[] = {
+	{ "harts", "N", "harts (1..64, default 1)" },
+	{ "mem-size", "SIZE", "RAM at 0x80000000 (default 256M; K/M/G suffixes)" },
+	{ "timebase", "HZ", "CLINT mtime frequency (default 10000000)" },
+	{ "freq-mhz", "MHZ", "core clock (default 1000); mtime = cycles * timebase / freq" },
+	{ "max-insns", "N", "stop after N instructions in total (exit 124)" },
+	{ "max-cycles", "N", "stop when a hart's clock reaches N (exit 124)" },
+	{ "seed", "N", "seed (recorded in the DTB; runs are deterministic)" },
+	{ "console", "FILE", "UART output to FILE instead of stdout" },
+	{ "config", "FILE", "key=value lines with the same keys as these options" },
+	{ "no-timing", NULL, "functional only: 1 cycle per instruction, no memsys" },
+	{ "timing", NULL, NULL },
+	{ "quantum", "N", "--no-timing: instructions per hart per turn (default 64)" },
+	{ "mshrs", "N", "outstanding load misses per hart (default 8)" },
+	{ "store-buffer", "N", "store buffer entries per hart (default 8)" },
+	{ "mul-latency", "N", "multiply result latency, cycles (default 3)" },
+	{ "div-latency", "N", "divide result latency, cycles (default 20)" },
+	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
 };
+_Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
+
+void sim_opts_print_help(FILE *f)
+{
+	char opt[40];
+	for (size_t i = 0; i < sizeof(core_opts) / sizeof(core_opts[0]); i++) {
+		if (!core_opts[i].help)
+			continue;
+		snprintf(opt, sizeof(opt), "--%s%s%s", core_opts[i].name, core_opts[i].arg ? " " : "",
+		         core_opts[i].arg ? core_opts[i].arg : "");
+		fprintf(f, "  %-18s %s\n", opt, core_opts[i].help);
+	}
+}
 
 int sim_opts_kind(const char *key)
 {
@@ -86,7 +114,7 @@ int sim_opts_kind(const char *key)
 		k[i] = key[i] == '_' ? '-' : key[i];
 	for (size_t i = 0; i < sizeof(core_opts) / sizeof(core_opts[0]); i++)
 		if (!strcmp(core_opts[i].name, k))
-			return core_opts[i].flag ? SIM_OPT_FLAG : SIM_OPT_VALUE;
+			return core_opts[i].arg ? SIM_OPT_VALUE : SIM_OPT_FLAG;
 	return tm_is_option(k) ? SIM_OPT_VALUE : SIM_OPT_UNKNOWN;
 }
 

@@ -190,6 +190,22 @@ static void test_kind(void **state)
 		sim_opts_default(&o);
 		assert_int_equal(sim_opts_set(&o, flags[i], NULL, err, sizeof(err)), 0);
 	}
+	/* --help lists the core's command-line options (not the memsys keys,
+	 * which tm_print_options lists, nor the config-file-only "timing") */
+	char *help = NULL, want[40];
+	size_t len = 0;
+	FILE *f = open_memstream(&help, &len);
+	sim_opts_print_help(f);
+	fclose(f);
+	for (size_t i = 0; i < 14; i++) { /* values[0..13]: the core's */
+		snprintf(want, sizeof(want), "  --%s ", values[i]);
+		if (!strstr(help, want))
+			fail_msg("--help lacks --%s", values[i]);
+	}
+	assert_non_null(strstr(help, "  --no-timing "));
+	assert_non_null(strstr(help, "  --stats "));
+	assert_null(strstr(help, "--llc-size"));
+	free(help);
 	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
 		if (sim_opts_kind(unknown[i]) != SIM_OPT_UNKNOWN)
 			fail_msg("'%s' is not an option", unknown[i]);
