@@ -20,6 +20,7 @@ $(HOBJ_SAN)/%.o: %.c
 include hostsim/cli/cli.mk
 include hostsim/sim/sim.mk
 include $(sort $(wildcard hostsim/tests/*.mk))
+include hostsim/fuzz/fuzz.mk
 
 define unit_test_rules
 $(BUILD)/tests/$(1): $$(patsubst %.c,$(HOBJ)/%.o,$$($(1)_SRCS))
