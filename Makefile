@@ -76,6 +76,8 @@ help:
 	@echo "  make run             run the suites (RUN_TARGET=$(RUN_TARGET), RUN_HARTS=$(RUN_HARTS),"
 	@echo "                       RUN_CONFIG=$(RUN_CONFIG)), parse the log into $(OUT)/run/"
 	@echo "  make test            unit tests (plain and ASan+UBSan) and QEMU/hostsim integration tests"
+	@echo "  make fuzz            fuzz each input format FUZZ_TIME=$(FUZZ_TIME) s (clang, libFuzzer;"
+	@echo "                       FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"); see docs/fuzzing.md"
 	@echo "  make deps            install missing Debian packages (root or sudo)"
 	@echo "  make clean"
 	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS,"

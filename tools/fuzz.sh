@@ -39,7 +39,7 @@ for t in "${targets[@]}"; do
 		"$@" "$corpus" "$seeds" >"$BUILD/fuzz/$t.log" 2>&1
 	rc=$?
 	rm -rf "$tmp"
-	grep -E '^#[0-9]+.*DONE|^stat::number_of_executed_units|^INFO: fuzzed for' "$BUILD/fuzz/$t.log" | tail -2 | sed "s/^/fuzz $t: /"
+	grep -E '^#[0-9]+: cov:' "$BUILD/fuzz/$t.log" | tail -1 | sed "s/^#\([0-9]*\): /fuzz $t: \1 runs, /"
 	after=$(ls "$crashes" | wc -l)
 	if [ "$after" -gt "$before" ] || [ "$rc" != 0 ]; then
 		found+=("$t")

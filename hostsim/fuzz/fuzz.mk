@@ -6,10 +6,10 @@
 #                                ci/tests/fuzz.sh (so by `make test`)
 #   build/fuzz/bin/fuzz_<t>      clang + libFuzzer + ASan/UBSan: `make fuzz`
 #
-# Sources follow the unit tests' lists (test_sim_elf, test_fdt), so a
+# Sources follow the unit tests' lists (test_sim_elf, test_fdt, test_sim_opts), so a
 # refactor that keeps those tests linking keeps these linking too.
 
-FUZZ_TARGETS := log curves config elf fdt
+FUZZ_TARGETS := log curves config elf fdt simcfg
 FUZZ_TIME    ?= 60
 FUZZ_ARGS    ?=
 FUZZ_CC      ?= clang
@@ -21,7 +21,8 @@ fuzz_config_SRCS := hostsim/fuzz/fuzz_config.c $(RVMESS_LIB_SRCS)
 fuzz_elf_SRCS    := hostsim/fuzz/fuzz_elf.c $(RVMESS_LIB_SRCS) \
                     $(filter-out hostsim/tests/%,$(test_sim_elf_SRCS))
 fuzz_fdt_SRCS    := hostsim/fuzz/fuzz_fdt.c $(filter-out hostsim/tests/%,$(test_fdt_SRCS))
-FUZZ_LIBS        := -lm
+fuzz_simcfg_SRCS := hostsim/fuzz/fuzz_simcfg.c $(filter-out hostsim/tests/%,$(test_sim_opts_SRCS))
+FUZZ_LIBS        := -lfdt -lm
 
 # The image `rvmess config` patches in the config target: virt.elf's config
 # section alone (a 2 KB ELF, the block exactly as the firmware builds it).
