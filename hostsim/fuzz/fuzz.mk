@@ -31,9 +31,17 @@ $(FUZZ_CFG_IMAGE): $(BUILD)/images/virt.elf
 	@mkdir -p $(dir $@)
 	$(TOBJCOPY) -S -j .rvmess_config $< $@
 
-FUZZ_CONFIG_OBJS := $(HOBJ_SAN)/hostsim/fuzz/fuzz_config.o $(FZ)/obj/hostsim/fuzz/fuzz_config.o
+FUZZ_CONFIG_OBJS := $(FZ)/asan/hostsim/fuzz/fuzz_config.o $(FZ)/obj/hostsim/fuzz/fuzz_config.o
 $(FUZZ_CONFIG_OBJS): HCFLAGS += -DFUZZ_CFG_IMAGE='"$(FUZZ_CFG_IMAGE)"'
 $(FUZZ_CONFIG_OBJS): $(FUZZ_CFG_IMAGE)
+
+# gcc objects for the replay: the unit tests' sanitizers plus what gcc leaves
+# out of -fsanitize=undefined and clang puts in (a double too large for the
+# integer it is converted to), so that the replay sees what the fuzzer sees
+FUZZ_REPLAY_SANFLAGS := $(SANFLAGS) -fsanitize=float-cast-overflow
+$(FZ)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HCFLAGS) -O1 $(FUZZ_REPLAY_SANFLAGS) -c $< -o $@
 
 # clang objects: libFuzzer's coverage plus ASan/UBSan (any UB is a crash)
 FUZZ_SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -42,9 +50,9 @@ $(FZ)/obj/%.o: %.c
 	$(FUZZ_CC) $(HCFLAGS) -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANFLAGS) -c $< -o $@
 
 define fuzz_rules
-$(FZ)/replay/fuzz_$(1): $$(patsubst %.c,$(HOBJ_SAN)/%.o,$$(fuzz_$(1)_SRCS) hostsim/fuzz/fuzz_util.c hostsim/fuzz/replay.c)
+$(FZ)/replay/fuzz_$(1): $$(patsubst %.c,$(FZ)/asan/%.o,$$(fuzz_$(1)_SRCS) hostsim/fuzz/fuzz_util.c hostsim/fuzz/replay.c)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $(SANFLAGS) $$^ -o $$@ $(FUZZ_LIBS)
+	$$(CC) $(FUZZ_REPLAY_SANFLAGS) $$^ -o $$@ $(FUZZ_LIBS)
 $(FZ)/bin/fuzz_$(1): $$(patsubst %.c,$(FZ)/obj/%.o,$$(fuzz_$(1)_SRCS) hostsim/fuzz/fuzz_util.c)
 	@mkdir -p $$(dir $$@)
 	$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANFLAGS) $$^ -o $$@ $(FUZZ_LIBS)

@@ -158,6 +158,10 @@ static void run_dir(const char *dir)
 {
 	struct dirent **ents;
 	int n = scandir(dir, &ents, NULL, by_name);
+	size_t dl = strlen(dir);
+
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
 
 	if (n < 0) {
 		printf("FAIL %s: cannot read the folder: %s\n", dir, strerror(errno));
@@ -170,7 +174,7 @@ static void run_dir(const char *dir)
 		struct stat st;
 
 		if (ents[i]->d_name[0] != '.' &&
-		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name) < sizeof(path) &&
+		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dl, dir, ents[i]->d_name) < sizeof(path) &&
 		    stat(path, &st) == 0 && S_ISREG(st.st_mode))
 			run_one(path);
 		free(ents[i]);
