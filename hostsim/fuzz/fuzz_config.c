@@ -37,6 +37,26 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The two images differ: name the first key whose printout differs. */
+_Noreturn static void differ(const char *printed)
+{
+	char printed2[4200], out2[4200];
+	unsigned char *a, *b;
+	size_t alen, blen, i, line = 0;
+
+	fuzz_path(printed2, sizeof(printed2), "printed2.cfg");
+	fuzz_cmd(cmd_config, printed2, "config", fuzz_path(out2, sizeof(out2), "out2.elf"), (char *)NULL);
+	a = slurp(printed, &alen);
+	b = slurp(printed2, &blen);
+	a[alen] = b[blen] = '\0';
+	for (i = 0; i < alen && i < blen && a[i] == b[i]; i++)
+		if (a[i] == '\n')
+			line = i + 1;
+	fuzz_fail("the tool's printout read back gives another block: '%.*s' became '%.*s'",
+		  (int)strcspn((char *)a + line, "\n"), (char *)a + line,
+		  (int)strcspn((char *)b + line, "\n"), (char *)b + line);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char cfg[4200], out1[4200], printed[4200], out2[4200];
@@ -61,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	a = slurp(out1, &alen);
 	b = slurp(out2, &blen);
 	if (alen != blen || memcmp(a, b, alen) != 0)
-		fuzz_fail("applying the printout of %s gives a different image", out1);
+		differ(printed);
 	free(a);
 	free(b);
 	return 0;
