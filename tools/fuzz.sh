@@ -41,7 +41,10 @@ for t in "${targets[@]}"; do
 	rm -rf "$tmp"
 	grep -E '^#[0-9]+: cov:' "$BUILD/fuzz/$t.log" | tail -1 | sed "s/^#\([0-9]*\): /fuzz $t: \1 runs, /"
 	after=$(ls "$crashes" | wc -l)
-	if [ "$after" -gt "$before" ] || [ "$rc" != 0 ]; then
+	if [ "$after" -gt "$before" ]; then
+		found+=("$t")
+		echo "fuzz $t: $((after - before)) new input(s) in $crashes/; log $BUILD/fuzz/$t.log"
+	elif [ "$rc" != 0 ]; then
 		found+=("$t")
 		echo "fuzz $t: libFuzzer exited $rc; log $BUILD/fuzz/$t.log"
 	fi
