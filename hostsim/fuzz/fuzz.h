@@ -27,6 +27,9 @@ const char *fuzz_scratch(void);
 /* buf = scratch folder + "/" + name; returns buf.  Aborts if it does not fit. */
 char *fuzz_path(char *buf, size_t len, const char *name);
 
+/* Remove a folder and everything in it (no error reported). */
+void fuzz_rmtree(const char *dir);
+
 /* Write size bytes to path (created or truncated).  Aborts on error: the
  * scratch folder is the harness's, not the code under test's. */
 void fuzz_write(const char *path, const void *data, size_t size);

@@ -23,10 +23,15 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return 0;
 }
 
+void fuzz_rmtree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void scratch_remove(void)
 {
 	if (scratch[0])
-		nftw(scratch, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		fuzz_rmtree(scratch);
 }
 
 _Noreturn void fuzz_fail(const char *fmt, ...)

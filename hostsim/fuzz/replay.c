@@ -20,7 +20,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,15 +41,6 @@ static unsigned timeout_s = 60;
 static int verbose;
 static char tmpdir[4096], logpath[4096 + 16];
 static unsigned ninputs, nfailed;
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
 
 static unsigned char *read_file(const char *path, size_t *len)
 {
@@ -227,7 +217,7 @@ int main(int argc, char **argv)
 		else
 			run_one(argv[i]);
 	}
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fuzz_rmtree(tmpdir);
 	printf("replay: %u inputs, %u failed\n", ninputs, nfailed);
 	if (ninputs == 0)
 		return 2;
