@@ -3,7 +3,8 @@
 #   tools/fuzz.sh [-t SECONDS] TARGET... [-- LIBFUZZER_OPTIONS...]
 # For each TARGET, runs build/fuzz/bin/fuzz_TARGET for SECONDS (default 60)
 # on the seed corpus hostsim/fuzz/corpus/TARGET/ plus the inputs it found
-# before, which it keeps in build/fuzz/corpus/TARGET/.  Crashes, timeouts,
+# before, which it keeps in build/fuzz/corpus/TARGET/, with the dictionary
+# hostsim/fuzz/dict/TARGET.dict when there is one.  Crashes, timeouts,
 # leaks and out-of-memory inputs go to build/fuzz/crashes/TARGET/ and are
 # listed at the end by path; the fuzzer goes on after each (fork mode).
 # Exit status: 0 when no target found anything, 1 otherwise.
@@ -29,13 +30,15 @@ for t in "${targets[@]}"; do
 	crashes=$BUILD/fuzz/crashes/$t
 	[ -x "$bin" ] || { echo "tools/fuzz.sh: $bin not built (make fuzz-bins)" >&2; exit 2; }
 	mkdir -p "$corpus" "$crashes"
+	dict=()
+	[ -f "hostsim/fuzz/dict/$t.dict" ] && dict=(-dict="hostsim/fuzz/dict/$t.dict")
 	tmp=$(mktemp -d "$scratch_root/rvmess-fuzz-$t.XXXXXX") || exit 2
 	before=$(ls "$crashes" | wc -l)
 	echo "fuzz $t: ${secs}s, corpus $corpus + $seeds, crashes in $crashes/"
 	# fork mode: one job at a time, and a crash or timeout does not stop the run
 	TMPDIR=$tmp "$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
 		-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$crashes/" \
+		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$crashes/" "${dict[@]}" \
 		"$@" "$corpus" "$seeds" >"$BUILD/fuzz/$t.log" 2>&1
 	rc=$?
 	rm -rf "$tmp"
