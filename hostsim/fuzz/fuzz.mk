@@ -26,10 +26,11 @@ FUZZ_LIBS        := -lfdt -lm
 
 # The image `rvmess config` patches in the config target: virt.elf's config
 # section alone (a 2 KB ELF, the block exactly as the firmware builds it).
-FUZZ_CFG_IMAGE := $(FZ)/cfg-image.elf
+FUZZ_CFG_IMAGE   := $(FZ)/cfg-image.elf
+FUZZ_CFG_SECTION := $(shell sed -n 's/^\#define RVM_CFG_SECTION *"\(.*\)".*/\1/p' firmware/include/rvmess/*.h)
 $(FUZZ_CFG_IMAGE): $(BUILD)/images/virt.elf
 	@mkdir -p $(dir $@)
-	$(TOBJCOPY) -S -j .rvmess_config $< $@
+	$(TOBJCOPY) -S -j $(FUZZ_CFG_SECTION) $< $@
 
 FUZZ_CONFIG_OBJS := $(FZ)/asan/hostsim/fuzz/fuzz_config.o $(FZ)/obj/hostsim/fuzz/fuzz_config.o
 $(FUZZ_CONFIG_OBJS): HCFLAGS += -DFUZZ_CFG_IMAGE='"$(FUZZ_CFG_IMAGE)"'

@@ -64,6 +64,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t alen, blen;
 	int rc;
 
+	static int base_ok;
+
+	/* a base image without a readable block would refuse every input */
+	if (!base_ok && (rc = fuzz_cmd(cmd_config, NULL, "config", FUZZ_CFG_IMAGE, (char *)NULL)) != 0)
+		fuzz_fail("rvmess config cannot read the base image %s (status %d)", FUZZ_CFG_IMAGE, rc);
+	base_ok = 1;
 	fuzz_write(fuzz_path(cfg, sizeof(cfg), "in.cfg"), data, size);
 	fuzz_path(out1, sizeof(out1), "out1.elf");
 	remove(out1);
