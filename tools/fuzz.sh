@@ -21,6 +21,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do targets+=("$1"); shift; done
 # Outputs of the commands under test: a RAM disk when there is one.
 scratch_root=$BUILD/fuzz/tmp
 [ -d /dev/shm ] && [ -w /dev/shm ] && scratch_root=/dev/shm
+mkdir -p "$scratch_root" || exit 2
 
 found=()
 for t in "${targets[@]}"; do

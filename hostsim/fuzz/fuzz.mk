@@ -71,5 +71,5 @@ fuzz-replay: $(FUZZ_REPLAY_BINS)
 # make fuzz [FUZZ_TIME=seconds per target] [FUZZ_TARGETS="log elf"] [FUZZ_ARGS=...]
 fuzz:
 	@tools/deps.sh --fuzz
-	@$(MAKE) --no-print-directory fuzz-bins FUZZ_TARGETS="$(FUZZ_TARGETS)"
+	@$(MAKE) --no-print-directory fuzz-bins fuzz-replay FUZZ_TARGETS="$(FUZZ_TARGETS)"
 	@BUILD=$(BUILD) tools/fuzz.sh -t $(FUZZ_TIME) $(FUZZ_TARGETS) -- $(FUZZ_ARGS)
