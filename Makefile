@@ -104,6 +104,8 @@ help:
 	@echo "                       RUN_CONFIG=$(RUN_CONFIG)), parse the log into $(OUT)/<date>-<target>/"
 	@echo "                       ($(OUT)/latest links to the newest run); STATS=1 adds hostsim's statistics"
 	@echo "  make test            unit tests (plain and ASan+UBSan) and QEMU/hostsim integration tests"
+	@echo "  make fuzz            fuzz each input format FUZZ_TIME=$(FUZZ_TIME) s (clang, libFuzzer;"
+	@echo "                       FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"); see docs/fuzzing.md"
 	@echo "  make deps            install missing Debian packages (root or sudo)"
 	@echo "  make clean"
 	@echo "           V=1 prints the build commands (quiet by default)"

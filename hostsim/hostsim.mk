@@ -35,6 +35,7 @@ $(foreach s,$(VERSION_USERS),$(patsubst %.c,$(HOBJ)/%.o,$(s)) $(patsubst %.c,$(H
 include hostsim/cli/cli.mk
 include hostsim/sim/sim.mk
 include $(sort $(wildcard hostsim/tests/*.mk))
+include hostsim/fuzz/fuzz.mk
 
 define unit_test_rules
 $(BUILD)/tests/$(1): $$(patsubst %.c,$(HOBJ)/%.o,$$($(1)_SRCS))
