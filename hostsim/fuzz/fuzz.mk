@@ -30,7 +30,10 @@ FUZZ_CFG_IMAGE   := $(FZ)/cfg-image.elf
 FUZZ_CFG_SECTION := $(shell sed -n 's/^\#define RVM_CFG_SECTION *"\(.*\)".*/\1/p' firmware/include/rvmess/*.h)
 $(FUZZ_CFG_IMAGE): $(BUILD)/images/virt.elf
 	@mkdir -p $(dir $@)
-	$(TOBJCOPY) -S -j $(FUZZ_CFG_SECTION) $< $@
+	$(call say,OBJCOPY,$@)$(TOBJCOPY) -S -j $(FUZZ_CFG_SECTION) $< $@
+
+# the FDT reader's UART driver table (platform/common/uart.c), as test_fdt builds it
+$(foreach d,$(FZ)/asan $(FZ)/obj,$(patsubst %.c,$(d)/%.o,$(fuzz_fdt_SRCS))): HCFLAGS += -Iplatform
 
 FUZZ_CONFIG_OBJS := $(FZ)/asan/hostsim/fuzz/fuzz_config.o $(FZ)/obj/hostsim/fuzz/fuzz_config.o
 $(FUZZ_CONFIG_OBJS): HCFLAGS += -DFUZZ_CFG_IMAGE='"$(FUZZ_CFG_IMAGE)"'
@@ -42,21 +45,21 @@ $(FUZZ_CONFIG_OBJS): $(FUZZ_CFG_IMAGE)
 FUZZ_REPLAY_SANFLAGS := $(SANFLAGS) -fsanitize=float-cast-overflow
 $(FZ)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HCFLAGS) -O1 $(FUZZ_REPLAY_SANFLAGS) -c $< -o $@
+	$(call say,CC-SAN,$@)$(CC) $(HCFLAGS) -O1 $(FUZZ_REPLAY_SANFLAGS) -c $< -o $@
 
 # clang objects: libFuzzer's coverage plus ASan/UBSan (any UB is a crash)
 FUZZ_SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(HCFLAGS) -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANFLAGS) -c $< -o $@
+	$(call say,CC-FUZZ,$@)$(FUZZ_CC) $(HCFLAGS) -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANFLAGS) -c $< -o $@
 
 define fuzz_rules
 $(FZ)/replay/fuzz_$(1): $$(patsubst %.c,$(FZ)/asan/%.o,$$(fuzz_$(1)_SRCS) hostsim/fuzz/fuzz_util.c hostsim/fuzz/replay.c)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $(FUZZ_REPLAY_SANFLAGS) $$^ -o $$@ $(FUZZ_LIBS)
+	$$(call say,LD-SAN,$$@)$$(CC) $(FUZZ_REPLAY_SANFLAGS) $$^ -o $$@ $(FUZZ_LIBS)
 $(FZ)/bin/fuzz_$(1): $$(patsubst %.c,$(FZ)/obj/%.o,$$(fuzz_$(1)_SRCS) hostsim/fuzz/fuzz_util.c)
 	@mkdir -p $$(dir $$@)
-	$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANFLAGS) $$^ -o $$@ $(FUZZ_LIBS)
+	$$(call say,LD-FUZZ,$$@)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANFLAGS) $$^ -o $$@ $(FUZZ_LIBS)
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rules,$(t))))
 
