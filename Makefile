@@ -19,6 +19,16 @@ else
 IMAGE_PLATFORMS := $(PLATFORMS)
 endif
 
+# ---- quiet builds -------------------------------------------------------------
+# A recipe line written as `$(call say,CC,$@)$(CC) ...` prints "  CC      file"
+# and runs silently; `make V=1` prints the commands themselves instead.
+V ?= 0
+ifeq ($(V),1)
+say =
+else
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
 # ---- cross toolchain (the image) -------------------------------------------
 CROSS    ?= riscv64-unknown-elf-
 TCC      := $(CROSS)gcc
@@ -55,15 +65,32 @@ deps:
 	@tools/deps.sh
 
 # The main job.  RUN_TARGET picks where it runs, RUN_CONFIG the image's
-# config (a key=value file, applied to a copy of the image); see README.
+# config (a key=value file, applied to a copy of the image), STATS=1 asks
+# hostsim for its statistics; each run gets its own directory
+# $(OUT)/<date>-<target>/ and $(OUT)/latest points at the newest (see README).
 RUN_TARGET ?= hostsim
 RUN_HARTS  ?= 8
 RUN_CONFIG ?= $(if $(filter hostsim,$(RUN_TARGET)),tools/configs/hostsim.cfg,)
 RUN_ARGS   ?=
+STATS      ?= 0
+# The image each target runs: hostsim and QEMU virt boot virt.elf in M-mode,
+# qemu-sbi the S-mode OpenSBI payload, qemu-spike spike.elf.
+RUN_PLATFORM_hostsim    := virt
+RUN_PLATFORM_qemu-virt  := virt
+RUN_PLATFORM_qemu-sbi   := sbi
+RUN_PLATFORM_qemu-spike := spike
+RUN_PLATFORM := $(RUN_PLATFORM_$(RUN_TARGET))
+RUN_FOR_PLATFORM := $(firstword $(foreach t,hostsim qemu-virt qemu-sbi qemu-spike,$(if $(filter $(PLATFORM),$(RUN_PLATFORM_$(t))),$(t))))
+RUN_MISMATCH := $(and $(PLATFORM),$(RUN_PLATFORM),$(filter-out $(RUN_PLATFORM),$(PLATFORM)))
+RUN_WHY := $(if $(filter hostsim,$(RUN_TARGET)), (hostsim runs M-mode images only))
+RUN_MISMATCH_MSG = make run: RUN_TARGET=$(RUN_TARGET) runs $(RUN_PLATFORM).elf, not $(PLATFORM).elf$(RUN_WHY). Use: make PLATFORM=$(PLATFORM) run RUN_TARGET=$(RUN_FOR_PLATFORM)   or: make PLATFORM=$(RUN_PLATFORM) run RUN_TARGET=$(RUN_TARGET)
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(if $(RUN_PLATFORM),,echo "make run: unknown RUN_TARGET '$(RUN_TARGET)' (known: hostsim qemu-virt qemu-sbi qemu-spike)" >&2; exit 2)
+	@$(if $(RUN_MISMATCH),echo "$(RUN_MISMATCH_MSG)" >&2; exit 2)
+	@$(MAKE) --no-print-directory -s all PLATFORM=$(RUN_PLATFORM)
 	@tools/run.sh --target $(RUN_TARGET) --harts $(RUN_HARTS) $(if $(RUN_CONFIG),--config $(RUN_CONFIG)) \
-		--out $(OUT)/run --timeout 1800 $(RUN_ARGS)
+		--image $(BUILD)/images/$(RUN_PLATFORM).elf --runs $(OUT) --timeout 1800 \
+		$(if $(filter 1,$(STATS)),--stats) $(RUN_ARGS)
 
 test: deps
 	@$(MAKE) --no-print-directory all unit-bins
@@ -74,11 +101,15 @@ help:
 	@echo "  make                 build images ($(IMAGE_PLATFORMS)) and host tools"
 	@echo "  make PLATFORM=<p>    build only build/images/<p>.elf; platforms: $(PLATFORMS)"
 	@echo "  make run             run the suites (RUN_TARGET=$(RUN_TARGET), RUN_HARTS=$(RUN_HARTS),"
-	@echo "                       RUN_CONFIG=$(RUN_CONFIG)), parse the log into $(OUT)/run/"
+	@echo "                       RUN_CONFIG=$(RUN_CONFIG)), parse the log into $(OUT)/<date>-<target>/"
+	@echo "                       ($(OUT)/latest links to the newest run); STATS=1 adds hostsim's statistics"
 	@echo "  make test            unit tests (plain and ASan+UBSan) and QEMU/hostsim integration tests"
+	@echo "  make fuzz            fuzz each input format FUZZ_TIME=$(FUZZ_TIME) s (clang, libFuzzer;"
+	@echo "                       FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"); see docs/fuzzing.md"
 	@echo "  make deps            install missing Debian packages (root or sudo)"
 	@echo "  make clean"
-	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS,"
+	@echo "           V=1 prints the build commands (quiet by default)"
+	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS, STATS,"
 	@echo "           RUN_CONFIG (image config file), RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
 
 clean:

@@ -1,7 +1,8 @@
 /*
  * Boot: the AMO lottery, the lead's initialisation (BSS, FDT, platform,
  * timer, heap, config), the header records, starting/releasing the other
- * harts, the first rendezvous, the suites and the end of the run.
+ * harts, the first rendezvous, the suites and the end of the run.  The top
+ * of the firmware's layers (docs/layers.md): nothing below calls in here.
  */
 #include "platform.h"
 #include "rvmess/rt.h"
@@ -17,9 +18,6 @@ _Static_assert(RVM_MAX_HARTS == 64, "firmware/start.S and linker/sections.ld ass
 
 extern char __bss_start[], __bss_end[], _end[], _start[];
 extern volatile uint32_t rvm_console_ready;
-
-struct rvm_run rvm;
-struct fdt_info rvm_fdt;
 
 /* In .data, not .bss: they are used before the lead clears .bss. */
 static volatile uint32_t lottery __attribute__((section(".data"))) = 0;
@@ -57,7 +55,8 @@ static uint64_t measure_hz(void)
 	return rvm_muldiv(c1 - c0, rvm.timebase, t1 - t0);
 }
 
-void sync_hart_record(void)
+/* this hart's `hart` record (every participant, at the first rendezvous) */
+static void hart_record(void)
 {
 	unsigned h = rvm_hartid();
 	uint32_t idx = 0;
@@ -66,7 +65,7 @@ void sync_hart_record(void)
 	for (uint32_t i = 0; i < rvm.nharts; i++)
 		if (rvm.hartids[i] == h)
 			idx = i;
-	rec_begin(&r, "hart");
+	rec_begin(&r, REC_HART);
 	rec_u(&r, "idx", idx);
 	rec_u(&r, "cpu_hz", rvm.cpu_hz[h]);
 	rec_u(&r, "cycle", pm_cycles());
@@ -218,7 +217,7 @@ static void hdr_record(void)
 {
 	struct rec r;
 
-	rec_begin(&r, "hdr");
+	rec_begin(&r, REC_HDR);
 	rec_u(&r, "proto", 1);
 	rec_s(&r, "platform", plat.name);
 	rec_s(&r, "mode", plat.mode);
@@ -247,27 +246,13 @@ static void start_others(const void *fdt)
 		long rc = plat.start_hart(h, (uintptr_t)_start, (uintptr_t)fdt);
 		if (rc) {
 			struct rec r;
-			rec_begin(&r, "start");
+			rec_begin(&r, REC_START);
 			rec_u(&r, "hart", h);
 			rec_u(&r, "rc", (uint64_t)-rc); /* SBI errors are negative: rc=3 is -3 */
 			rec_emit(&r);
 			sync_mark(h, HS_MISSING);
 			cnt_start_failed++;
 		}
-	}
-}
-
-static void missing_records(void)
-{
-	for (uint32_t i = 0; i < rvm.nharts; i++) {
-		uint32_t h = rvm.hartids[i];
-		if ((rvm_hstate[h] & 0xffu) != HS_MISSING)
-			continue;
-		struct rec r;
-		rec_begin(&r, "missing");
-		rec_u(&r, "hart", h);
-		rec_s(&r, "where", "boot");
-		rec_emit(&r);
 	}
 }
 
@@ -299,7 +284,7 @@ static void lead_main(unsigned long hartid, const void *fdt)
 	hdr_record();
 	if (rvm.fdt_state == 1) {
 		struct rec r;
-		rec_begin(&r, "fdt");
+		rec_begin(&r, REC_FDT);
 		rec_s(&r, "status", "bad");
 		rec_s(&r, "reason", rvm_fdt.reason);
 		rec_u(&r, "off", rvm_fdt.err_off);
@@ -320,56 +305,23 @@ static void lead_main(unsigned long hartid, const void *fdt)
 	boot_go = 1;
 	start_others(fdt);
 	sync_first();
-	rvm_lead_step(CMD_HART_RECORD, 0, "hart");
-	missing_records();
+	rvm_lead_release(CMD_HART_RECORD, 0);
+	hart_record();
+	rvm_lead_collect(CMD_HART_RECORD, "hart");
+	sync_report_missing();
 
 	if (rvm.cfg_ok)
 		suites_run_all();
 	rvm_finish();
 }
 
-void rvm_finish(void)
+/* A follower's part of a rendezvous the boot code or a suite released. */
+static void follow_cmd(uint32_t cmd, uint32_t arg)
 {
-	uint32_t ok, done = 0, bad = 0;
-	struct rec r;
-	char states[RVM_MAX_HARTS * 12];
-	uint32_t n = 0;
-
-	/* also after a trap on the lead: the others then finish cleanly */
-	rvm_lead_step(CMD_END, 0, "end");
-
-	for (uint32_t i = 0; i < rvm.nharts; i++) {
-		uint32_t h = rvm.hartids[i], st = rvm_hstate[h] & 0xffu;
-		const char *name = rvm_state_name(st);
-		if (st == HS_ALIVE || st == HS_DONE)
-			done++;
-		else
-			bad++;
-		if (n)
-			states[n++] = ',';
-		char t[4];
-		int k = 0;
-		do {
-			t[k++] = (char)('0' + h % 10);
-			h /= 10;
-		} while (h);
-		while (k)
-			states[n++] = t[--k];
-		states[n++] = ':';
-		while (*name)
-			states[n++] = *name++;
-	}
-	states[n] = 0;
-	ok = rvm.cfg_ok && !rvm_nerr && !bad;
-
-	rec_begin(&r, "end");
-	rec_s(&r, "status", ok ? "ok" : "fail");
-	rec_u(&r, "errors", rvm_nerr);
-	rec_u(&r, "records", rec_count());
-	rec_u(&r, "harts", done);
-	rec_s(&r, "states", states);
-	rec_emit(&r);
-	plat.exit(ok ? 0 : 1);
+	if (cmd == CMD_HART_RECORD)
+		hart_record();
+	else
+		suites_follow(cmd, arg);
 }
 
 void rvm_entry(unsigned long hartid, const void *fdt)
@@ -387,5 +339,5 @@ void rvm_entry(unsigned long hartid, const void *fdt)
 		rvm_park(); /* fault injection: never arrive */
 	if (!sync_arrive(1, HS_ALIVE))
 		rvm_park(); /* too late: written off as missing */
-	rvm_follow();
+	rvm_follow(follow_cmd);
 }

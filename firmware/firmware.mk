@@ -3,14 +3,14 @@
 # Every platform/<p>/platform.mk sets PLAT_<p>_MODE (M or S), PLAT_<p>_LDS (link
 # script) and PLAT_<p>_SRCS (its sources, including the privilege-mode layer
 # from platform/common/).  The firmware sources below are built once per
-# platform, objects under build/obj/<p>/.
+# platform, objects under build/obj/<p>/.  Every firmware/suites/*.c is
+# built in: a new suite is its file and one line in suites.c's table.
 
-FW_SRCS := firmware/start.S firmware/boot.c firmware/sync.c firmware/trap.c \
+FW_SRCS := firmware/start.S firmware/boot.c firmware/hart.c firmware/state.c firmware/sync.c \
+           firmware/finish.c firmware/trap.c \
            firmware/record.c firmware/num.c firmware/cfg.c \
-           firmware/lib/crc32.c firmware/lib/fdt.c \
-           firmware/suites/suites.c firmware/suites/chain.c \
-           firmware/suites/chase.c firmware/suites/lat.c firmware/suites/par.c \
-           firmware/suites/mess.c \
+           firmware/lib/crc32.c firmware/lib/fdt.c firmware/lib/cfgcheck.c \
+           $(sort $(wildcard firmware/suites/*.c)) \
            firmware/kernels/chase.S firmware/kernels/par.S firmware/kernels/mess.S
 
 FW_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
@@ -24,16 +24,30 @@ $(1)_FW_OBJS := $$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(FW_SRCS) $$(PLAT_$(1)_SRCS))
 
 $(FW_OBJ)/$(1)/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(TCC) $$(TCFLAGS) -Ifirmware -DRVM_VERSION='"$$(FW_VERSION)"' -c $$< -o $$@
+	$$(call say,CC,$$@)$$(TCC) $$(TCFLAGS) -Ifirmware -DRVM_VERSION='"$$(FW_VERSION)"' -c $$< -o $$@
 
 $(FW_OBJ)/$(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
-	$$(TCC) $$(TASFLAGS) -Iplatform/common -c $$< -o $$@
+	$$(call say,AS,$$@)$$(TCC) $$(TASFLAGS) -Iplatform/common -c $$< -o $$@
 
 $(BUILD)/images/$(1).elf: $$($(1)_FW_OBJS) $$(PLAT_$(1)_LDS) linker/sections.ld
 	@mkdir -p $$(dir $$@)
-	$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
+	$$(call say,LD,$$@)$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
 
-IMAGES += $(BUILD)/images/$(1).elf
+IMAGES += $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex
 endef
 $(foreach p,$(IMAGE_PLATFORMS),$(eval $(call fw_platform_rules,$(p))))
+
+# Beside each ELF, for targets that load raw memory (docs/platforms.md, "Images"):
+#   <p>.bin  the loaded bytes from the lowest load address (objcopy -O binary);
+#   <p>.hex  Verilog $$readmemh text: one 64-bit word per line, 16 hex digits,
+#            little-endian (word i = bytes 8i..8i+7 of the .bin, byte 8i in the
+#            low bits), word 0 at the load address, no @address lines; the
+#            .bin is zero-padded to a multiple of 8 bytes first.
+$(BUILD)/images/%.bin: $(BUILD)/images/%.elf
+	$(call say,BIN,$@)$(TOBJCOPY) -O binary $< $@
+
+$(BUILD)/images/%.hex: $(BUILD)/images/%.bin
+	$(call say,HEX,$@)n=$$(( ($$(stat -c %s $<) + 7) / 8 * 8 )); \
+	{ cat $<; head -c $$(( n - $$(stat -c %s $<) )) /dev/zero; } | \
+	od -An -v -w8 -tx8 --endian=little | tr -d ' ' >$@.tmp && mv $@.tmp $@

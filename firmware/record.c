@@ -60,10 +60,12 @@ static void key(struct rec *r, const char *k)
 	put(r, '=');
 }
 
-void rec_begin(struct rec *r, const char *type)
+void rec_begin(struct rec *r, enum rvm_rec_type type)
 {
+	const char *name = rvm_rec_name(type);
+
 	r->n = 0;
-	puts_raw(r, type);
+	puts_raw(r, name ? name : "?");
 	rec_u(r, "h", rvm_hartid());
 }
 
@@ -200,7 +202,7 @@ uint64_t rec_count(void)
 void rvm_warn(const char *what, const char *msg)
 {
 	struct rec r;
-	rec_begin(&r, "warn");
+	rec_begin(&r, REC_WARN);
 	rec_s(&r, "what", what);
 	rec_s(&r, "msg", msg);
 	rec_emit(&r);
@@ -211,7 +213,7 @@ static void err_rec(const char *what, const char *msg, int with, uint64_t addr, 
 {
 	struct rec r;
 	__atomic_fetch_add(&rvm_nerr, 1, __ATOMIC_RELAXED);
-	rec_begin(&r, "err");
+	rec_begin(&r, REC_ERR);
 	rec_s(&r, "what", what);
 	rec_s(&r, "msg", msg);
 	if (with) {

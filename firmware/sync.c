@@ -10,13 +10,15 @@
  * The lead releases generation g (others may leave it) by posting a command
  * and storing g in `released`; the others wait for that without a timeout
  * (if the lead traps, the trap path ends the run).
+ *
+ * Below the suites and the boot code: what a command means is the business
+ * of the handler the followers pass to rvm_follow(); only CMD_END is known
+ * here.  Uses the run state (firmware/state.c), the records and the platform.
  */
 #include "platform.h"
 #include "rvmess/rt.h"
 #include "sync.h"
-#include "suites/suites.h"
 
-volatile uint32_t rvm_hstate[RVM_MAX_HARTS];
 static volatile uint32_t released;
 static volatile uint32_t cmd_word, cmd_arg;
 static uint32_t gen; /* lead: generation every live hart has arrived at */
@@ -24,36 +26,6 @@ static uint32_t gen; /* lead: generation every live hart has arrived at */
 #define ST(s)  ((s) & 0xffu)
 #define GEN(s) ((s) >> 8)
 #define MK(st, g) (((uint32_t)(g) << 8) | (st))
-
-const char *rvm_state_name(uint32_t st)
-{
-	switch (ST(st)) {
-	case HS_ALIVE:
-	case HS_DONE:
-		return "done";
-	case HS_MISSING:
-		return "missing";
-	case HS_TRAPPED:
-		return "trapped";
-	case HS_HUNG:
-		return "hung";
-	default:
-		return "none";
-	}
-}
-
-unsigned rvm_hartid(void)
-{
-	unsigned long t;
-	__asm__ volatile("mv %0, tp" : "=r"(t));
-	return (unsigned)t;
-}
-
-void rvm_park(void)
-{
-	for (;;)
-		__asm__ volatile("wfi");
-}
 
 void sync_init(void)
 {
@@ -76,6 +48,15 @@ int sync_arrive(uint32_t g, uint32_t st)
 void sync_mark(uint32_t hartid, uint32_t st)
 {
 	__atomic_store_n(&rvm_hstate[hartid], MK(st, GEN(rvm_hstate[hartid])), __ATOMIC_RELEASE);
+}
+
+static void missing_record(uint32_t h, const char *where)
+{
+	struct rec r;
+	rec_begin(&r, REC_MISSING);
+	rec_u(&r, "hart", h);
+	rec_s(&r, "where", where);
+	rec_emit(&r);
 }
 
 /*
@@ -109,13 +90,8 @@ static uint32_t collect(uint32_t g, uint32_t fail, const char *where, int report
 			if (__atomic_compare_exchange_n(&rvm_hstate[h], &s, MK(fail, GEN(s)), 0,
 			                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 				lost++;
-				if (report) {
-					struct rec r;
-					rec_begin(&r, "missing");
-					rec_u(&r, "hart", h);
-					rec_s(&r, "where", where);
-					rec_emit(&r);
-				}
+				if (report)
+					missing_record(h, where);
 			}
 		}
 	}
@@ -134,6 +110,13 @@ uint32_t sync_first(void)
 uint32_t sync_gen(void)
 {
 	return gen;
+}
+
+void sync_report_missing(void)
+{
+	for (uint32_t i = 0; i < rvm.nharts; i++)
+		if (ST(rvm_hstate[rvm.hartids[i]]) == HS_MISSING)
+			missing_record(rvm.hartids[i], "boot");
 }
 
 uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old)
@@ -197,8 +180,6 @@ void rvm_lead_release(uint32_t cmd, uint32_t arg)
 void rvm_lead_step(uint32_t cmd, uint32_t arg, const char *where)
 {
 	rvm_lead_release(cmd, arg);
-	if (cmd == CMD_HART_RECORD)
-		sync_hart_record();
 	rvm_lead_collect(cmd, where);
 }
 
@@ -210,7 +191,7 @@ void rvm_lead_collect(uint32_t cmd, const char *where)
 	collect(gen, HS_HUNG, where, 1);
 }
 
-void rvm_follow(void)
+void rvm_follow(rvm_cmd_fn fn)
 {
 	uint32_t g = 1; /* arrived at generation 1 */
 
@@ -219,12 +200,8 @@ void rvm_follow(void)
 	for (;;) {
 		wait_released(g);
 		uint32_t cmd = cmd_word, arg = cmd_arg;
-		if (cmd == CMD_HART_RECORD)
-			sync_hart_record();
-		else if (cmd == CMD_RUN && (arg >> 8) == rvm_hartid())
-			suite_run_here(arg & 0xffu);
-		else if (cmd == CMD_RUN_ALL)
-			suite_run_here(arg & 0xffu);
+		if (cmd != CMD_END)
+			fn(cmd, arg);
 		if (!sync_arrive(g + 1, cmd == CMD_END ? HS_DONE : HS_ALIVE))
 			rvm_park(); /* written off as hung: stay silent */
 		if (cmd == CMD_END)

@@ -1,4 +1,4 @@
-/* Rendezvous internals (firmware/sync.c, firmware/boot.c). */
+/* Rendezvous internals (firmware/sync.c), for boot.c, trap.c and the tests. */
 #ifndef RVMESS_SYNC_H
 #define RVMESS_SYNC_H
 
@@ -9,6 +9,7 @@ int sync_arrive(uint32_t g, uint32_t st);
 void sync_mark(uint32_t hartid, uint32_t st);
 uint32_t sync_first(void);          /* lead: the boot rendezvous (generation 1) */
 uint32_t sync_gen(void);
-void sync_hart_record(void);        /* boot.c: print this hart's `hart` record */
+/* lead: a `missing` record (where=boot) for each hart sync_first wrote off */
+void sync_report_missing(void);
 
 #endif

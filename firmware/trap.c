@@ -44,7 +44,7 @@ uintptr_t rvm_trap(uintptr_t cause, uintptr_t epc, uintptr_t tval)
 	rec_trap_unlock();
 	__atomic_fetch_add(&rvm_nerr, 1, __ATOMIC_RELAXED);
 	struct rec r;
-	rec_begin(&r, "trap");
+	rec_begin(&r, REC_TRAP);
 	rec_x(&r, "cause", cause);
 	rec_x(&r, "epc", epc);
 	rec_x(&r, "tval", tval);

@@ -38,6 +38,6 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -Ihostsim "$tmp/bench.c" \
+${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -Ihostsim -Ifirmware/include "$tmp/bench.c" \
 	hostsim/sim/memsys.c hostsim/sim/cache.c hostsim/sim/memmodel.c -o "$tmp/bench"
 timeout 120 "$tmp/bench" "$model"

@@ -2,6 +2,7 @@
 # Install the Debian packages rvmess needs, if they are missing.
 #   tools/deps.sh            everything (build + test)
 #   tools/deps.sh --check    only report what is missing; exit 1 if anything is
+#   tools/deps.sh --fuzz     what `make fuzz` needs on top: clang and libFuzzer
 # Runs apt-get as root, through sudo when available, and otherwise prints the
 # exact command to run.
 set -eu
@@ -19,14 +20,26 @@ cc                          gcc
 make                        make
 '
 
+# `make fuzz` only; libFuzzer is a file of clang's runtime folder
+FUZZ_NEEDS='
+clang                       clang
+@libFuzzer                  libclang-rt-dev
+'
+
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
+if [ "${1:-}" = "--fuzz" ]; then
+    NEEDS=$FUZZ_NEEDS
+fi
 
 missing=""
 while read -r what pkg; do
     [ -n "$what" ] || continue
     case "$what" in
         /*) [ -e "$what" ] && continue ;;
+        @libFuzzer)
+            command -v clang >/dev/null 2>&1 &&
+                [ -e "$(clang -print-runtime-dir)/libclang_rt.fuzzer-$(uname -m).a" ] && continue ;;
         *)  command -v "$what" >/dev/null 2>&1 && continue ;;
     esac
     case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac

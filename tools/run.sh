@@ -2,15 +2,25 @@
 # Run an rvmess image and collect its console log.
 #
 #   tools/run.sh --target hostsim|qemu-virt|qemu-sbi|qemu-spike [--harts N]
-#                [--image ELF] [--config CFG] [--bios PATH] [--out DIR]
+#                [--image ELF] [--config CFG] [--bios PATH] [--out DIR | --runs DIR]
 #                [--timeout SEC] [--mem SIZE] [--dtb DTB] [--sim "HOSTSIM OPTIONS"]
+#                [--stats] [--progress auto|line|plain|off]
 #
-# Captures the console to DIR/console.log, stops the target once the `end`
-# record has arrived (or at the timeout: then it says so and exits non-zero),
-# reports the target's exit status (also in DIR/exit.status), then, if
-# build/bin/rvmess exists, runs `rvmess parse DIR/console.log -o DIR`.
-# --config CFG runs a copy of the image (DIR/image.elf) whose config block
-# `rvmess config` rewrote from the key=value file CFG.
+# Results go to --out DIR, or (default) to a new run directory
+# RUNS/<YYYYmmdd-HHMMSS>-<target>/ under --runs RUNS (default out), with the
+# symlink RUNS/latest pointing at it.  The run directory holds the console
+# log (console.log), the target's exit status (exit.status), what reproduces
+# the run (run.txt: date, target, command line, git revision and dirty flag;
+# image.cfg: the image's config block as `rvmess config` prints it;
+# hostsim.cfg: hostsim's options in effect, from --print-config) and the
+# files `rvmess parse` writes.  The target is stopped once the `end` record
+# has arrived (or at the timeout: then it says so and exits non-zero).
+# While it runs, the image's `prog` records give the progress (suite, points
+# done/planned, elapsed, estimated time left in the suite) on stderr: one
+# updating line on a terminal, a plain line per record otherwise (--progress
+# picks; off for none).  --stats asks hostsim for its statistics (stats.txt,
+# also printed).  --config CFG runs a copy of the image (DIR/image.elf) whose
+# config block `rvmess config` rewrote from the key=value file CFG.
 # Exit status: 0 only when the `end` record arrived, the target exited 0 (or
 # was stopped after `end status=ok`) and the parse (if any) exited 0.
 #
@@ -23,9 +33,10 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 BUILD=${BUILD:-$ROOT/build}
 
-TARGET="" HARTS=1 IMAGE="" BIOS="" OUT=out/run TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
+TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
+STATS=0 PROGRESS=auto orig=""
 usage() {
-	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -35,6 +46,9 @@ while [ $# -gt 0 ]; do
 	--image) IMAGE=${2:-}; shift 2 ;;
 	--bios) BIOS=${2:-}; shift 2 ;;
 	--out) OUT=${2:-}; shift 2 ;;
+	--runs) RUNS=${2:-}; shift 2 ;;
+	--stats) STATS=1; shift ;;
+	--progress) PROGRESS=${2:-}; shift 2 ;;
 	--timeout) TIMEOUT=${2:-}; shift 2 ;;
 	--mem) MEM=${2:-}; shift 2 ;;
 	--dtb) DTB=${2:-}; shift 2 ;;
@@ -46,6 +60,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$TARGET" ] || { echo "run.sh: --target is required" >&2; usage; }
 case "$HARTS" in ''|*[!0-9]*|0) echo "run.sh: --harts must be a positive number, got '$HARTS'" >&2; exit 2 ;; esac
+case "$PROGRESS" in auto|line|plain|off) ;; *) echo "run.sh: --progress wants auto, line, plain or off, got '$PROGRESS'" >&2; exit 2 ;; esac
+if [ "$PROGRESS" = auto ]; then
+	if [ -t 2 ]; then PROGRESS=line; else PROGRESS=plain; fi
+fi
 case "$TIMEOUT" in ''|*[!0-9]*|0) echo "run.sh: --timeout must be a positive number of seconds, got '$TIMEOUT'" >&2; exit 2 ;; esac
 
 QEMU=${QEMU:-qemu-system-riscv64}
@@ -69,7 +87,8 @@ target_qemu_spike() {
 target_hostsim() {
 	IMAGE=${IMAGE:-$BUILD/images/virt.elf}
 	# shellcheck disable=SC2206
-	CMD=("$BUILD/bin/hostsim" --harts "$HARTS" --mem-size "$MEM" --stats $SIMARGS "$IMAGE")
+	CMD=("$BUILD/bin/hostsim" --harts "$HARTS" --mem-size "$MEM" $SIMARGS "$IMAGE")
+	[ "$STATS" = 1 ] && CMD=("${CMD[0]}" --stats "${CMD[@]:1}")
 }
 
 fn=target_$(echo "$TARGET" | tr - _)
@@ -82,7 +101,28 @@ CMD=()
 [ -f "$IMAGE" ] || { echo "run.sh: image $IMAGE not found (build it with make images)" >&2; exit 2; }
 command -v "${CMD[0]}" >/dev/null || { echo "run.sh: ${CMD[0]} not found (tools/deps.sh installs it)" >&2; exit 2; }
 
-mkdir -p "$OUT" || exit 2
+new_run_dir() { # RUNS TARGET -> OUT = a new RUNS/<date>-<target>, RUNS/latest -> it
+	local stamp name i=1
+	stamp=$(date +%Y%m%d-%H%M%S)
+	name=$stamp-$2
+	mkdir -p "$1" || exit 2
+	while ! mkdir "$1/$name" 2>/dev/null; do
+		[ -d "$1/$name" ] || { echo "run.sh: cannot create $1/$name" >&2; exit 2; }
+		i=$((i + 1)); name=$stamp-$2-$i
+	done
+	OUT=$1/$name
+	if [ -e "$1/latest" ] && [ ! -L "$1/latest" ]; then
+		echo "run.sh: $1/latest exists and is not a symlink; left alone" >&2
+	else
+		ln -sfn "$name" "$1/latest.tmp.$$" && mv -T "$1/latest.tmp.$$" "$1/latest"
+	fi
+}
+if [ -n "$OUT" ]; then
+	mkdir -p "$OUT" || exit 2
+else
+	new_run_dir "$RUNS" "$TARGET"
+fi
+echo "run.sh: run directory $OUT"
 if [ -n "$CFG" ]; then
 	[ -x "$BUILD/bin/rvmess" ] || { echo "run.sh: --config needs $BUILD/bin/rvmess (make host)" >&2; exit 2; }
 	cp "$IMAGE" "$OUT/image.elf" || exit 2
@@ -94,14 +134,78 @@ if [ -n "$CFG" ]; then
 fi
 LOG=$OUT/console.log
 : >"$LOG"
-rm -f "$OUT/exit.status"
+rm -f "$OUT/exit.status" "$OUT/stats.txt" "$OUT/hostsim.cfg"
+
+# What reproduces the run.
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "target: $TARGET"
+	echo "harts: $HARTS"
+	echo "image: $IMAGE${orig:+ (a copy of $orig configured from $CFG)}"
+	printf 'command:'; printf ' %q' "${CMD[@]}"; echo
+	rev=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null) || rev=unknown
+	dirty=unknown
+	if [ "$rev" != unknown ]; then
+		if [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]; then dirty=yes; else dirty=no; fi
+	fi
+	echo "git_revision: $rev"
+	echo "git_dirty: $dirty"
+} >"$OUT/run.txt"
+if [ -x "$BUILD/bin/rvmess" ]; then
+	"$BUILD/bin/rvmess" config "$IMAGE" >"$OUT/image.cfg" 2>&1 ||
+		echo "run.sh: rvmess config $IMAGE failed (see $OUT/image.cfg)" >&2
+fi
+if [ "$TARGET" = hostsim ]; then
+	# the same options, printed instead of run
+	"${CMD[0]}" --print-config "${CMD[@]:1:${#CMD[@]}-2}" >"$OUT/hostsim.cfg" 2>&1 ||
+		echo "run.sh: hostsim --print-config failed (see $OUT/hostsim.cfg)" >&2
+fi
+
 echo "run.sh: ${CMD[*]}"
 "${CMD[@]}" </dev/null >"$LOG" 2>"$OUT/target.stderr" &
 pid=$!
 
 end_seen() { grep -aqE '@RVM [0-9]+ end ' "$LOG"; }
+fmt_t() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+# Progress from the `prog` records: suite, done/total, elapsed, and the time
+# left in that suite at the pace it kept since it was first seen.
+# A terminal gets the latest record on one updating line; otherwise each
+# record gets a plain line (at most one per tenth of a suite).
+p_suite="" p_t0=0 p_d0=0 p_seen=0 p_tick=0
+progress_line() { # suite done total now -> msg
+	local left
+	if [ "$1" != "$p_suite" ]; then p_suite=$1 p_t0=$4 p_d0=$2; fi
+	msg="run: $1 $2/$3 points, $(fmt_t $(($4 - start))) elapsed"
+	if [ "$2" -gt "$p_d0" ] && [ "$2" -lt "$3" ] && [ "$4" -gt "$p_t0" ]; then
+		left=$(( ($4 - p_t0) * ($3 - $2) / ($2 - p_d0) ))
+		msg="$msg, about $(fmt_t "$left") left in $1"
+	fi
+}
+progress() {
+	local now recs n=0 suite done total last="" msg=""
+	now=$(date +%s)
+	recs=$(grep -a ' prog h=' "$LOG" |
+		sed -n 's/.* prog h=[0-9]* suite=\([a-z0-9_]*\) done=\([0-9]*\) total=\([0-9]*\).*/\1 \2 \3/p')
+	while read -r suite done total; do
+		[ -n "$suite" ] || continue
+		n=$((n + 1))
+		last="$suite $done $total"
+		[ "$n" -gt "$p_seen" ] || continue
+		progress_line "$suite" "$done" "$total" "$now"
+		[ "$PROGRESS" = plain ] && echo "$msg" >&2
+	done <<<"$recs"
+	p_seen=$n
+	if [ "$PROGRESS" = line ]; then
+		# shellcheck disable=SC2086
+		if [ -n "$last" ]; then progress_line $last "$now"
+		else msg="run: $(grep -ac '@RVM ' "$LOG") records, $(fmt_t $((now - start))) elapsed"; fi
+		printf '\r\033[K%s' "$msg" >&2
+	fi
+}
+progress_end() { [ "$PROGRESS" = line ] && printf '\r\033[K' >&2; }
 start=$(date +%s) status="" how=""
 while :; do
+	if [ "$PROGRESS" != off ] && [ $((p_tick++ % 10)) = 0 ]; then progress; fi
 	if ! kill -0 "$pid" 2>/dev/null; then
 		wait "$pid"; status=$?; how=exited; break
 	fi
@@ -124,6 +228,7 @@ while :; do
 	fi
 	sleep 0.1
 done
+[ "$PROGRESS" != off ] && { progress; progress_end; }
 echo "$status" >"$OUT/exit.status"
 
 rc=0
@@ -137,18 +242,25 @@ if ! end_seen; then
 	echo "run.sh: no end record in $LOG" >&2
 	rc=1
 fi
+if [ "$STATS" = 1 ] && [ "$TARGET" = hostsim ]; then
+	# hostsim prints its statistics after any message of its own
+	sed -n '/^hostsim stats:/,$p' "$OUT/target.stderr" >"$OUT/stats.txt"
+	sed -i '/^hostsim stats:/,$d' "$OUT/target.stderr"
+	echo "run.sh: hostsim statistics ($OUT/stats.txt):"
+	sed 's/^/  /' "$OUT/stats.txt"
+fi
 if [ -s "$OUT/target.stderr" ]; then
-	echo "run.sh: target stderr:" >&2
+	echo "run.sh: the target wrote on stderr ($OUT/target.stderr):" >&2
 	sed 's/^/  /' "$OUT/target.stderr" | head -20 >&2
 fi
 
 if [ -x "$BUILD/bin/rvmess" ]; then
-	"$BUILD/bin/rvmess" parse "$LOG" -o "$OUT"
+	"$BUILD/bin/rvmess" parse "$LOG" -o "$OUT" --target "$TARGET"
 	prc=$?
 	echo "run.sh: rvmess parse exited $prc"
 	[ $prc = 0 ] || rc=1
 else
 	echo "run.sh: $BUILD/bin/rvmess not built: log not parsed"
 fi
-echo "run.sh: outputs in $OUT/ (console.log, exit.status$( [ -x "$BUILD/bin/rvmess" ] && echo ', parsed files'))"
+echo "run.sh: outputs in $OUT/ (console.log, exit.status, run.txt$( [ -x "$BUILD/bin/rvmess" ] && echo ', image.cfg, parsed files'))"
 exit $rc

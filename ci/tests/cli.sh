@@ -142,6 +142,51 @@ elif [ "$(sed -n 2p "$T/q.txt")" != "$(sed -n 2p "$T/out.txt" | sed "s|$T/o_good
 elif ! grep -q '^L1 ' "$T/out.txt"; then fail parse_quiet "the non-quiet run printed no cache-level table to compare with"
 else pass parse_quiet; fi
 
+# ---- plots: lat.svg legend, markers, colours; par.svg ---------------------------------
+# legend texts are the last <text> elements, after the axis labels
+svg_texts() { grep -o '<text[^>]*>[^<]*</text>' "$1" | sed 's/<[^>]*>//g'; }
+leg=$(svg_texts "$T/o_good/lat.svg" | sed -n '/^latency (ns)$/,$p' | tail -n +2)
+npts=$(grep -c '@RVM [0-9]* lat ' "$T/good.log")
+# one marker per point plus one per legend entry
+nmark=$(grep -cE '^<(circle|rect x=[^>]* fill="#|polygon)' "$T/o_good/lat.svg")
+if [ "$leg" = "$(printf 'stride 64 B\nrandom, 64 B lines')" ] && [ "$nmark" = $((npts + 2)) ] &&
+	svg_texts "$T/o_good/lat.svg" | grep -qx 'array size (bytes; K, M, G = KiB, MiB, GiB)'; then
+	pass plot_lat_legend
+else fail plot_lat_legend "legend '$(echo "$leg" | tr '\n' '|')', $nmark markers for $npts points"; fi
+# 12 datasets (6 strides x 2 chains): 12 different colours
+{
+	s=0
+	rec $((s++)) hdr 0 proto=1 platform=virt mode=M harts=1 hartids=0 timebase=10000000 cpu_hz=1000000000 version=test
+	rec $((s++)) hart 0 idx=0 cpu_hz=1000000000 cycle=1 instret=1
+	for chain in stride random; do
+		for stride in 64 128 256 512 1024 4096; do
+			for size in 4096 8192 16384; do
+				rec $((s++)) lat 0 chain=$chain stride=$stride size=$size loads=100 cycles=100 ticks=1 ns=$((size / 64 + stride)) cpl=0.000 nspl=0.000
+			done
+		done
+	done
+	rec $((s)) end 0 status=ok errors=0 records=$s harts=1 states=0:done
+} >"$T/twelve.log"
+run_parse "$T/twelve.log" "$T/o_twelve"
+# distinguishable: every two colours differ by >= 80 in |dR| + |dG| + |dB|
+# (a 12-step blue-to-red ramp differs by about 32 between neighbours)
+cols=$(grep -o '<polyline fill="none" stroke="#[0-9a-f]*"' "$T/o_twelve/lat.svg" | sed 's/.*#//; s/"//')
+ncol=$(echo "$cols" | sort -u | wc -l)
+mind=$(echo "$cols" | while read -r c; do echo $((16#${c:0:2})) $((16#${c:2:2})) $((16#${c:4:2})); done |
+	awk '{ r[NR] = $1; g[NR] = $2; b[NR] = $3 }
+	END { m = 999; for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
+		d = (r[i] > r[j] ? r[i] - r[j] : r[j] - r[i]) + (g[i] > g[j] ? g[i] - g[j] : g[j] - g[i]) + (b[i] > b[j] ? b[i] - b[j] : b[j] - b[i])
+		if (d < m) m = d }
+	print m }')
+if [ $rc = 0 ] && [ "$ncol" = 12 ] && [ "$mind" -ge 80 ]; then pass "plot_lat_12_colours (closest pair $mind apart)"
+else fail plot_lat_12_colours "exit $rc, $ncol distinct colours for 12 datasets, closest pair $mind apart"; fi
+# par.svg: one curve, a point per parmax record at its size and parallelism
+pts=$(grep -o 'points="[^"]*"' "$T/o_good/par.svg" | head -1 | tr -cd ' ' | wc -c)
+if [ "$pts" = "$(grep -c '@RVM [0-9]* parmax ' "$T/good.log")" ] &&
+	svg_texts "$T/o_good/par.svg" | grep -qx 'parallelism (latency(1) / latency(k))'; then
+	pass plot_par
+else fail plot_par "par.svg has $pts points"; fi
+
 # ---- parse: corrupt CRC on a known line ---------------------------------------
 good_log >"$T/bad.log"
 line=$(grep -n ' lat h=0 chain=stride stride=64 size=4096 ' "$T/bad.log" | cut -d: -f1)
@@ -207,7 +252,9 @@ else fail parse_only_present "exit $rc: $(ls "$T/o_only" | tr '\n' ' ')"; fi
 cp -r "$T/o_good" "$T/o_reuse"
 run_parse "$T/only.log" "$T/o_reuse"
 if [ $rc = 1 ] && [ -s "$T/o_reuse/chase.csv" ] && [ ! -e "$T/o_reuse/lat.csv" ] && [ ! -e "$T/o_reuse/lat_random_stride64.xg" ] &&
-	[ ! -e "$T/o_reuse/parmax.csv" ] && [ "$(wc -l <"$T/o_reuse/records.csv")" = 5 ]; then pass parse_reuse_dir
+	[ ! -e "$T/o_reuse/parmax.csv" ] && [ ! -e "$T/o_reuse/par.svg" ] && [ "$(wc -l <"$T/o_reuse/records.csv")" = 5 ] &&
+	grep -qx 'parse summary.json' "$T/o_reuse/.rvmess-manifest" && ! grep -q 'par\.svg' "$T/o_reuse/.rvmess-manifest" &&
+	grep -q '"good": 4,' "$T/o_reuse/summary.json"; then pass parse_reuse_dir
 else fail parse_reuse_dir "left: $(ls "$T/o_reuse" | tr '\n' ' ')"; fi
 
 # ---- parse: outputs never clobber data -------------------------------------------
@@ -261,6 +308,19 @@ elif [ "$(cat "$T/victim.txt")" != precious ] || [ ! -L "$T/o_link/records.csv" 
 elif ! cmp -s "$T/before.md5" "$T/after.md5"; then fail parse_symlink_output "other outputs changed"
 else pass parse_symlink_output; fi
 
+# compare -o goes through the same rules: its files are in the manifest, a
+# symlinked compare.svg is refused with its target and the old compare.txt intact
+"$RVMESS" compare "$T/o_good" "$T/o_good" -o "$T/o_cmp" >/dev/null 2>"$T/err.txt"; rc1=$?
+cp "$T/o_cmp/compare.txt" "$T/cmp_before.txt" 2>/dev/null
+printf 'precious\n' >"$T/victim2.txt"
+rm -f "$T/o_cmp/compare.svg"; ln -s "$T/victim2.txt" "$T/o_cmp/compare.svg"
+"$RVMESS" compare "$T/o_good" "$T/o_only" -o "$T/o_cmp" >/dev/null 2>"$T/err2.txt"; rc2=$?
+if [ $rc1 != 0 ] || ! grep -qx 'compare compare.txt' "$T/o_cmp/.rvmess-manifest" ||
+	! grep -qx 'compare compare.svg' "$T/o_cmp/.rvmess-manifest"; then fail compare_outputs "first compare exit $rc1: $(head -2 "$T/err.txt")"
+elif [ $rc2 != 2 ] || ! grep -q "^rvmess compare: $T/o_cmp/compare.svg: is a symbolic link" "$T/err2.txt"; then fail compare_outputs "exit $rc2: $(head -2 "$T/err2.txt")"
+elif [ "$(cat "$T/victim2.txt")" != precious ] || ! cmp -s "$T/cmp_before.txt" "$T/o_cmp/compare.txt"; then fail compare_outputs "link target or compare.txt changed"
+else pass compare_outputs; fi
+
 # a write error (file size limit: EFBIG, as a full disk gives ENOSPC) names the
 # file and the error, and leaves every old output as it was, with no temporaries
 { good_log | sed '$d'; for ((i = 0; i < 300; i++)); do rec $((i + nrec - 1)) warn 0 what=filler msg=padding_the_log_so_records.csv_outgrows_the_limit_$i; done
@@ -291,7 +351,7 @@ else fail parse_missing_log "exit $rc: $(cat "$T/err.txt")"; fi
 "$RVMESS" parse "$T/good.log" -o /proc/rvmess_cannot >/dev/null 2>"$T/e3.txt"; rc3=$?
 "$RVMESS" parse "$T/good.log" -o >/dev/null 2>"$T/e4.txt"; rc4=$?
 if [ $rc1 != 2 ] || [ $rc2 != 2 ] || [ $rc3 != 2 ] || [ $rc4 != 2 ]; then fail parse_usage "exits $rc1 $rc2 $rc3 $rc4, want 2 2 2 2"
-elif [ "$(head -1 "$T/e1.txt")" != "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]" ]; then fail parse_usage "no -o: $(head -1 "$T/e1.txt")"
+elif [ "$(head -1 "$T/e1.txt")" != "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued] [--target NAME]" ]; then fail parse_usage "no -o: $(head -1 "$T/e1.txt")"
 elif [ "$(head -1 "$T/e2.txt")" != "rvmess: unknown command 'nosuchcmd'" ]; then fail parse_usage "bad command: $(head -1 "$T/e2.txt")"
 elif [ "$(cat "$T/e3.txt")" != "rvmess parse: /proc/rvmess_cannot: No such file or directory" ]; then fail parse_usage "bad -o: $(cat "$T/e3.txt")"
 elif [ "$(head -1 "$T/e4.txt")" != "rvmess parse: option '-o' needs a value" ]; then fail parse_usage "-o without value: $(head -1 "$T/e4.txt")"
@@ -302,7 +362,7 @@ else pass parse_usage; fi
 "$RVMESS" curves --help >"$T/h2.txt" 2>"$T/e2.txt"; rc2=$?
 if [ $rc1 != 0 ] || [ $rc2 != 0 ] || [ -s "$T/e1.txt" ] || [ -s "$T/e2.txt" ]; then fail help "exits $rc1 $rc2: $(cat "$T/e1.txt" "$T/e2.txt")"
 elif ! grep -q '^  --tol PCT  .*cache-level' "$T/h1.txt" || ! grep -q '^  --peak GBPS  .*peak' "$T/h1.txt" ||
-	! grep -q '^  --issued  .*issued' "$T/h1.txt" || ! grep -q '^  -q, --quiet ' "$T/h1.txt"; then fail help "parse --help: $(tr '\n' ' ' <"$T/h1.txt")"
+	! grep -q '^  --issued  .*issued' "$T/h1.txt" || ! grep -q '^  --target NAME .*target' "$T/h1.txt" || ! grep -q '^  -q, --quiet ' "$T/h1.txt"; then fail help "parse --help: $(tr '\n' ' ' <"$T/h1.txt")"
 elif ! grep -q '^usage: rvmess curves MESS.csv' "$T/h2.txt" || ! grep -q '^  --peak GBPS  ' "$T/h2.txt" ||
 	! grep -q '^  -o DIR  .*bwlat' "$T/h2.txt"; then fail help "curves --help: $(tr '\n' ' ' <"$T/h2.txt")"
 else pass help; fi
@@ -400,7 +460,7 @@ else
 	printf '# comment\nreps=4\nbogus_key=1\nlat_strides=64,100\n' >"$T/bad.cfg"
 	"$RVMESS" config "$T/img2.elf" --file "$T/bad.cfg" >/dev/null 2>"$T/err.txt"; rc=$?
 	if [ $rc = 1 ] && grep -q "^$T/bad.cfg:3: bogus_key: unknown key" "$T/err.txt" &&
-		grep -q "^$T/bad.cfg:4: lat_strides: stride 100 is not a multiple of 8" "$T/err.txt" &&
+		grep -q "^$T/bad.cfg:4: lat_strides: element 2: 100 is not a multiple of 8" "$T/err.txt" &&
 		cmp -s "$T/img2.elf" "$IMG"; then pass config_refuse_bad_key
 	else fail config_refuse_bad_key "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
 	"$RVMESS" config "$T/img2.elf" par_kmax=17 >/dev/null 2>"$T/err.txt"; rc=$?
@@ -411,6 +471,112 @@ else
 	if [ $rc = 0 ] && cmp -s "$T/img2.elf" "$IMG" && "$RVMESS" config "$T/img3.elf" | grep -q '^reps=2$'; then
 		pass config_out_file
 	else fail config_out_file "exit $rc"; fi
+fi
+
+# ---- the config key table: host limits = image limits, one number syntax -----
+if [ -f "$IMG" ]; then
+	cp "$IMG" "$T/k.elf"
+	# reps=200 is over the image's limit (reps_not_in_1..100 at boot): refused here first
+	"$RVMESS" config "$T/k.elf" reps=200 >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 1 ] && grep -q "^argument 2: reps: 200 out of range 1..100$" "$T/err.txt" && cmp -s "$T/k.elf" "$IMG"; then
+		pass config_refuse_over_image_limit
+	else fail config_refuse_over_image_limit "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+	# a size beyond any image (the image's arrays are at most 1 TiB)
+	cp "$IMG" "$T/k.elf"
+	"$RVMESS" config "$T/k.elf" chase_size=2T >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 1 ] && grep -q "^argument 2: chase_size: 2T out of range 128..1T$" "$T/err.txt" && cmp -s "$T/k.elf" "$IMG"; then
+		pass config_refuse_size_over_limit
+	else fail config_refuse_size_over_limit "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+	# a rule between keys the image checks: a stride above lat_max/2
+	cp "$IMG" "$T/k.elf"
+	"$RVMESS" config "$T/k.elf" lat_max=4K lat_strides=64,4K >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 1 ] && grep -q "the image would refuse: lat_strides: element 2: 4K breaks the image's rule lat_stride_over_lat_max/2" "$T/err.txt" &&
+		cmp -s "$T/k.elf" "$IMG"; then pass config_refuse_cross_key_rule
+	else fail config_refuse_cross_key_rule "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+	# hex, unknown suffixes, garbage and overflowing numbers
+	cp "$IMG" "$T/k.elf"
+	bad=""
+	for kv in reps=0x10 chase_size=64MB lat_max=1.5M reps=-1 chase_loads=18446744073709551616 chase_loads=16777216T; do
+		"$RVMESS" config "$T/k.elf" "$kv" >/dev/null 2>"$T/err.txt" && bad="$bad $kv(accepted)"
+		grep -q "is not a number" "$T/err.txt" || bad="$bad $kv($(head -c 80 "$T/err.txt"))"
+	done
+	if [ -z "$bad" ] && cmp -s "$T/k.elf" "$IMG"; then pass config_refuse_bad_numbers
+	else fail config_refuse_bad_numbers "$bad"; fi
+	# the suffixes and decimal-only reading: 64MiB, 1T (the limit itself), 010 = 10, 0400M = 400M
+	"$RVMESS" config "$T/k.elf" chase_size=64MiB lat_max=1T reps=010 par_max=0400M >/dev/null 2>"$T/err.txt"; rc=$?
+	"$RVMESS" config "$T/k.elf" >"$T/k.txt"
+	if [ $rc = 0 ] && grep -qx "chase_size=$((64 << 20))" "$T/k.txt" && grep -qx "lat_max=$((1 << 40))" "$T/k.txt" &&
+		grep -qx 'reps=10' "$T/k.txt" && grep -qx "par_max=$((400 << 20))" "$T/k.txt"; then
+		pass config_number_syntax
+	else fail config_number_syntax "exit $rc: $(tr '\n' ' ' <"$T/err.txt")"; fi
+
+	# -o without a value
+	cp "$IMG" "$T/o.elf"
+	"$RVMESS" config "$T/o.elf" reps=2 -o >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc = 2 ] && grep -q "^rvmess config: option -o needs a value$" "$T/err.txt" && cmp -s "$T/o.elf" "$IMG"; then
+		pass config_o_needs_value
+	else fail config_o_needs_value "exit $rc: $(head -1 "$T/err.txt")"; fi
+
+	# a symbolic link to the image: the file it names is rewritten, the link stays
+	mkdir -p "$T/real" "$T/links"
+	cp "$IMG" "$T/real/img.elf"
+	ln -s ../real/img.elf "$T/links/img.elf"
+	"$RVMESS" config "$T/links/img.elf" reps=9 >"$T/out.txt" 2>"$T/err.txt"; rc=$?
+	real=$(cd "$T/real" && pwd -P)/img.elf
+	if [ $rc = 0 ] && [ -L "$T/links/img.elf" ] && [ "$(readlink "$T/links/img.elf")" = ../real/img.elf ] &&
+		"$RVMESS" config "$T/real/img.elf" | grep -qx 'reps=9' &&
+		grep -qxF "rvmess config: wrote $real (through $T/links/img.elf)" "$T/out.txt" &&
+		[ -z "$(ls -A "$T/links" | grep -v '^img.elf$')" ] && [ -z "$(ls -A "$T/real" | grep -v '^img.elf$')" ]; then
+		pass config_symlink_writes_target
+	else fail config_symlink_writes_target "exit $rc: $(cat "$T/out.txt" "$T/err.txt" | tr '\n' ' '); $(ls -l "$T/links" | tail -n +2)"; fi
+	# -o at a symbolic link: refused, the file it names untouched
+	cp "$IMG" "$T/real/victim.elf"
+	ln -s ../real/victim.elf "$T/links/out.elf"
+	"$RVMESS" config "$T/o.elf" reps=2 -o "$T/links/out.elf" >/dev/null 2>"$T/err.txt"; rc=$?
+	if [ $rc != 0 ] && grep -q "out.elf is a symbolic link" "$T/err.txt" && [ -L "$T/links/out.elf" ] &&
+		cmp -s "$T/real/victim.elf" "$IMG"; then pass config_out_symlink_refused
+	else fail config_out_symlink_refused "exit $rc: $(head -1 "$T/err.txt")"; fi
+fi
+
+# --help lists every key the image's block has, with its range; exit 0
+"$RVMESS" config --help >"$T/help.txt" 2>"$T/err.txt"; rc=$?
+missing=""
+if [ -f "$IMG" ]; then
+	for k in $("$RVMESS" config "$IMG" | sed 's/=.*//'); do
+		grep -q "^$k " "$T/help.txt" || missing="$missing $k"
+	done
+else
+	missing="(no image to list the keys)"
+fi
+if [ $rc = 0 ] && [ -z "$missing" ] && grep -qE '^reps +number +3 +1\.\.100$' "$T/help.txt"; then pass config_help_lists_keys
+else fail config_help_lists_keys "exit $rc, missing:$missing"; fi
+
+# the key table in docs/formats.md is the generated one
+sed -n '/^<!-- config keys: generated/,/^<!-- end of config keys -->/p' docs/formats.md | sed '1d;$d' >"$T/doc_keys.md"
+"$RVMESS" config --help --markdown >"$T/gen_keys.md"
+if [ -s "$T/gen_keys.md" ] && diff -u "$T/doc_keys.md" "$T/gen_keys.md" >"$T/keys.diff"; then pass config_docs_table
+else fail config_docs_table "docs/formats.md key table differs from 'rvmess config --help --markdown' (paste its output between the markers): $(head -c 300 "$T/keys.diff" | tr '\n' ' ')"; fi
+
+# a rewritten image boots on hostsim and runs with the new values: the cfg
+# record prints what was assigned; hostsim reads --harts 010 as 10 and
+# --mem-size 0400M as 400 MiB (decimal, not octal)
+SIM=$BUILD/bin/hostsim
+if [ ! -f "$IMG" ] || [ ! -x "$SIM" ]; then
+	skip hostsim_config_roundtrip "$IMG or $SIM not built"
+else
+	cp "$IMG" "$T/h.elf"
+	"$RVMESS" config "$T/h.elf" suites=chase,lat reps=2 warmups=0 seed=4242 chase_size=64KiB chase_loads=1000 \
+		chase_all_harts=0 lat_max=64K lat_loads=1000 lat_strides=64,256 lat_random=0 timeout_ms=5000 \
+		>/dev/null 2>"$T/err.txt"; rc=$?
+	timeout 300 "$SIM" --harts 010 --mem-size 0400M --console "$T/h.log" "$T/h.elf" >/dev/null 2>"$T/sim.err"; src=$?
+	cfgrec=$(grep -a '@RVM [0-9]* cfg ' "$T/h.log" | head -1)
+	hdr=$(grep -a '@RVM [0-9]* hdr ' "$T/h.log" | head -1)
+	want="suites=chase,lat reps=2 warmups=0 timeout_ms=5000 max_harts=0 seed=4242 chase_size=65536 chase_loads=1000 chase_all_harts=0 inject_hang=0 lat_max=65536 lat_loads=1000 lat_strides=64,256 lat_random=0 "
+	if [ $rc = 0 ] && [ $src = 0 ] && [[ "$cfgrec" == *" cfg h="[0-9]*" $want"* ]] &&
+		[[ "$hdr" == *" harts=10 "* ]] && [[ "$hdr" == *" mem_size=$((400 << 20)) "* ]] &&
+		grep -aq '@RVM [0-9]* end h=[0-9]* status=ok' "$T/h.log"; then
+		pass hostsim_config_roundtrip
+	else fail hostsim_config_roundtrip "config $rc, hostsim $src: cfg: ${cfgrec:0:300} hdr: ${hdr:0:200} $(head -c 200 "$T/sim.err")"; fi
 fi
 
 # a real run: configure a small image, boot it on QEMU virt, parse the log
@@ -448,19 +614,15 @@ fi
 # a gcc-built RISC-V object holding a config block, if the cross compiler exists
 if command -v riscv64-unknown-elf-gcc >/dev/null 2>&1; then
 	cat >"$T/fix.c" <<'EOF'
-#include "rvmess/config.h"
+#include "rvmess/cfgschema.h"
 __attribute__((section(".rvmess_config"), used))
-struct rvm_config rvm_cfg = {
-	.magic = RVM_CFG_MAGIC, .version = RVM_CFG_VERSION, .size = sizeof(struct rvm_config),
-	.suites = RVM_SUITE_LAT, .reps = 1, .timeout_ms = 100, .lat_max = 1 << 20, .lat_loads = 100,
-	.lat_nstrides = 2, .lat_strides = { 64, 256 }, .par_max = 4096, .par_kmax = 2,
-};
+struct rvm_config rvm_cfg = RVM_CFG_DEFAULTS;
 EOF
 	if riscv64-unknown-elf-gcc -march=rv64ima_zicsr_zifencei -mabi=lp64 -ffreestanding -Ifirmware/include -c "$T/fix.c" -o "$T/fix.o" 2>"$T/err.txt"; then
 		out1=$("$RVMESS" config "$T/fix.o" 2>&1)
 		"$RVMESS" config "$T/fix.o" lat_strides=32,1K suites=all >/dev/null 2>&1; rc=$?
 		out2=$("$RVMESS" config "$T/fix.o" 2>&1)
-		if echo "$out1" | grep -q '^lat_strides=64,256$' && echo "$out1" | grep -q '^suites=lat$' && [ $rc = 0 ] &&
+		if echo "$out1" | grep -q '^lat_strides=64,128,256,512,1024,4096$' && echo "$out1" | grep -q '^suites=chase,lat,par$' && [ $rc = 0 ] &&
 			echo "$out2" | grep -q '^lat_strides=32,1024$' && echo "$out2" | grep -q '^suites=chase,lat,par,mess,check$'; then
 			pass config_gcc_fixture
 		else fail config_gcc_fixture "got: $(echo "$out1" "$out2" | tr '\n' ' ' | head -c 300)"; fi

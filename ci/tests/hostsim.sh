@@ -141,7 +141,29 @@ bad_opt opt/harts-0 "option harts: 0 is out of range 1..64" --harts 0 "$A"
 bad_opt opt/harts-65 "option harts: 65 is out of range 1..64" --harts 65 "$A"
 bad_opt opt/harts-text "option harts: 'four' is not a number" --harts four "$A"
 bad_opt opt/mem-size "option mem-size: '12Q' is not a size" --mem-size 12Q "$A"
-bad_opt opt/unknown "unknown option 'frobnicate'" --frobnicate 1 "$A"
+bad_opt opt/unknown "unknown option '--frobnicate'" --frobnicate 1 "$A"
+# an unknown option last on the line is unknown, not "needs a value"
+bad_opt opt/unknown-last "unknown option '--frobnicate'" "$A" --frobnicate
+bad_opt opt/unknown-with-value "unknown option '--frobnicate'" --frobnicate=1 "$A"
+# an inclusive LLC smaller than the L1D it includes
+bad_opt opt/llc-smaller-than-l1 "llc-size 32768 is smaller than l1d-size 65536" --l1d-size 64K --llc-size 32K "$A"
+# --version: both host binaries print the checkout's `git describe`
+# (the checkout's state may change after the build: -dirty either way)
+want_ver=$(git describe --always 2>/dev/null || echo dev)
+check_version() { # case binary name
+	local v
+	if [ ! -x "$2" ]; then
+		skip "$1" "$2 not built"
+	elif ! v=$(timeout 10 "$2" --version 2>&1); then
+		fail "$1" "exit $?: $v"
+	elif [ "$v" != "$3 $want_ver" ] && [ "$v" != "$3 $want_ver-dirty" ]; then
+		fail "$1" "'$v', want '$3 $want_ver' (or -dirty)"
+	else
+		pass "$1"
+	fi
+}
+check_version version/hostsim "$SIM" hostsim
+check_version version/rvmess "$BUILD/bin/rvmess" rvmess
 bad_opt opt/missing-value "option --harts needs a value" "$A" --harts
 bad_opt opt/no-image "usage: hostsim" --harts 2
 bad_opt opt/two-images "more than one image" "$A" "$A"
@@ -155,12 +177,19 @@ bad_opt config/missing-key "$TMP/bad3.cfg:1: missing key before '='" --config "$
 printf 'harts=\n' >"$TMP/bad4.cfg"
 bad_opt config/empty-value "$TMP/bad4.cfg:1: harts: empty value" --config "$TMP/bad4.cfg" "$A"
 bad_opt config/missing-file "$TMP/nope.cfg: cannot open" --config "$TMP/nope.cfg" "$A"
-# a good config file: harts=8 makes mh_amo pass (with 1 hart it would hang)
-printf '# test config\nharts = 8\nno-timing\nmax-insns = 50000000\nquantum=16\n' >"$TMP/good.cfg"
-if timeout 60 "$SIM" --config "$TMP/good.cfg" "$ISA/mh_amo.elf" >/dev/null 2>"$TMP/err"; then
-	pass config/good
-else
+# a good config file: harts=8 makes mh_amo pass (with 1 hart it would hang);
+# --stats shows the file's harts and no-timing, and max-insns holds
+printf '# test config\nharts = 8\nno-timing\nmax-insns = 50000000\nquantum=16\nstats\n' >"$TMP/good.cfg"
+if ! timeout 60 "$SIM" --config "$TMP/good.cfg" "$ISA/mh_amo.elf" >/dev/null 2>"$TMP/err"; then
 	fail config/good "exit $?: $(head -c 200 "$TMP/err")"
+elif ! grep -qx 'hostsim stats: harts=8 timing=off' "$TMP/err"; then
+	fail config/good "stats header '$(head -n 1 "$TMP/err")', want harts=8 timing=off"
+elif [ "$(grep -c '^  hart [0-9]*: instret=[1-9]' "$TMP/err")" != 8 ]; then
+	fail config/good "want 8 harts that ran: $(grep -c '^  hart ' "$TMP/err") per-hart lines"
+elif ! awk '/total: instructions=/ { split($2, a, "="); n = a[2] } END { exit !(n > 0 && n <= 50000000) }' "$TMP/err"; then
+	fail config/good "total instructions not in 1..50000000: $(grep total: "$TMP/err")"
+else
+	pass config/good
 fi
 # a config file with memsys keys, and the memsys keys on the command line
 printf 'llc-size = 1M\nmem-model = fixed\nmem-latency = 50\n' >"$TMP/ms.cfg"
@@ -170,7 +199,7 @@ if timeout 20 "$SIM" --config "$TMP/ms.cfg" --stats "$ISA/alu.elf" >/dev/null 2>
 else
 	fail config/memsys-keys "$(head -c 300 "$TMP/err" | tr '\n' ' ')"
 fi
-bad_opt opt/freq-ghz "unknown option 'freq-ghz'" --freq-ghz 2 "$A"
+bad_opt opt/freq-ghz "unknown option '--freq-ghz'" --freq-ghz 2 "$A"
 # --max-cycles
 timeout 20 "$SIM" --max-cycles 5000 "$ISA/limit.elf" >/dev/null 2>"$TMP/err"
 rc=$?
@@ -179,11 +208,31 @@ if [ $rc = 124 ] && grep -q 'cycle limit reached' "$TMP/err"; then
 else
 	fail limit/max-cycles "exit $rc: $(head -c 200 "$TMP/err")"
 fi
-# 64 harts (the maximum) run a program; 65 are refused above
-if timeout 20 "$SIM" --harts 64 "$ISA/alu.elf" >/dev/null 2>"$TMP/err"; then
-	pass harts-64
-else
+# 64 harts (the maximum) run a program, every one of them; 65 are refused above
+if ! timeout 20 "$SIM" --harts 64 --stats "$ISA/alu.elf" >/dev/null 2>"$TMP/err"; then
 	fail harts-64 "exit $?: $(head -c 200 "$TMP/err")"
+elif ! grep -qx 'hostsim stats: harts=64 timing=on' "$TMP/err"; then
+	fail harts-64 "stats header '$(head -n 1 "$TMP/err")', want harts=64 timing=on"
+elif [ "$(grep -c '^  hart [0-9]*: instret=[1-9]' "$TMP/err")" != 64 ] || ! grep -q '^  hart 63: ' "$TMP/err"; then
+	fail harts-64 "want harts 0..63 each with instructions retired: $(grep -c '^  hart [0-9]*: instret=[1-9]' "$TMP/err")"
+else
+	pass harts-64
+fi
+# an S-mode image (the OpenSBI payload) is not run as if it were M-mode code
+SBI=$BUILD/images/sbi.elf
+if [ ! -e "$SBI" ]; then
+	skip smode-image "$SBI not built"
+else
+	timeout 20 "$SIM" "$SBI" >/dev/null 2>"$TMP/err"
+	rc=$?
+	if [ $rc != 125 ]; then
+		fail smode-image "exit $rc, want 125"
+	elif ! grep -qF 'its entry point 0x80200000 is not the start of RAM 0x80000000' "$TMP/err" ||
+		! grep -qF 'hostsim runs M-mode images with no firmware below them; use build/images/virt.elf' "$TMP/err"; then
+		fail smode-image "message: $(head -c 400 "$TMP/err" | tr '\n' ' ')"
+	else
+		pass smode-image
+	fi
 fi
 # --console FILE
 if timeout 20 "$SIM" --console "$TMP/con.txt" "$ISA/dev.elf" >"$TMP/out" 2>&1 &&
@@ -218,10 +267,23 @@ run_virt() { # case harts image [hostsim options]
 			fail "$c" "rvmess parse failed: $(head -c 300 "$TMP/parse.out" | tr '\n' ' ')"
 			return
 		fi
-		if ! grep -q "harts=$n " "$TMP/parse.out"; then
-			fail "$c" "rvmess parse: $(head -n 1 "$TMP/parse.out"), want harts=$n"
+		if ! grep -q "harts=$n .* bad=0 .* complete=yes status=ok" "$TMP/parse.out"; then
+			fail "$c" "rvmess parse: $(head -n 1 "$TMP/parse.out"), want harts=$n bad=0 complete=yes status=ok"
 			return
 		fi
+	fi
+	# what the image saw of the machine: hostsim's defaults (256 MiB RAM at
+	# 0x80000000, 10 MHz timebase, 1 GHz clock)
+	local hdr
+	hdr=$(grep -a -m 1 '@RVM [0-9]* hdr ' "$TMP/virt.log")
+	for kv in "harts=$n" mem_base=0x80000000 mem_size=268435456 timebase=10000000 mode=M fdt=ok; do
+		case " $hdr " in *" $kv "*) ;; *) fail "$c" "hdr record lacks $kv: $hdr"; return ;; esac
+	done
+	local hz
+	hz=$(echo "$hdr" | sed -n 's/.* cpu_hz=\([0-9]*\) .*/\1/p')
+	if [ -z "$hz" ] || [ "$hz" -lt 990000000 ] || [ "$hz" -gt 1010000000 ]; then
+		fail "$c" "cpu_hz '$hz' is not 1 GHz within 1 %"
+		return
 	fi
 	pass "$c"
 }
@@ -229,6 +291,14 @@ if [ ! -e "$VIRT" ]; then
 	for c in harts-1 harts-4 harts-16 harts-4-functional; do skip "virt/$c" "$VIRT not built"; done
 else
 	run_virt virt/harts-1 1 "$VIRT"
+	# the image's lat suite finds hostsim's default L1D: 32 KiB, 4-cycle hits (1 GHz)
+	if [ ! -x "$RVMESS" ]; then
+		skip virt/harts-1-l1d "$RVMESS not built"
+	elif grep -qE '^L1 +[0-9]+ B \.\. 32 KiB +32 KiB +4\.[0-9]+ +(3\.9[0-9]*|4\.0[0-9]*) ' "$TMP/parse/cache_levels.txt" 2>/dev/null; then
+		pass virt/harts-1-l1d
+	else
+		fail virt/harts-1-l1d "cache levels: $(head -n 3 "$TMP/parse/cache_levels.txt" 2>/dev/null | tr '\n' '|'), want L1 32 KiB at about 4 cycles/load"
+	fi
 	small=$VIRT
 	if [ -x "$RVMESS" ] && "$RVMESS" config "$VIRT" suites=chase,lat,par reps=1 warmups=0 \
 		chase_size=1048576 chase_loads=5000 chase_all_harts=0 lat_max=262144 lat_loads=2000 \

@@ -90,14 +90,14 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(argv[i], "suites") && (eq[1] < '0' || eq[1] > '9')) {
-			static const char *const names[] = { "chase", "lat", "par", "mess", "check" };
+			static const char *const names[] = RVM_SUITE_NAMES;
 			char *tok = strtok(eq + 1, ",");
 			c.suites = 0;
 			for (; tok; tok = strtok(NULL, ",")) {
 				size_t k = 0;
-				while (k < 5 && strcmp(names[k], tok))
+				while (k < RVM_SUITE_COUNT && strcmp(names[k], tok))
 					k++;
-				if (k == 5) {
+				if (k == RVM_SUITE_COUNT) {
 					fprintf(stderr, "cfgpatch: unknown suite '%s'\n", tok);
 					return 2;
 				}

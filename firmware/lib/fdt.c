@@ -17,18 +17,20 @@
  * is assumed to have identity (or empty) `ranges`; no translation is done.
  * This holds on QEMU virt/spike, the JH7110, the FU740 and OpenPiton.
  *
- * Console choice: /chosen stdout-path (or the older linux,stdout-path), which
- * is a path or an alias from /aliases, with ":options" stripped.  It is used
- * when it names an enabled node that has a `reg` and a compatible string from
- * the known-UART list; otherwise the first enabled known UART in document
- * order is used.  (A stdout-path naming e.g. an HTIF node therefore does not
- * remove the UART fallback; the caller sees has_htif and decides.)
+ * Console: /chosen stdout-path (or the older linux,stdout-path), which is a
+ * path or an alias from /aliases, with ":options" stripped, names the console
+ * node; it is returned (out->console) when it is enabled and has a `reg`,
+ * whatever its compatible.  The reader knows no UART: which compatibles a
+ * driver takes, and what to use when the console node is none of them, is
+ * the driver's business (platform/common/uart.c, through fdt_find_compatible).
  *
  * Several passes over the structure block are made (the main one, then at
  * most one to resolve the stdout-path node and one to resolve the
- * syscon-poweroff regmap phandle); each re-validates what it reads.
+ * syscon-poweroff regmap phandle, and one per fdt_find_compatible call);
+ * each re-validates what it reads.
  */
 #include "rvmess/fdt.h"
+#include "rvmess/memctl.h"
 
 #define FDT_MAGIC      0xd00dfeedu
 #define FDT_BEGIN_NODE 0x1u
@@ -47,7 +49,7 @@
 #define E_STRUCT (-2) /* structure block contents */
 #define E_LIMIT  (-3) /* depth / token budget */
 
-enum { MODE_MAIN, MODE_PATH, MODE_PHANDLE };
+enum { MODE_MAIN, MODE_PATH, MODE_PHANDLE, MODE_COMPAT };
 
 enum {
 	K_OTHER = 0,
@@ -87,8 +89,11 @@ struct ctx {
 	uint32_t        size;      /* totalsize (validated <= maxlen) */
 	uint32_t        soff, send;   /* structure block [soff, send) */
 	uint32_t        stroff, strsize;
-	struct fdt_info *info;
+	struct fdt_info *info;     /* NULL in MODE_COMPAT */
 	int             mode;
+	int             status;    /* first failure (then reason, err_off) */
+	const char     *reason;
+	uint32_t        err_off;
 
 	struct level lv[FDT_MAX_DEPTH + 1];
 	struct node  cur;
@@ -96,7 +101,6 @@ struct ctx {
 	/* gathered in the main pass */
 	struct prop stdout_path;     /* value of stdout-path (whole property) */
 	uint32_t    aliases_props;   /* first token after /aliases' BEGIN_NODE, 0 if none */
-	int         have_uart;
 	int         have_poweroff;
 	uint32_t    poweroff_phandle;
 	uint32_t    poweroff_offset;
@@ -105,6 +109,9 @@ struct ctx {
 	uint32_t path_off, path_end;
 	/* MODE_PHANDLE */
 	uint32_t want_phandle;
+	/* MODE_COMPAT */
+	const char *const *want_compat;
+	struct fdt_node   *want_node;
 	/* result of a MODE_PATH / MODE_PHANDLE pass */
 	int      found;
 	uint64_t found_base;
@@ -154,10 +161,10 @@ static int bytes_eq(const struct ctx *c, uint32_t off, uint32_t len, const char 
 
 static int fail(struct ctx *c, int status, const char *reason, uint32_t off)
 {
-	if (c->info->status == 0) {
-		c->info->status = status;
-		c->info->reason = reason;
-		c->info->err_off = off;
+	if (c->status == 0) {
+		c->status = status;
+		c->reason = reason;
+		c->err_off = off;
 	}
 	return status;
 }
@@ -248,10 +255,30 @@ static int reg_entry(const struct ctx *c, struct prop pr, uint32_t ac, uint32_t 
 	return 1;
 }
 
-static int known_uart(const struct ctx *c, struct prop compat)
+/* A device node as fdt_node describes it: the first reg entry, the
+ * compatible list (whole strings only, as many as fit), reg-shift and
+ * reg-io-width (0 when absent). */
+static void fill_node(const struct ctx *c, const struct node *n, uint64_t base, uint64_t size,
+		      struct fdt_node *out)
 {
-	return prop_has(c, compat, "ns16550a") || prop_has(c, compat, "ns16550") ||
-	       prop_has(c, compat, "snps,dw-apb-uart") || prop_has(c, compat, "sifive,uart0");
+	volatile char *d = out->compat;
+	uint32_t i = 0, keep = 0;
+	uint64_t v;
+
+	out->base = base;
+	out->size = size;
+	/* copy up to the last string that fits with its NUL */
+	while (i < n->compat.len && i < sizeof out->compat) {
+		d[i] = (char)c->b[n->compat.off + i];
+		if (d[i] == 0)
+			keep = i + 1;
+		i++;
+	}
+	for (i = keep; i < sizeof out->compat; i++)
+		d[i] = 0;
+	out->compat_len = keep;
+	out->reg_shift = prop_num(c, n->shift, &v) ? (uint32_t)v : 0;
+	out->reg_io_width = prop_num(c, n->width, &v) ? (uint32_t)v : 0;
 }
 
 /* name is `base` or `base@...` */
@@ -397,41 +424,47 @@ static void node_main(struct ctx *c, int d)
 		return;
 	}
 
-	if (!c->have_uart && known_uart(c, n->compat)) {
-		c->have_uart = 1;
-		fi->uart_base = base;
-		copy_str(c, n->compat, fi->uart_compat, sizeof fi->uart_compat);
-		fi->uart_reg_shift = prop_num(c, n->shift, &v) ? (uint32_t)v : 0;
-		fi->uart_reg_io_width = prop_num(c, n->width, &v) ? (uint32_t)v : 1;
-	}
 	if (!fi->clint_base && (prop_has(c, n->compat, "riscv,clint0") ||
 				prop_has(c, n->compat, "sifive,clint0")))
 		fi->clint_base = base;
 	if (!fi->test_base && (prop_has(c, n->compat, "sifive,test0") ||
 			       prop_has(c, n->compat, "sifive,test1")))
 		fi->test_base = base;
-	if (!fi->memctl_base && prop_has(c, n->compat, "rvmess,memctl-counters"))
+	if (!fi->memctl_base && prop_has(c, n->compat, RVM_MEMCTL_COMPATIBLE))
 		fi->memctl_base = base;
 }
 
 static void node_path(struct ctx *c, int d)
 {
-	struct fdt_info *fi = c->info;
 	const struct node *n = &c->cur;
 	const struct level *l = &c->lv[d], *pl = &c->lv[d - 1];
-	uint64_t base, size, v;
+	uint64_t base, size;
 
 	if (c->found || d < 2 || !l->match || l->ppos != c->path_end)
 		return;
 	c->found = 1;
-	if (!status_ok(c, n->status) || !known_uart(c, n->compat) ||
+	if (!status_ok(c, n->status) ||
 	    !reg_entry(c, n->reg, pl->acells, pl->scells, 0, &base, &size))
 		return;
-	c->have_uart = 1;
-	fi->uart_base = base;
-	copy_str(c, n->compat, fi->uart_compat, sizeof fi->uart_compat);
-	fi->uart_reg_shift = prop_num(c, n->shift, &v) ? (uint32_t)v : 0;
-	fi->uart_reg_io_width = prop_num(c, n->width, &v) ? (uint32_t)v : 1;
+	fill_node(c, n, base, size, &c->info->console);
+}
+
+/* MODE_COMPAT: the first enabled node with a reg and one of the compatibles. */
+static void node_compat(struct ctx *c, int d)
+{
+	const struct node *n = &c->cur;
+	const struct level *pl = &c->lv[d - 1];
+	uint64_t base, size;
+	int hit = 0;
+
+	if (c->found || d < 2 || !n->compat.off || !status_ok(c, n->status))
+		return;
+	for (const char *const *w = c->want_compat; *w && !hit; w++)
+		hit = prop_has(c, n->compat, *w);
+	if (!hit || !reg_entry(c, n->reg, pl->acells, pl->scells, 0, &base, &size))
+		return;
+	c->found = 1;
+	fill_node(c, n, base, size, c->want_node);
 }
 
 static void node_phandle(struct ctx *c, int d)
@@ -456,8 +489,10 @@ static void finish_node(struct ctx *c, int d)
 		node_main(c, d);
 	else if (c->mode == MODE_PATH)
 		node_path(c, d);
-	else
+	else if (c->mode == MODE_PHANDLE)
 		node_phandle(c, d);
+	else
+		node_compat(c, d);
 }
 
 /* MODE_PATH: does the new node at depth d continue the match of the path? */
@@ -500,7 +535,7 @@ static int walk(struct ctx *c, int mode)
 		if (++iter > budget)
 			return fail(c, E_LIMIT, "too-many-tokens", p);
 		if (next_tok(c, p, &t))
-			return c->info->status;
+			return c->status;
 		switch (t.type) {
 		case FDT_BEGIN_NODE: {
 			struct level *l;
@@ -703,7 +738,8 @@ static int check_header(struct ctx *c, const uint8_t *blob, size_t maxlen)
 	if (rd32(c, 0) != FDT_MAGIC)
 		return fail(c, E_HDR, "bad-magic", 0);
 	tsz = rd32(c, 4);
-	c->info->totalsize = tsz;
+	if (c->info)
+		c->info->totalsize = tsz;
 	if ((uint64_t)tsz > (uint64_t)maxlen)
 		return fail(c, E_HDR, "totalsize-exceeds-maxlen", 4);
 	if (tsz < FDT_HDR_V16)
@@ -781,7 +817,6 @@ int fdt_parse(const void *blob, size_t maxlen, struct fdt_info *out)
 
 	zero(out, sizeof *out);
 	zero(&c, sizeof c);
-	out->uart_reg_io_width = 1;
 	c.info = out;
 
 	if (check_header(&c, blob, maxlen) == 0 && read_rsvmap(&c) == 0 &&
@@ -789,18 +824,54 @@ int fdt_parse(const void *blob, size_t maxlen, struct fdt_info *out)
 		resolve_console(&c);
 		resolve_poweroff(&c);
 	}
-	if (out->status < 0) {
+	if (c.status < 0) {
 		/* refused: leave nothing half-filled */
-		int st = out->status;
-		const char *why = out->reason;
-		uint32_t off = out->err_off, tsz = out->totalsize;
+		uint32_t tsz = out->totalsize;
 		zero(out, sizeof *out);
-		out->status = st;
-		out->reason = why;
-		out->err_off = off;
+		out->status = c.status;
+		out->reason = c.reason;
+		out->err_off = c.err_off;
 		out->totalsize = tsz;
-		return st;
+		return c.status;
 	}
 	out->reason = "ok";
+	out->blob = blob;
+	out->blob_len = c.size;
+	return 0;
+}
+
+int fdt_find_compatible(const struct fdt_info *fi, const char *const *compat,
+			struct fdt_node *out)
+{
+	struct ctx c;
+
+	zero(out, sizeof *out);
+	if (!fi || fi->status != 0 || !fi->blob || !compat || !compat[0])
+		return 0;
+	zero(&c, sizeof c);
+	c.want_compat = compat;
+	c.want_node = out;
+	/* the blob passed fdt_parse: this cannot fail, but is checked again */
+	if (check_header(&c, fi->blob, fi->blob_len) != 0 || walk(&c, MODE_COMPAT) != 0 || !c.found) {
+		zero(out, sizeof *out);
+		return 0;
+	}
+	return 1;
+}
+
+int fdt_node_compatible(const struct fdt_node *n, const char *compat)
+{
+	uint32_t i = 0;
+
+	while (i < n->compat_len) {
+		uint32_t k = 0;
+		while (compat[k] && i + k < n->compat_len && n->compat[i + k] == compat[k])
+			k++;
+		if (!compat[k] && i + k < n->compat_len && n->compat[i + k] == 0)
+			return 1;
+		while (i < n->compat_len && n->compat[i])
+			i++;
+		i++;
+	}
 	return 0;
 }

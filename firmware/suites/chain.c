@@ -1,4 +1,4 @@
-/* Chains of pointers and measurement helpers shared by the suites. */
+/* Chains of pointers, measurement and progress helpers shared by the suites. */
 #include "platform.h"
 #include "rvmess/rt.h"
 #include "suites/suites.h"
@@ -116,4 +116,25 @@ uint64_t round_up(uint64_t v, uint64_t unit)
 	if (!v)
 		v = 1;
 	return (v + unit - 1) / unit * unit;
+}
+
+static uint32_t prog_last;
+
+void prog_note(const char *suite, uint32_t done, uint32_t total)
+{
+	uint32_t tenth = total ? (uint32_t)((uint64_t)done * 10 / total) : 10;
+
+	if (done == 0)
+		prog_last = 0;
+	if (tenth == prog_last && done != total)
+		return;
+	if (done == total && prog_last == 10)
+		return;
+	prog_last = tenth;
+	struct rec r;
+	rec_begin(&r, REC_PROG);
+	rec_s(&r, "suite", suite);
+	rec_u(&r, "done", done);
+	rec_u(&r, "total", total);
+	rec_emit(&r);
 }

@@ -34,7 +34,7 @@ static void *chase_area(const struct rvm_config *c)
 	return (char *)rvm_heap() + rvm.heap_size - (uint64_t)(idx + 1) * slot;
 }
 
-void suite_chase(void)
+static void suite_chase(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	void *base = chase_area(c);
@@ -56,7 +56,7 @@ void suite_chase(void)
 		p = rvm_chase(p, iters);
 		stamp_now(&b);
 		meas_take(&m, &a, &b, loads);
-		rec_begin(&r, "chase");
+		rec_begin(&r, REC_CHASE);
 		rec_u(&r, "size", n * RVM_LINE);
 		rec_u(&r, "lines", n);
 		rec_u(&r, "rep", rep);
@@ -68,3 +68,10 @@ void suite_chase(void)
 		rvm_err_at("chase-ring", "ring_is_not_one_cycle_of_the_built_length", bad_at,
 		           n, bad_val);
 }
+
+static int all_harts(const struct rvm_config *c)
+{
+	return c->chase_all_harts != 0;
+}
+
+const struct suite chase_suite = { "chase", RVM_SUITE_CHASE, suite_chase, all_harts, 0 };

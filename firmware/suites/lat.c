@@ -55,7 +55,7 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 
 	const struct meas *md = meas_median(m, c->reps);
 	struct rec r;
-	rec_begin(&r, "lat");
+	rec_begin(&r, REC_LAT);
 	rec_s(&r, "chain", chain);
 	rec_u(&r, "stride", stride);
 	rec_u(&r, "size", size);
@@ -63,7 +63,7 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 	rec_emit(&r);
 }
 
-void suite_lat(void)
+static void suite_lat(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	uint32_t total = count_points(c), done = 0;
@@ -80,3 +80,5 @@ void suite_lat(void)
 			}
 	}
 }
+
+const struct suite lat_suite = { "lat", RVM_SUITE_LAT, suite_lat, 0, 0 };

@@ -195,7 +195,7 @@ static int ring_rewalk(void *base, uint64_t n, void *from, uint64_t steps, void 
 static void warn_lines(const char *what, const char *msg, uint64_t want, uint64_t got)
 {
 	struct rec r;
-	rec_begin(&r, "warn");
+	rec_begin(&r, REC_WARN);
 	rec_s(&r, "what", what);
 	rec_s(&r, "msg", msg);
 	rec_u(&r, "want", want);
@@ -297,7 +297,7 @@ static void lead(void)
 				uint64_t gl = it * (BLOCK_OPS - stores), gs = it * stores;
 				uint64_t iss_rd = (gl + gs) * RVM_LINE, iss_wr = gs * RVM_LINE;
 				struct rec r;
-				rec_begin(&r, "mess");
+				rec_begin(&r, REC_MESS);
 				rec_u(&r, "mix", mix);
 				rec_u(&r, "pause", c->mess_pause[pi]);
 				rec_u(&r, "rep", rep);
@@ -352,7 +352,7 @@ static void lead(void)
 		struct pm_memctl t;
 		struct rec r;
 		pm_memctl_read(&t);
-		rec_begin(&r, "memctl");
+		rec_begin(&r, REC_MEMCTL);
 		rec_u(&r, "reads", t.reads);
 		rec_u(&r, "writes", t.writes);
 		rec_u(&r, "peak", t.peak_mbps);
@@ -361,7 +361,7 @@ static void lead(void)
 	for (uint32_t i = 0; i < ngen; i++)
 		if (ack[gen_hart[i]].errors) {
 			struct rec r;
-			rec_begin(&r, "err");
+			rec_begin(&r, REC_ERR);
 			rec_s(&r, "what", "mess-generator-arrays");
 			rec_s(&r, "msg", "generator_arrays_held_wrong_values");
 			rec_u(&r, "hart", gen_hart[i]);
@@ -403,7 +403,7 @@ static void plan(void)
 			rvm_wake(rvm.hartids[i]);
 }
 
-void suite_mess(void)
+static void suite_mess(void)
 {
 	if (rvm_hartid() != rvm.lead) {
 		generator();
@@ -412,3 +412,6 @@ void suite_mess(void)
 	lead();
 }
 
+
+/* together: every live hart runs it at once (lead: chase, others: generators) */
+const struct suite mess_suite = { "mess", RVM_SUITE_MESS, suite_mess, 0, 1 };

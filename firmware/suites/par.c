@@ -21,7 +21,7 @@ static uint64_t first_size(const struct rvm_config *c)
 	return size;
 }
 
-void suite_par(void)
+static void suite_par(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	uint32_t kmax = c->par_kmax, total = 0, done = 0;
@@ -66,7 +66,7 @@ void suite_par(void)
 			}
 			const struct meas *md = meas_median(m, c->reps);
 			struct rec r;
-			rec_begin(&r, "par");
+			rec_begin(&r, REC_PAR);
 			rec_u(&r, "size", size);
 			rec_u(&r, "k", k);
 			rec_meas(&r, md);
@@ -88,7 +88,7 @@ void suite_par(void)
 			           n, bad_val);
 
 		struct rec r;
-		rec_begin(&r, "parmax");
+		rec_begin(&r, REC_PARMAX);
 		rec_u(&r, "size", size);
 		rec_u(&r, "k", best_k);
 		rec_fx(&r, "par", best_num, best_den);
@@ -96,3 +96,5 @@ void suite_par(void)
 		prog_note("par", ++done, total);
 	}
 }
+
+const struct suite par_suite = { "par", RVM_SUITE_PAR, suite_par, 0, 0 };

@@ -1,8 +1,10 @@
 /*
- * The suites table.  Adding a suite = one file with a `void run(void)` and
- * one line in suites.c.  A suite either runs on the lead only or, when its
- * `all_harts` says so for this config, on every live hart in turn (the
- * others wait at the rendezvous).
+ * The suites table.  Adding a suite = its own file defining
+ * `const struct suite <name>_suite`, one line in suites.c's SUITES() and its
+ * name in rvmess/suite_list.h (the config bit).  A suite either runs on the
+ * lead only or, when its `all_harts` says so for this config, on every live
+ * hart in turn (the others wait at the rendezvous), or `together` on every
+ * live hart at once.
  */
 #ifndef RVMESS_SUITES_H
 #define RVMESS_SUITES_H
@@ -20,18 +22,11 @@ struct suite {
 	int together;  /* every live hart runs it at the same time (roles by hart) */
 };
 
-extern const struct suite rvm_suites[];
-extern const uint32_t rvm_nsuites;
-
 void suites_check(const struct rvm_config *c);   /* warn about selected suites not built in */
 void suites_run_all(void);                       /* lead */
-void suite_run_here(uint32_t idx);               /* a non-lead hart's turn */
-
-/* suite entry points */
-void suite_chase(void);
-void suite_lat(void);
-void suite_par(void);
-void suite_mess(void);
+/* A follower's part of CMD_RUN (arg = hartid << 8 | suite: that hart's
+ * turn) or CMD_RUN_ALL (arg = suite: every live hart at once). */
+void suites_follow(uint32_t cmd, uint32_t arg);
 
 /* ---- shared by the suites (suites/chain.c) ---- */
 

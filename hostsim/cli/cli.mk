@@ -5,18 +5,18 @@
 # link them; a new command file hostsim/cli/<name>.c is picked up
 # automatically (declare it in cmds.h and add one line to main.c's table).
 RVMESS_LIB_SRCS := $(filter-out hostsim/cli/main.c,$(sort $(wildcard hostsim/cli/*.c))) \
-                   firmware/lib/crc32.c
+                   firmware/lib/crc32.c firmware/lib/cfgcheck.c
 RVMESS_LIBS     := -lm
 
 HOST_BINS += $(BUILD)/bin/rvmess
 
 $(BUILD)/bin/rvmess: $(patsubst %.c,$(HOBJ)/%.o,hostsim/cli/main.c $(RVMESS_LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(HLDLIBS) $(RVMESS_LIBS)
+	$(call say,LD,$@)$(CC) $^ -o $@ $(HLDLIBS) $(RVMESS_LIBS)
 
 # Synthetic valid logs for tools/bench-parse.sh and the parse scaling test.
 HOST_BINS += $(BUILD)/bin/rvmess-genlog
 
 $(BUILD)/bin/rvmess-genlog: $(patsubst %.c,$(HOBJ)/%.o,tools/genlog.c firmware/lib/crc32.c)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(HLDLIBS)
+	$(call say,LD,$@)$(CC) $^ -o $@ $(HLDLIBS)

@@ -1,4 +1,4 @@
-/* rvmess config IMAGE [key=value ...] [--file CFG] [-o OUT] */
+/* rvmess config IMAGE [key=value ...] [--file CFG] [-o OUT]; rvmess config --help [--markdown] */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,39 +146,63 @@ static int apply_file(struct rvm_config *c, const char *path, int *errors)
 	return 0;
 }
 
+static void usage_text(FILE *f)
+{
+	fprintf(f, "usage: rvmess config IMAGE [key=value ...] [--file CFG] [-o OUT]\n"
+		   "       rvmess config --help [--markdown]\n"
+		   "  no assignment: print the image's config block as key=value lines\n"
+		   "  assignments (--file first, then the command line): validate all against\n"
+		   "  the limits the image applies, then write the patched image to OUT\n"
+		   "  (default: IMAGE, or the file a symbolic link IMAGE points to, replaced\n"
+		   "  atomically; an OUT that is a symbolic link is refused)\n"
+		   "  numbers: decimal, optional suffix K, M, G, T or KiB, MiB, GiB, TiB (x1024^n)\n");
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: rvmess config IMAGE [key=value ...] [--file CFG] [-o OUT]\n"
-			"  no assignment: print the image's config block as key=value lines\n"
-			"  assignments (--file first, then the command line): validate all, then\n"
-			"  write the patched image to OUT (default: IMAGE, replaced atomically)\n");
+	usage_text(stderr);
 	return 2;
+}
+
+static int help(int markdown)
+{
+	if (!markdown) {
+		usage_text(stdout);
+		printf("\nkeys:\n");
+	}
+	cfg_help(stdout, markdown);
+	return 0;
 }
 
 int cmd_config(int argc, char **argv)
 {
 	const char *image = NULL, *out = NULL;
 	const char *files[16];
-	int nfiles = 0, nassign = 0, errors = 0, rc = 2;
+	char *target = NULL;
+	int nfiles = 0, nassign = 0, errors = 0, rc = 2, want_help = 0, markdown = 0;
 	unsigned char *buf;
 	size_t len;
 	struct elf_section sec;
 	struct rvm_config cfg;
-	struct stat st;
+	struct stat st, lst;
 	char why[256], key[128];
 
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--file") == 0) && i + 1 == argc) {
+			fprintf(stderr, "rvmess config: option %s needs a value\n", argv[i]);
+			return usage();
+		} else if (strcmp(argv[i], "-o") == 0) {
 			out = argv[++i];
-		} else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc) {
+		} else if (strcmp(argv[i], "--file") == 0) {
 			if (nfiles == 16) {
 				fprintf(stderr, "rvmess config: too many --file options\n");
 				return 2;
 			}
 			files[nfiles++] = argv[++i];
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage();
-			return 0;
+			want_help = 1;
+		} else if (strcmp(argv[i], "--markdown") == 0) {
+			markdown = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "rvmess config: unknown option '%s'\n", argv[i]);
 			return usage();
@@ -187,6 +211,12 @@ int cmd_config(int argc, char **argv)
 		} else {
 			nassign++;
 		}
+	}
+	if (want_help)
+		return help(markdown);
+	if (markdown) {
+		fprintf(stderr, "rvmess config: --markdown goes with --help\n");
+		return usage();
 	}
 	if (!image)
 		return usage();
@@ -210,7 +240,7 @@ int cmd_config(int argc, char **argv)
 	default:
 		break;
 	}
-	if (cfg_load(buf + sec.offset, (size_t)sec.size, &cfg, why, sizeof(why)) < 0) {
+	if (cfg_block_read(buf + sec.offset, (size_t)sec.size, &cfg, why, sizeof(why)) < 0) {
 		fprintf(stderr, "rvmess: %s: %s: %s\n", image, RVM_CFG_SECTION, why);
 		goto done;
 	}
@@ -241,22 +271,41 @@ int cmd_config(int argc, char **argv)
 			}
 		}
 	}
+	if (!errors)
+		errors = cfg_check_block(&cfg, stderr, "rvmess config: the image would refuse");
 	if (errors) {
 		fprintf(stderr, "rvmess config: %s not changed (%d error%s)\n", image, errors,
 			errors == 1 ? "" : "s");
 		rc = 1;
 		goto done;
 	}
-	cfg_store(&cfg, buf + sec.offset);
-	if (!out)
+	cfg_block_write(&cfg, buf + sec.offset);
+	if (!out && lstat(image, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		/* in place through a symbolic link: replace the file it names, in its directory */
+		target = realpath(image, NULL);
+		if (!target) {
+			fprintf(stderr, "rvmess: %s: %s\n", image, strerror(errno));
+			goto done;
+		}
+		out = target;
+	} else if (!out) {
 		out = image;
+	} else if (lstat(out, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		fprintf(stderr, "rvmess config: %s is a symbolic link; not writing through it "
+				"(name the file itself, or no -o to patch IMAGE in place)\n", out);
+		goto done;
+	}
 	if (write_atomic(out, buf, len, st.st_mode & 07777) < 0) {
 		fprintf(stderr, "rvmess: %s: %s\n", out, strerror(errno));
 		goto done;
 	}
-	printf("rvmess config: wrote %s\n", out);
+	if (target)
+		printf("rvmess config: wrote %s (through %s)\n", target, image);
+	else
+		printf("rvmess config: wrote %s\n", out);
 	rc = 0;
 done:
+	free(target);
 	free(buf);
 	return rc;
 }

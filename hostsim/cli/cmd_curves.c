@@ -91,21 +91,14 @@ int cmd_curves(int argc, char **argv)
 	rc = 0;
 	if (dir) {
 		struct outdir od;
-		if (outdir_open(&od, dir, "curves") < 0) {
-			fprintf(stderr, "rvmess curves: %s\n", outdir_error(&od));
+		int bad = outdir_open(&od, dir, "curves") < 0 ||
+		          mess_write_svg(&f, NULL, &od, "mess.svg", csv) < 0 ||
+		          mess_write_bwlat_dir(&f, &od, "bwlat", err, sizeof err) < 0;
+
+		if (outdir_finish(&od, bad, "curves", err) < 0)
 			rc = 2;
-		} else if (mess_write_svg(&f, NULL, &od, "mess.svg", csv) < 0 ||
-		           mess_write_bwlat_dir(&f, &od, "bwlat", err, sizeof err) < 0) {
-			fprintf(stderr, "rvmess curves: %s\n", outdir_error(&od)[0] ? outdir_error(&od) : err);
-			fprintf(stderr, "rvmess curves: nothing in %s was changed\n", dir);
-			outdir_abort(&od);
-			rc = 2;
-		} else if (outdir_commit(&od) < 0) {
-			fprintf(stderr, "rvmess curves: %s\n", outdir_error(&od));
-			rc = 2;
-		} else {
+		else
 			printf("rvmess curves: wrote %s/ (mess.svg bwlat/)\n", dir);
-		}
 	}
 	mess_family_free(&f);
 	return rc;

@@ -9,6 +9,9 @@
 #include "cli/log.h"
 #include "cli/mess_out.h"
 #include "cli/out.h"
+#include "cli/summary.h"
+#include "cli/svg.h"
+#include "rvmess/records.h"
 
 static int write_records_csv(const struct rvm_log *log, struct outdir *od)
 {
@@ -59,12 +62,8 @@ static const char *hdr_field(const struct rvm_log *log, const char *key)
 }
 
 static int write_summary(const struct rvm_log *log, struct outdir *od, size_t invalid,
-			 const char *files, int clean)
+			 const char *files, int clean, const struct run_info *ri)
 {
-	static const char *const types[] = {
-		"hdr", "cfg", "fdt", "hart", "missing", "start", "chase", "lat", "par",
-		"parmax", "mess", "memctl", "prog", "warn", "err", "trap", "end", NULL,
-	};
 	FILE *f = outdir_create(od, "summary.txt");
 
 	if (!f)
@@ -78,15 +77,19 @@ static int write_summary(const struct rvm_log *log, struct outdir *od, size_t in
 	fprintf(f, "complete: %s\nstatus: %s\nresult: %s\n", log->complete ? "yes" : "no",
 		rvm_status_name(log->status), clean ? "clean" : "unclean");
 	fprintf(f, "harts: %zu\n", log->harts);
+	fprintf(f, "target: %s (from %s)\n", ri->target[0] ? ri->target : "unknown", ri->source);
+	fprintf(f, "memory_timing: %s\n", ri->timing < 0 ? "unknown" : ri->timing ? "yes" : "no");
+	if (run_info_warning(ri))
+		fprintf(f, "WARNING: %s\n", run_info_warning(ri));
 	fprintf(f, "platform: %s\nmode: %s\nhdr_harts: %s\ncpu_hz: %s\ntimebase: %s\nversion: %s\n",
 		hdr_field(log, "platform"), hdr_field(log, "mode"), hdr_field(log, "harts"),
 		hdr_field(log, "cpu_hz"), hdr_field(log, "timebase"), hdr_field(log, "version"));
 	fprintf(f, "records_by_type:");
-	for (size_t i = 0; types[i]; i++) {
-		size_t n = rvm_log_count(log, types[i]);
+	for (unsigned t = 0; t < RVM_REC_NTYPES; t++) {
+		size_t n = rvm_log_count(log, rvm_rec_name(t));
 
 		if (n)
-			fprintf(f, " %s=%zu", types[i], n);
+			fprintf(f, " %s=%zu", rvm_rec_name(t), n);
 	}
 	if (log->unknown)
 		fprintf(f, " unknown=%zu", log->unknown);
@@ -94,7 +97,7 @@ static int write_summary(const struct rvm_log *log, struct outdir *od, size_t in
 	return outdir_close(od, f);
 }
 
-#define USAGE "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]\n"
+#define USAGE "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued] [--target NAME]\n"
 
 static int usage(void)
 {
@@ -117,6 +120,8 @@ static int help(void)
 	       "                reports, if any)\n"
 	       "  --issued      mess.svg also draws each curve against the issued (STREAM-like)\n"
 	       "                bandwidth, dashed, beside the bandwidth at memory\n"
+	       "  --target NAME the target the log came from (qemu, hostsim, ...) when no\n"
+	       "                run.txt beside LOG says it; QEMU runs carry a no-timing warning\n"
 	       "Exit status: 0 clean log; 1 log with errors (written anyway) or two runs in\n"
 	       "one log (refused); 2 usage or I/O error (DIR left as it was).\n",
 	       PLATEAU_TOL_DEFAULT * 100, MESS_MAX_GBPS);
@@ -125,7 +130,8 @@ static int help(void)
 
 int cmd_parse(int argc, char **argv)
 {
-	const char *logp = NULL, *dir = NULL, *what = NULL;
+	const char *logp = NULL, *dir = NULL, *what = NULL, *target = NULL;
+	struct run_info ri;
 	int quiet = 0, clean;
 	double peak = 0;
 	int issued = 0;
@@ -134,7 +140,7 @@ int cmd_parse(int argc, char **argv)
 	struct lat_sets sets = { 0 };
 	struct cache_levels cl = { 0 };
 	size_t invalid = 0;
-	char files[1024] = "records.csv summary.txt";
+	char files[1024] = "records.csv summary.txt summary.json";
 	struct outdir od;
 	char *mess_buf = NULL;
 	size_t mess_len = 0;
@@ -155,6 +161,8 @@ int cmd_parse(int argc, char **argv)
 				return 2;
 			}
 			po.tol = t / 100;
+		} else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
+			target = argv[++i];
 		} else if (strcmp(argv[i], "--issued") == 0) {
 			issued = 1;
 		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
@@ -164,7 +172,8 @@ int cmd_parse(int argc, char **argv)
 			}
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			return help();
-		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--tol") == 0 || strcmp(argv[i], "--peak") == 0) {
+		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--tol") == 0 || strcmp(argv[i], "--peak") == 0 ||
+			   strcmp(argv[i], "--target") == 0) {
 			fprintf(stderr, "rvmess parse: option '%s' needs a value\n", argv[i]);
 			return usage();
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -196,6 +205,8 @@ int cmd_parse(int argc, char **argv)
 		return 2;
 	}
 
+	run_info_find(logp, target, &ri);
+	svg_set_warning(run_info_warning(&ri));
 	/* failures the image itself reported */
 	for (size_t i = 0; i < log.nrecs; i++) {
 		const struct rvm_rec *r = &log.recs[i];
@@ -239,8 +250,13 @@ int cmd_parse(int argc, char **argv)
 			goto io_error;
 		if (rvm_log_count(&log, "par"))
 			strcat(files, " par.csv");
-		if (rvm_log_count(&log, "parmax"))
+		if (rvm_log_count(&log, "parmax")) {
 			strcat(files, " parmax.csv");
+			what = "par.svg";
+			if (par_write_svg(&log, &od, "par.svg") < 0)
+				goto io_error;
+			strcat(files, " par.svg");
+		}
 	}
 	if (rvm_log_count(&log, "mess")) {
 		mess_table = open_memstream(&mess_buf, &mess_len);
@@ -252,8 +268,15 @@ int cmd_parse(int argc, char **argv)
 	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";
-	if (write_summary(&log, &od, invalid, files, clean) < 0)
+	if (write_summary(&log, &od, invalid, files, clean, &ri) < 0)
 		goto io_error;
+	what = "summary.json";
+	{
+		struct summary_in si = { &log, &ri, &cl, peak, invalid, clean };
+
+		if (write_summary_json(&si, &od, "summary.json") < 0)
+			goto io_error;
+	}
 	what = "the outputs";
 	if (outdir_commit(&od) < 0) {
 		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
@@ -267,6 +290,8 @@ int cmd_parse(int argc, char **argv)
 	if (invalid)
 		fprintf(stderr, "%s: %zu record(s) with missing or bad fields left out of the suite files\n",
 			logp, invalid);
+	if (run_info_warning(&ri))
+		printf("WARNING: %s\n", run_info_warning(&ri));
 	if (!quiet && sets.n)
 		cache_levels_print(stdout, &cl);
 	if (mess_table)

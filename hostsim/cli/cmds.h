@@ -7,5 +7,6 @@
 int cmd_parse(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_curves(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -1,49 +1,11 @@
-/* Config block: see config.h.  Keys and limits: docs/formats.md. */
+/* Config block: see config.h.  The keys: rvmess/cfgschema.h. */
 #include "cli/config.h"
 
-#include <ctype.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_U32, K_U64, K_SIZE, K_BOOL, K_SUITES, K_STRIDES, K_MIX, K_PAUSE };
-
-struct key {
-	const char *name;
-	enum kind kind;
-	size_t off;
-	uint64_t min, max;
-};
-
-#define SIZE_MIN 512ull
-#define SIZE_MAX_ (1ull << 40)
-#define LOADS_MAX (1ull << 40)
-
-#define F(field) offsetof(struct rvm_config, field)
-static const struct key keys[] = {
-	{ "suites",            K_SUITES,  F(suites),            0, 0 },
-	{ "reps",              K_U32,     F(reps),              1, 1000000 },
-	{ "warmups",           K_U32,     F(warmups),           0, 1000000 },
-	{ "timeout_ms",        K_U32,     F(timeout_ms),        1, UINT32_MAX },
-	{ "max_harts",         K_U32,     F(max_harts),         0, 4096 },
-	{ "seed",              K_U32,     F(seed),              0, UINT32_MAX },
-	{ "chase_size",        K_SIZE,    F(chase_size),        SIZE_MIN, SIZE_MAX_ },
-	{ "chase_loads",       K_U64,     F(chase_loads),       1, LOADS_MAX },
-	{ "chase_all_harts",   K_BOOL,    F(chase_all_harts),   0, 1 },
-	{ "inject_hang",       K_U32,     F(inject_hang),       0, 4096 },
-	{ "lat_max",           K_SIZE,    F(lat_max),           SIZE_MIN, SIZE_MAX_ },
-	{ "lat_loads",         K_U64,     F(lat_loads),         1, LOADS_MAX },
-	{ "lat_strides",       K_STRIDES, F(lat_strides),       8, 1u << 30 },
-	{ "lat_random",        K_BOOL,    F(lat_random),        0, 1 },
-	{ "par_max",           K_SIZE,    F(par_max),           SIZE_MIN, SIZE_MAX_ },
-	{ "par_kmax",          K_U32,     F(par_kmax),          1, 16 },
-	{ "mess_chase_size",   K_SIZE,    F(mess_chase_size),   SIZE_MIN, SIZE_MAX_ },
-	{ "mess_gen_size",     K_SIZE,    F(mess_gen_size),     SIZE_MIN, SIZE_MAX_ },
-	{ "mess_window_loads", K_U64,     F(mess_window_loads), 1, LOADS_MAX },
-	{ "mess_mix",          K_MIX,     F(mess_mix),          0, 100 },
-	{ "mess_pause",        K_PAUSE,   F(mess_pause),        0, UINT32_MAX },
-};
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+#include "rvmess/cfgschema.h"
+#include "rvmess/numparse.h"
 
 /* fields that exist in the block but are not keys */
 static const char *const derived[][2] = {
@@ -57,42 +19,21 @@ static const char *const derived[][2] = {
 	{ "pad2", "padding" },
 };
 
-static const char *const suite_names[] = { "chase", "lat", "par", "mess", "check" };
+/* help lines, in table order */
+#define HELP_S(name, type, min, max, mult, recif, def, help) help,
+#define HELP_L(name, type, count, maxn, min, max, mult, recif, help, ...) help,
+static const char *const key_help[] = { RVM_CFG_KEYS(HELP_S, HELP_L) };
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
 void cfg_default(struct rvm_config *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->magic = RVM_CFG_MAGIC;
-	c->version = RVM_CFG_VERSION;
-	c->size = sizeof(*c);
-	c->suites = RVM_SUITE_CHASE | RVM_SUITE_LAT | RVM_SUITE_PAR;
-	c->reps = 3;
-	c->warmups = 1;
-	c->timeout_ms = 2000;
-	c->seed = 1;
-	c->chase_size = 1 << 20;
-	c->chase_loads = 100000;
-	c->lat_max = 1 << 20;
-	c->lat_loads = 10000;
-	c->lat_nstrides = 1;
-	c->lat_strides[0] = 64;
-	c->lat_random = 1;
-	c->par_max = 1 << 20;
-	c->par_kmax = 8;
-	c->mess_chase_size = 1 << 22;
-	c->mess_gen_size = 1 << 22;
-	c->mess_window_loads = 10000;
-	c->mess_nmix = 2;
-	c->mess_mix[0] = 0;
-	c->mess_mix[1] = 100;
-	c->mess_npause = 2;
-	c->mess_pause[0] = 0;
-	c->mess_pause[1] = 100;
+	static const struct rvm_config def = RVM_CFG_DEFAULTS;
+
+	*c = def;
 }
 
-int cfg_load(const unsigned char *p, size_t n, struct rvm_config *c, char *why, size_t whylen)
+int cfg_block_read(const unsigned char *p, size_t n, struct rvm_config *c, char *why, size_t whylen)
 {
 	uint16_t one = 1;
 
@@ -108,141 +49,166 @@ int cfg_load(const unsigned char *p, size_t n, struct rvm_config *c, char *why, 
 		return WHY("config block version %u, this tool knows version %u", c->version, RVM_CFG_VERSION);
 	if (c->size != sizeof(*c))
 		return WHY("config block size %u, this tool knows %zu", c->size, sizeof(*c));
-	if (c->lat_nstrides > RVM_CFG_MAX_STRIDES)
-		return WHY("corrupt block: lat_nstrides=%u > %d", c->lat_nstrides, RVM_CFG_MAX_STRIDES);
-	if (c->mess_nmix > RVM_CFG_MAX_MIXES)
-		return WHY("corrupt block: mess_nmix=%u > %d", c->mess_nmix, RVM_CFG_MAX_MIXES);
-	if (c->mess_npause > RVM_CFG_MAX_PAUSES)
-		return WHY("corrupt block: mess_npause=%u > %d", c->mess_npause, RVM_CFG_MAX_PAUSES);
+	for (unsigned i = 0; i < rvm_cfg_nkeys; i++) {
+		const struct rvm_cfg_key *k = &rvm_cfg_keys[i];
+
+		if (k->list && rvm_cfg_count(c, k) > k->maxn)
+			return WHY("corrupt block: %s has %u values, at most %u fit", k->name,
+				   rvm_cfg_count(c, k), k->maxn);
+	}
 	return 0;
 }
 
-void cfg_store(const struct rvm_config *c, unsigned char *p)
+void cfg_block_write(const struct rvm_config *c, unsigned char *p)
 {
 	memcpy(p, c, sizeof(*c));
 }
 
 /* ---- printing ------------------------------------------------------------ */
 
-static void print_key(FILE *f, const struct rvm_config *c, const struct key *k)
+/* A value as the parser reads it back: sizes that are whole K/M/G/T with the
+ * suffix when pretty, else decimal. */
+static const char *fmt(const struct rvm_cfg_key *k, uint64_t v, int pretty, char *buf, size_t len)
 {
-	const unsigned char *base = (const unsigned char *)c + k->off;
+	static const char sfx[] = "KMGT";
+	int s = -1;
 
-	fprintf(f, "%s=", k->name);
-	switch (k->kind) {
-	case K_U32:
-	case K_BOOL: {
-		uint32_t v;
+	while (pretty && k->type == RVM_CFG_T_SIZE && s < 3 && v && v % (1ull << (10 * (s + 2))) == 0)
+		s++;
+	if (s >= 0)
+		snprintf(buf, len, "%llu%c", (unsigned long long)(v >> (10 * (s + 1))), sfx[s]);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
 
-		memcpy(&v, base, sizeof(v));
-		fprintf(f, "%u", v);
-		break;
-	}
-	case K_U64:
-	case K_SIZE: {
-		uint64_t v;
+static void print_value(FILE *f, const struct rvm_config *c, const struct rvm_cfg_key *k, int pretty)
+{
+	char b[32];
 
-		memcpy(&v, base, sizeof(v));
-		fprintf(f, "%llu", (unsigned long long)v);
-		break;
-	}
-	case K_SUITES: {
+	if (k->type == RVM_CFG_T_SUITES) {
 		int first = 1;
 
-		for (unsigned i = 0; i < 5; i++) {
+		for (unsigned i = 0; i < RVM_SUITE_COUNT; i++) {
 			if (c->suites & (1u << i)) {
-				fprintf(f, "%s%s", first ? "" : ",", suite_names[i]);
+				fprintf(f, "%s%s", first ? "" : ",", rvm_suite_names[i]);
 				first = 0;
 			}
 		}
 		if (c->suites & ~RVM_SUITE_ALL)
 			fprintf(f, "%s0x%x", first ? "" : ",", c->suites & ~RVM_SUITE_ALL);
-		break;
+		return;
 	}
-	case K_STRIDES:
-		for (uint32_t i = 0; i < c->lat_nstrides; i++)
-			fprintf(f, "%s%u", i ? "," : "", c->lat_strides[i]);
-		break;
-	case K_MIX:
-		for (uint32_t i = 0; i < c->mess_nmix; i++)
-			fprintf(f, "%s%u", i ? "," : "", c->mess_mix[i]);
-		break;
-	case K_PAUSE:
-		for (uint32_t i = 0; i < c->mess_npause; i++)
-			fprintf(f, "%s%u", i ? "," : "", c->mess_pause[i]);
-		break;
-	}
-	fputc('\n', f);
+	for (uint32_t i = 0; i < rvm_cfg_count(c, k) && i < k->maxn; i++)
+		fprintf(f, "%s%s", i ? "," : "", fmt(k, rvm_cfg_get(c, k, i), pretty, b, sizeof(b)));
 }
 
 void cfg_print(FILE *f, const struct rvm_config *c)
 {
-	for (size_t i = 0; i < NKEYS; i++)
-		print_key(f, c, &keys[i]);
+	for (unsigned i = 0; i < rvm_cfg_nkeys; i++) {
+		fprintf(f, "%s=", rvm_cfg_keys[i].name);
+		print_value(f, c, &rvm_cfg_keys[i], 0);
+		fputc('\n', f);
+	}
+}
+
+/* ---- problems as text ------------------------------------------------------ */
+
+struct why_buf {
+	char *why;
+	size_t whylen;
+};
+
+/* "200 out of range 1..100" (for list elements "element 2: ...") */
+static void problem_text(const struct rvm_cfg_problem *p, char *why, size_t whylen)
+{
+	const struct rvm_cfg_key *k = p->key;
+	char v[32], lo[32], hi[32], el[32] = "";
+
+	if (k->list && p->why != RVM_CFG_COUNT)
+		snprintf(el, sizeof(el), "element %u: ", p->index + 1);
+	fmt(k, p->value, 1, v, sizeof(v));
+	switch (p->why) {
+	case RVM_CFG_RANGE:
+		if (k->type == RVM_CFG_T_SUITES)
+			snprintf(why, whylen, "0x%llx: no suite or an unknown bit", (unsigned long long)p->value);
+		else
+			snprintf(why, whylen, "%s%s out of range %s..%s", el, v, fmt(k, k->min, 1, lo, sizeof(lo)),
+				 fmt(k, k->max, 1, hi, sizeof(hi)));
+		break;
+	case RVM_CFG_MULT:
+		snprintf(why, whylen, "%s%s is not a multiple of %llu", el, v, (unsigned long long)k->mult);
+		break;
+	case RVM_CFG_COUNT:
+		snprintf(why, whylen, "%llu values, want 1..%u", (unsigned long long)p->value, k->maxn);
+		break;
+	default: {
+		char code[96];
+
+		snprintf(why, whylen, "%s%s breaks the image's rule %s (limit %s)", el, v,
+			 rvm_cfg_code(p, code, sizeof(code)), fmt(k, p->limit, 1, hi, sizeof(hi)));
+		break;
+	}
+	}
+}
+
+static void first_problem(void *ctx, const struct rvm_cfg_problem *p)
+{
+	struct why_buf *w = ctx;
+
+	if (!w->why[0])
+		problem_text(p, w->why, w->whylen);
+}
+
+struct print_ctx {
+	FILE *f;
+	const char *prefix;
+};
+
+static void print_problem(void *ctx, const struct rvm_cfg_problem *p)
+{
+	struct print_ctx *pc = ctx;
+	char why[256];
+
+	problem_text(p, why, sizeof(why));
+	if (pc->f)
+		fprintf(pc->f, "%s: %s: %s\n", pc->prefix, p->key->name, why);
+}
+
+int cfg_check_block(const struct rvm_config *c, FILE *f, const char *prefix)
+{
+	struct print_ctx pc = { f, prefix };
+
+	return rvm_cfg_check_all(c, print_problem, &pc);
 }
 
 /* ---- parsing --------------------------------------------------------------- */
 
-int cfg_parse_num(const char *s, uint64_t *v)
+static int parse_value(const struct rvm_cfg_key *k, const char *s, uint32_t index, uint64_t *v,
+		       char *why, size_t whylen)
 {
-	uint64_t x = 0, mul = 1;
-	size_t n = strlen(s), i = 0;
-	int hex = 0, digits = 0;
+	struct why_buf w = { why, whylen };
+	int rc;
 
-	if (n && strchr("kKmMgG", s[n - 1])) {
-		switch (tolower((unsigned char)s[n - 1])) {
-		case 'k': mul = 1ull << 10; break;
-		case 'm': mul = 1ull << 20; break;
-		default: mul = 1ull << 30; break;
-		}
-		n--;
-	}
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		hex = 1;
-		i = 2;
-	}
-	for (; i < n; i++) {
-		unsigned d;
-		int ch = (unsigned char)s[i];
-
-		if (ch >= '0' && ch <= '9')
-			d = (unsigned)(ch - '0');
-		else if (hex && ch >= 'a' && ch <= 'f')
-			d = (unsigned)(ch - 'a' + 10);
-		else if (hex && ch >= 'A' && ch <= 'F')
-			d = (unsigned)(ch - 'A' + 10);
-		else
-			return -1;
-		if (x > (UINT64_MAX - d) / (hex ? 16 : 10))
-			return -1;
-		x = x * (hex ? 16 : 10) + d;
-		digits++;
-	}
-	if (!digits || x > UINT64_MAX / mul)
+	if (k->type == RVM_CFG_T_BOOL && strcmp(s, "0") != 0 && strcmp(s, "1") != 0)
+		return WHY("'%s' is not 0 or 1", s);
+	rc = rvm_parse_num(s, v);
+	if (rc != RVM_NUM_OK)
+		return WHY("'%s' is not a number: %s", s, rvm_num_why(rc));
+	why[0] = '\0';
+	if (rvm_cfg_check_value(k, *v, index, first_problem, &w))
 		return -1;
-	*v = x * mul;
 	return 0;
 }
 
-static int num_in_range(const char *s, const struct key *k, uint64_t *v, char *why, size_t whylen)
+/* Split a comma list into elements; returns count or -1 (message in why). */
+static int split_list(const char *val, char elems[][32], unsigned max, char *why, size_t whylen)
 {
-	if (cfg_parse_num(s, v) < 0)
-		return WHY("'%s' is not a number (decimal or 0x hex, optional K/M/G suffix, up to 2^64-1)", s);
-	if (*v < k->min || *v > k->max)
-		return WHY("%llu out of range %llu..%llu", (unsigned long long)*v,
-			   (unsigned long long)k->min, (unsigned long long)k->max);
-	return 0;
-}
-
-/* Split a comma list into elements; returns count or -1 (message in why).
- * what is the plural used in messages, e.g. "strides". */
-static int split_list(const char *val, char elems[][32], int max, const char *what, char *why, size_t whylen)
-{
-	int n = 0;
+	unsigned n = 0;
 	const char *p = val;
 
 	if (!*val)
-		return WHY("empty list (want 1..%d %s)", max, what);
+		return WHY("empty list (want 1..%u values)", max);
 	for (;;) {
 		const char *c = strchr(p, ',');
 		size_t len = c ? (size_t)(c - p) : strlen(p);
@@ -250,7 +216,7 @@ static int split_list(const char *val, char elems[][32], int max, const char *wh
 		if (len == 0)
 			return WHY("empty element in list '%s'", val);
 		if (n == max)
-			return WHY("more than %d %s", max, what);
+			return WHY("more than %u values", max);
 		if (len >= 32)
 			return WHY("element '%.*s...' too long", 20, p);
 		memcpy(elems[n], p, len);
@@ -260,117 +226,68 @@ static int split_list(const char *val, char elems[][32], int max, const char *wh
 			break;
 		p = c + 1;
 	}
-	return n;
+	return (int)n;
+}
+
+static int parse_suites(const char *val, uint32_t *bits, char *why, size_t whylen)
+{
+	char el[64][32];
+	int n = split_list(val, el, 64, why, whylen);
+
+	if (n < 0)
+		return -1;
+	*bits = 0;
+	for (int i = 0; i < n; i++) {
+		int found = 0;
+
+		if (strcmp(el[i], "all") == 0) {
+			*bits |= RVM_SUITE_ALL;
+			continue;
+		}
+		for (unsigned s = 0; s < RVM_SUITE_COUNT; s++)
+			if (strcmp(el[i], rvm_suite_names[s]) == 0) {
+				*bits |= 1u << s;
+				found = 1;
+			}
+		if (!found)
+			return WHY("unknown suite '%s' (want chase,lat,par,mess,check or all)", el[i]);
+	}
+	return 0;
 }
 
 int cfg_set(struct rvm_config *c, const char *key, const char *val, char *why, size_t whylen)
 {
-	const struct key *k = NULL;
+	const struct rvm_cfg_key *k = rvm_cfg_find(key);
 	struct rvm_config t = *c;
-	unsigned char *base;
 	char el[64][32];
 	uint64_t v;
 	int n;
 
-	for (size_t i = 0; i < NKEYS; i++)
-		if (strcmp(keys[i].name, key) == 0)
-			k = &keys[i];
 	if (!k) {
 		for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++)
 			if (strcmp(derived[i][0], key) == 0)
 				return WHY("not settable (%s)", derived[i][1]);
 		return WHY("unknown key");
 	}
-	base = (unsigned char *)&t + k->off;
-	switch (k->kind) {
-	case K_U32:
-	case K_BOOL: {
-		uint32_t w;
-
-		if (k->kind == K_BOOL && strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
-			return WHY("'%s' is not 0 or 1", val);
-		if (num_in_range(val, k, &v, why, whylen) < 0)
+	if (k->type == RVM_CFG_T_SUITES) {
+		if (parse_suites(val, &t.suites, why, whylen) < 0)
 			return -1;
-		w = (uint32_t)v;
-		memcpy(base, &w, sizeof(w));
-		break;
-	}
-	case K_U64:
-		if (num_in_range(val, k, &v, why, whylen) < 0)
+	} else if (!k->list) {
+		if (parse_value(k, val, 0, &v, why, whylen) < 0)
 			return -1;
-		memcpy(base, &v, sizeof(v));
-		break;
-	case K_SIZE:
-		if (num_in_range(val, k, &v, why, whylen) < 0)
-			return -1;
-		if (v % 64)
-			return WHY("%llu bytes is not a multiple of 64", (unsigned long long)v);
-		memcpy(base, &v, sizeof(v));
-		break;
-	case K_SUITES:
-		n = split_list(val, el, 64, "suites", why, whylen);
+		rvm_cfg_put(&t, k, 0, v);
+	} else {
+		n = split_list(val, el, k->maxn, why, whylen);
 		if (n < 0)
 			return -1;
-		t.suites = 0;
+		for (unsigned i = 0; i < k->maxn; i++)
+			rvm_cfg_put(&t, k, i, 0);
 		for (int i = 0; i < n; i++) {
-			int found = 0;
-
-			if (strcmp(el[i], "all") == 0) {
-				t.suites |= RVM_SUITE_ALL;
-				continue;
-			}
-			for (unsigned s = 0; s < 5; s++)
-				if (strcmp(el[i], suite_names[s]) == 0) {
-					t.suites |= 1u << s;
-					found = 1;
-				}
-			if (!found)
-				return WHY("unknown suite '%s' (want chase,lat,par,mess,check or all)", el[i]);
-		}
-		break;
-	case K_STRIDES:
-		n = split_list(val, el, RVM_CFG_MAX_STRIDES, "strides", why, whylen);
-		if (n < 0)
-			return -1;
-		for (int i = 0; i < n; i++) {
-			if (num_in_range(el[i], k, &v, why, whylen) < 0)
+			if (parse_value(k, el[i], (uint32_t)i, &v, why, whylen) < 0)
 				return -1;
-			if (v % 8)
-				return WHY("stride %llu is not a multiple of 8", (unsigned long long)v);
-			t.lat_strides[i] = (uint32_t)v;
+			rvm_cfg_put(&t, k, (uint32_t)i, v);
 		}
-		for (int i = n; i < RVM_CFG_MAX_STRIDES; i++)
-			t.lat_strides[i] = 0;
-		t.lat_nstrides = (uint32_t)n;
-		break;
-	case K_MIX:
-		n = split_list(val, el, RVM_CFG_MAX_MIXES, "mixes", why, whylen);
-		if (n < 0)
-			return -1;
-		for (int i = 0; i < n; i++) {
-			if (num_in_range(el[i], k, &v, why, whylen) < 0)
-				return -1;
-			if (v % 2)
-				return WHY("mix %llu %% stores is odd (want even 0..100)", (unsigned long long)v);
-			t.mess_mix[i] = (uint8_t)v;
-		}
-		for (int i = n; i <= RVM_CFG_MAX_MIXES; i++)
-			t.mess_mix[i] = 0;
-		t.mess_nmix = (uint32_t)n;
-		break;
-	case K_PAUSE:
-		n = split_list(val, el, RVM_CFG_MAX_PAUSES, "pauses", why, whylen);
-		if (n < 0)
-			return -1;
-		for (int i = 0; i < n; i++) {
-			if (num_in_range(el[i], k, &v, why, whylen) < 0)
-				return -1;
-			t.mess_pause[i] = (uint32_t)v;
-		}
-		for (int i = n; i < RVM_CFG_MAX_PAUSES; i++)
-			t.mess_pause[i] = 0;
-		t.mess_npause = (uint32_t)n;
-		break;
+		*(uint32_t *)((unsigned char *)&t + k->count_off) = (uint32_t)n;
 	}
 	*c = t;
 	return 0;
@@ -407,4 +324,67 @@ int cfg_assign(struct rvm_config *c, const char *text, char *key, size_t keylen,
 	memcpy(val, vs, (size_t)(ve - vs));
 	val[ve - vs] = '\0';
 	return cfg_set(c, key, val, why, whylen);
+}
+
+/* ---- help ------------------------------------------------------------------ */
+
+static void key_type(const struct rvm_cfg_key *k, char *buf, size_t len)
+{
+	static const char *const names[] = { "number", "bytes", "0/1", "suite names" };
+
+	if (k->list)
+		snprintf(buf, len, "list of %s", k->type == RVM_CFG_T_SIZE ? "bytes" : "numbers");
+	else
+		snprintf(buf, len, "%s", names[k->type]);
+}
+
+static void key_accepted(const struct rvm_cfg_key *k, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	size_t n = 0;
+
+	if (k->type == RVM_CFG_T_SUITES) {
+		snprintf(buf, len, "chase, lat, par, mess, check, all");
+		return;
+	}
+	if (k->type == RVM_CFG_T_BOOL) {
+		snprintf(buf, len, "0, 1");
+		return;
+	}
+	if (k->list)
+		n += (size_t)snprintf(buf + n, len - n, "1..%u values, each ", k->maxn);
+	n += (size_t)snprintf(buf + n, len - n, "%s..%s", fmt(k, k->min, 1, lo, sizeof(lo)),
+			      fmt(k, k->max, 1, hi, sizeof(hi)));
+	if (k->mult > 1 && n < len)
+		snprintf(buf + n, len - n, ", multiple of %llu", (unsigned long long)k->mult);
+}
+
+void cfg_help(FILE *f, int markdown)
+{
+	struct rvm_config def;
+	char type[32], acc[96], *dv = NULL;
+	size_t dlen = 0;
+
+	cfg_default(&def);
+	if (markdown)
+		fprintf(f, "| key | type | default | accepted | meaning |\n|---|---|---|---|---|\n");
+	else
+		fprintf(f, "%-18s %-16s %-22s %s\n", "key", "type", "default", "accepted");
+	for (unsigned i = 0; i < rvm_cfg_nkeys; i++) {
+		const struct rvm_cfg_key *k = &rvm_cfg_keys[i];
+		FILE *m = open_memstream(&dv, &dlen);
+
+		if (!m)
+			return;
+		print_value(m, &def, k, 1);
+		fclose(m);
+		key_type(k, type, sizeof(type));
+		key_accepted(k, acc, sizeof(acc));
+		if (markdown)
+			fprintf(f, "| `%s` | %s | `%s` | %s | %s |\n", k->name, type, dv, acc, key_help[i]);
+		else
+			fprintf(f, "%-18s %-16s %-22s %s\n%-18s %s\n", k->name, type, dv, acc, "", key_help[i]);
+		free(dv);
+		dv = NULL;
+	}
 }

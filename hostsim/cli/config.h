@@ -1,6 +1,9 @@
 /*
  * The image config block (firmware/include/rvmess/config.h) on the host:
- * load/check, print as key=value lines, and validated assignments.
+ * read/check, print as key=value lines, validated assignments, and the key
+ * list for --help and the docs.  Keys, defaults and limits come from the
+ * shared table (firmware/include/rvmess/cfgschema.h), so the host refuses
+ * what the image would refuse.
  */
 #ifndef RVMESS_CLI_CONFIG_H
 #define RVMESS_CLI_CONFIG_H
@@ -13,15 +16,16 @@
 
 /* Copy a block out of section bytes and check magic, version, size and the
  * list counts.  0, or -1 with a reason. */
-int cfg_load(const unsigned char *p, size_t n, struct rvm_config *c, char *why, size_t whylen);
+int cfg_block_read(const unsigned char *p, size_t n, struct rvm_config *c, char *why, size_t whylen);
 /* Copy a block back into section bytes (n >= sizeof). */
-void cfg_store(const struct rvm_config *c, unsigned char *p);
+void cfg_block_write(const struct rvm_config *c, unsigned char *p);
 
 /* All keys, one "key=value" line each, in block order. */
 void cfg_print(FILE *f, const struct rvm_config *c);
 
-/* Set one key from its text value after validating it.  0, or -1 with a
- * reason (without the key) in why; c is unchanged on error. */
+/* Set one key from its text value after validating it against the key's
+ * range (the image's limits).  0, or -1 with a reason (without the key) in
+ * why; c is unchanged on error. */
 int cfg_set(struct rvm_config *c, const char *key, const char *val, char *why, size_t whylen);
 
 /* "key=value" with optional surrounding blanks.  On error, key receives the
@@ -29,10 +33,16 @@ int cfg_set(struct rvm_config *c, const char *key, const char *val, char *why, s
 int cfg_assign(struct rvm_config *c, const char *text, char *key, size_t keylen,
 	       char *why, size_t whylen);
 
-/* Number: decimal or 0x hex, optional K/M/G suffix (x1024^n). 0 or -1. */
-int cfg_parse_num(const char *s, uint64_t *v);
+/* Every check the image makes that does not depend on the target (ranges,
+ * multiples, list counts, rules between keys): prints "prefix: key: reason"
+ * per problem to f (when f is not NULL) and returns the number of problems. */
+int cfg_check_block(const struct rvm_config *c, FILE *f, const char *prefix);
 
-/* A default block (what the tests and fixtures use as a starting point). */
+/* The image's default block. */
 void cfg_default(struct rvm_config *c);
+
+/* The keys with type, default, accepted values and help: a text table, or
+ * the Markdown table of docs/formats.md. */
+void cfg_help(FILE *f, int markdown);
 
 #endif

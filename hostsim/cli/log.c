@@ -8,14 +8,11 @@
 #include <string.h>
 
 #include "rvmess/crc32.h"
+#include "rvmess/records.h"
 
 #define PREFIX     "@RVM "
 #define PREFIX_LEN 5
 
-static const char *const known_types[] = {
-	"hdr", "cfg", "fdt", "hart", "missing", "start", "chase", "lat", "par",
-	"parmax", "mess", "memctl", "prog", "warn", "err", "trap", "end", NULL,
-};
 
 
 static char *xstrndup(const char *s, size_t n)
@@ -290,8 +287,8 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 		}
 	}
 	rec->known = 0;
-	for (size_t i = 0; known_types[i]; i++)
-		if (strcmp(known_types[i], rec->type) == 0)
+	for (unsigned t = 0; t < RVM_REC_NTYPES; t++)
+		if (strcmp(rvm_rec_name(t), rec->type) == 0)
 			rec->known = 1;
 	return 0;
 }

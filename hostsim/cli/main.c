@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "rvmess_version.h"
 
 struct rvm_cmd {
 	const char *name;
@@ -11,9 +12,10 @@ struct rvm_cmd {
 };
 
 static const struct rvm_cmd cmds[] = {
-	{ "parse", cmd_parse, "parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued]  validate a console log, write CSV/xgraph/cache levels" },
+	{ "parse", cmd_parse, "parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued] [--target NAME]  validate a console log, write CSV/xgraph/cache levels" },
 	{ "config", cmd_config, "config IMAGE [key=value ...] [--file CFG] [-o OUT]  show or rewrite an image's config block" },
 	{ "curves", cmd_curves, "curves MESS.csv [-o DIR] [--peak GBPS]  metrics, SVG and Mess simulator curves from a Mess CSV" },
+	{ "compare", cmd_compare, "compare RUN_A RUN_B [-o DIR]  two parsed runs side by side (levels, latency, Mess, curve differences)" },
 };
 
 static void usage(FILE *f)
@@ -21,7 +23,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: rvmess <command> [args]\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  rvmess %s\n", cmds[i].usage);
-	fprintf(f, "  rvmess help\n");
+	fprintf(f, "  rvmess help\n  rvmess --version\n");
 }
 
 int main(int argc, char **argv)
@@ -33,6 +35,10 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("rvmess %s\n", RVMESS_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

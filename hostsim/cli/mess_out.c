@@ -193,18 +193,55 @@ int lat_write_svg(const struct lat_sets *ls, struct outdir *od, const char *name
 		p += 2 * d->n;
 		s->n = d->n;
 		s->dashed = strcmp(d->chain, "random") == 0;
-		snprintf(b.label[i], sizeof b.label[i], "%s stride=%llu", d->chain,
-		         (unsigned long long)d->stride);
+		s->markers = 1;
+		s->shape = (int)(i / 12) + (s->dashed ? 2 : 0);
+		/* "stride 64 B" for the stride chains, "random, 64 B lines" for the random ones */
+		if (s->dashed)
+			snprintf(b.label[i], sizeof b.label[i], "random, %llu B lines", (unsigned long long)d->stride);
+		else
+			snprintf(b.label[i], sizeof b.label[i], "stride %llu B", (unsigned long long)d->stride);
 		s->label = b.label[i];
-		svg_ramp(ns > 1 ? (double)i / (double)(ns - 1) : 0, s->color);
+		svg_palette(i, s->color);
 	}
-	struct svg_plot pl = {.title = "lat_mem_rd: load-to-use latency", .xlabel = "array size",
+	struct svg_plot pl = {.title = "lat_mem_rd: load-to-use latency",
+	                      .xlabel = "array size (bytes; K, M, G = KiB, MiB, GiB)",
 	                      .ylabel = "latency (ns)", .xlog2 = 1, .y_from_zero = 1};
 	return plotbuf_write(&b, ns, &pl, od, name);
 }
 
+int par_write_svg(const struct rvm_log *log, struct outdir *od, const char *name)
+{
+	struct plotbuf b;
+	size_t n = rvm_log_count(log, "parmax"), k = 0, it = 0;
+	const struct rvm_rec *r;
+
+	if (plotbuf_init(&b, 1, n) < 0)
+		return -1;
+	while ((r = rvm_log_next(log, "parmax", &it))) {
+		uint64_t size;
+		double par;
+
+		if (logrec_u64(r, "size", &size) == 0 && logrec_double(r, "par", &par) == 0) {
+			b.xy[k] = (double)size;
+			b.xy[n + k] = par;
+			k++;
+		}
+	}
+	b.s[0].x = b.xy;
+	b.s[0].y = b.xy + n;
+	b.s[0].n = k;
+	b.s[0].markers = 1;
+	b.s[0].label = "max over k";
+	svg_palette(0, b.s[0].color);
+	struct svg_plot pl = {.title = "par_mem: memory-level parallelism",
+	                      .xlabel = "array size (bytes; K, M, G = KiB, MiB, GiB)",
+	                      .ylabel = "parallelism (latency(1) / latency(k))", .xlog2 = 1,
+	                      .y_from_zero = 1};
+	return plotbuf_write(&b, 1, &pl, od, name);
+}
+
 /* The platform's own theoretical peak, if the log reported one (MB/s). */
-static double log_peak_gbps(const struct rvm_log *log)
+double mess_log_peak_gbps(const struct rvm_log *log)
 {
 	size_t it = 0;
 	const struct rvm_rec *r = rvm_log_next(log, "mess", &it);
@@ -239,7 +276,7 @@ int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak
 	}
 	free(s);
 	if (peak_gbps <= 0)
-		peak_gbps = log_peak_gbps(log);
+		peak_gbps = mess_log_peak_gbps(log);
 	o = outdir_create(od, "mess.csv");
 	if (!o)
 		goto out;

@@ -37,6 +37,9 @@ struct outdir;
 int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak_gbps,
                        int mark_issued, FILE *diag, FILE *summary_out, size_t *invalid);
 
+/* The platform's theoretical peak from the log's mess records (GB/s), 0 if none. */
+double mess_log_peak_gbps(const struct rvm_log *log);
+
 /* Plot a family (smoothed curves with their points); `issued`, when not
  * NULL, is the same family against issued bandwidth, drawn dashed. */
 int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
@@ -44,5 +47,8 @@ int mess_write_svg(const struct mess_family *f, const struct mess_family *issued
 
 /* lat.svg: one line per dataset, latency vs size (log2 axis). */
 int lat_write_svg(const struct lat_sets *s, struct outdir *od, const char *name);
+
+/* par.svg: the parmax records' parallelism vs size (log2 axis). */
+int par_write_svg(const struct rvm_log *log, struct outdir *od, const char *name);
 
 #endif

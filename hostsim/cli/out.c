@@ -292,6 +292,21 @@ void outdir_abort(struct outdir *d)
 	free_files(d);
 }
 
+int outdir_finish(struct outdir *d, int failed, const char *cmd, const char *why)
+{
+	if (!failed) {
+		if (outdir_commit(d) == 0)
+			return 0;
+		fprintf(stderr, "rvmess %s: %s\n", cmd, outdir_error(d));
+		return -1;
+	}
+	fprintf(stderr, "rvmess %s: %s\n", cmd, d->err[0] ? d->err : why);
+	if (d->dir)
+		fprintf(stderr, "rvmess %s: nothing in %s was changed\n", cmd, d->dir);
+	outdir_abort(d);
+	return -1;
+}
+
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

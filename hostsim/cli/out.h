@@ -66,6 +66,12 @@ int outdir_commit(struct outdir *d);
 /* Remove the temporary files; the old outputs stay as they were.  Frees. */
 void outdir_abort(struct outdir *d);
 
+/* End a command's writes: commit when !failed; else, or when the commit
+ * fails, say "rvmess CMD: reason" on stderr (outdir_error(), else why) and,
+ * for a failure before the commit, that nothing in DIR was changed (then
+ * abort).  0 when committed, else -1.  Frees either way. */
+int outdir_finish(struct outdir *d, int failed, const char *cmd, const char *why);
+
 const char *outdir_error(const struct outdir *d);
 
 /* Join dir and name into buf; NULL with errno = ENAMETOOLONG when the result

@@ -6,6 +6,44 @@
 
 enum { W = 900, H = 600, ML = 80, MR = 190, MT = 50, MB = 60 };
 
+static const char *plot_warning;
+
+void svg_set_warning(const char *w)
+{
+	plot_warning = w;
+}
+
+void svg_palette(size_t i, char out[8])
+{
+	/* matplotlib's "tab10" plus black and a light blue: every two differ
+	 * by >= 100 in |dR| + |dG| + |dB| */
+	static const char *const pal[12] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+		"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8",
+	};
+	snprintf(out, 8, "%s", pal[i % 12]);
+}
+
+/* A marker of the series' shape centred on (x, y), in the legend too. */
+static void marker(FILE *o, int shape, double x, double y, const char *color)
+{
+	switch (shape & 3) {
+	case 1:
+		fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"5\" height=\"5\" fill=\"%s\"/>\n", x - 2.5, y - 2.5, color);
+		break;
+	case 2:
+		fprintf(o, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+		        x, y - 3.5, x - 3, y + 2.5, x + 3, y + 2.5, color);
+		break;
+	case 3:
+		fprintf(o, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+		        x, y - 3.5, x + 3.5, y, x, y + 3.5, x - 3.5, y, color);
+		break;
+	default:
+		fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n", x, y, color);
+	}
+}
+
 void svg_ramp(double t, char out[8])
 {
 	if (!(t >= 0))
@@ -107,6 +145,12 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 	fprintf(o, "<text x=\"%d\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">", ML + (int)pw / 2);
 	xml_text(o, p->title);
 	fputs("</text>\n", o);
+	if (plot_warning) {
+		fprintf(o, "<text x=\"%d\" y=\"44\" font-size=\"11\" fill=\"#c00\" text-anchor=\"middle\" "
+		        "class=\"warning\">WARNING: ", ML + (int)pw / 2);
+		xml_text(o, plot_warning);
+		fputs("</text>\n", o);
+	}
 	/* grid and ticks */
 	for (int t = 0, nt = nticks(y0, y1, ys); t < nt; t++) {
 		double y = y0 + t * ys;
@@ -151,8 +195,7 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 				if (!isfinite(s[i].x[k]) || !isfinite(s[i].y[k]) || (p->xlog2 && x <= 0))
 					continue;
 				x = p->xlog2 ? log2(x) : clampv(x);
-				fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-				        PX(x), PY(y), s[i].color);
+				marker(o, s[i].shape, PX(x), PY(y), s[i].color);
 			}
 		/* legend */
 		double ly = MT + 10 + 16.0 * (double)i;
@@ -161,6 +204,8 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 		        s[i].dashed ? " stroke-dasharray=\"5,4\"" : "", W - MR + 42, ly + 4);
 		xml_text(o, s[i].label);
 		fputs("</text>\n", o);
+		if (s[i].markers)
+			marker(o, s[i].shape, W - MR + 24, ly, s[i].color);
 	}
 	fputs("</svg>\n", o);
 #undef PX

@@ -13,7 +13,8 @@ struct svg_series {
 	const double *x, *y;
 	size_t        n;
 	char          color[8];  /* "#rrggbb" */
-	int           markers;   /* draw a dot at each point */
+	int           markers;   /* draw a marker at each point */
+	int           shape;     /* its shape: 0 circle, 1 square, 2 triangle, 3 diamond */
 	int           dashed;
 };
 
@@ -26,6 +27,15 @@ struct svg_plot {
 
 /* Write the plot; returns 0 or -1 on a write error.  Non-finite points are skipped. */
 int svg_write(FILE *out, const struct svg_plot *p, const struct svg_series *s, size_t ns);
+
+/* A warning drawn in red under the title of every plot written after this
+ * call (NULL for none), e.g. that the run had no memory timing.  The string
+ * must outlive the plots. */
+void svg_set_warning(const char *w);
+
+/* The i-th of 12 distinguishable colours (a qualitative palette; repeats
+ * after 12), as "#rrggbb". */
+void svg_palette(size_t i, char out[8]);
 
 /* Colour on a ramp from blue (t = 0) to red (t = 1), as "#rrggbb". */
 void svg_ramp(double t, char out[8]);

@@ -1,5 +1,6 @@
 /*
  * hostsim hart execution: RV64IMA + Zicsr + Zifencei, M-mode only.
+ * Accesses outside RAM go to the device table (dev.h).
  *
  * Instructions are decoded once into the shared per-page cache s->dpages
  * (lazily, one entry per 32-bit word) and executed by one switch.  A store
@@ -14,110 +15,22 @@
 #include <stdlib.h>
 #include "sim/sim.h"
 #include "sim/timing.h"
-
-#define MSTATUS_MIE  (1ull << 3)
-#define MSTATUS_MPIE (1ull << 7)
-#define MSTATUS_MPP  (3ull << 11)
-#define MIP_MSIP (1ull << 3)
-#define MIP_MTIP (1ull << 7)
-#define MIP_MEIP (1ull << 11)
-#define MIE_MASK (MIP_MSIP | MIP_MTIP | MIP_MEIP)
-
-#define CAUSE_MISALIGNED_FETCH 0
-#define CAUSE_FETCH_ACCESS     1
-#define CAUSE_ILLEGAL          2
-#define CAUSE_BREAKPOINT       3
-#define CAUSE_MISALIGNED_LOAD  4
-#define CAUSE_LOAD_ACCESS      5
-#define CAUSE_MISALIGNED_STORE 6
-#define CAUSE_STORE_ACCESS     7
-#define CAUSE_ECALL_M          11
+#include "sim/dev.h"
+#include "sim/csr.h"
 
 #define RESV_GRANULE 64ull
-#define WFI_MAX_SKIP 10000ull
 
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* ---- clocks and counters -------------------------------------------------- */
-
-uint64_t sim_mtime(struct sim *s, struct hart *h)
-{
-	unsigned __int128 t = (unsigned __int128)h->clock * s->opt.timebase;
-	return (uint64_t)(t / (s->opt.freq_mhz * 1000000ull)) + (uint64_t)s->mtime_off;
-}
-
-uint64_t sim_hpm_raw(struct sim *s, struct hart *h, unsigned event)
-{
-	if (event == 0)
-		return 0;
-	return tm_event(s, h->id, event);
-}
-
-static uint64_t cnt_raw(struct sim *s, struct hart *h, unsigned i)
-{
-	if (i == 0)
-		return h->clock;
-	if (i == 2)
-		return h->instret;
-	if (i >= 3 && i < 32)
-		return sim_hpm_raw(s, h, (unsigned)h->hpm_event[i]);
-	return 0;
-}
-
-static uint64_t cnt_read(struct sim *s, struct hart *h, unsigned i)
-{
-	if (h->mcountinhibit & (1ull << i))
-		return h->cnt_frozen[i];
-	return cnt_raw(s, h, i) + h->cnt_off[i];
-}
-
-static void cnt_write(struct sim *s, struct hart *h, unsigned i, uint64_t v)
-{
-	if (h->mcountinhibit & (1ull << i))
-		h->cnt_frozen[i] = v;
-	else
-		h->cnt_off[i] = v - cnt_raw(s, h, i);
-}
-
-static uint64_t read_mip(struct sim *s, struct hart *h)
-{
-	uint64_t mip = 0;
-	if (s->msip[h->id] & 1)
-		mip |= MIP_MSIP;
-	if (sim_mtime(s, h) >= s->mtimecmp[h->id])
-		mip |= MIP_MTIP;
-	return mip;
-}
-
-void sim_hart_reset(struct sim *s, struct hart *h, unsigned id)
-{
-	memset(h, 0, sizeof(*h));
-	h->id = id;
-	h->pc = s->entry;
-	h->x[10] = id;
-	h->x[11] = s->fdt_addr;
-	h->mstatus = MSTATUS_MPP;
-}
-
-/* ---- traps ------------------------------------------------------------- */
-
-static void resv_drop(struct sim *s, struct hart *h)
-{
-	if (h->resv_valid) {
-		h->resv_valid = 0;
-		s->nresv--;
-	}
-}
-
 /* A store by hart `by` to [addr, addr+size): other harts lose a reservation on
  * the granule(s) it touches. */
-static void resv_kill_others(struct sim *s, struct hart *by, uint64_t addr, unsigned size)
+static void resv_kill_others(struct sim *s, struct sim_hart *by, uint64_t addr, unsigned size)
 {
 	uint64_t g0 = addr & ~(RESV_GRANULE - 1), g1 = (addr + size - 1) & ~(RESV_GRANULE - 1);
 	for (unsigned i = 0; i < s->nharts; i++) {
-		struct hart *o = &s->harts[i];
+		struct sim_hart *o = &s->harts[i];
 		if (o != by && o->resv_valid && (o->resv_addr == g0 || o->resv_addr == g1)) {
 			o->resv_valid = 0;
 			s->nresv--;
@@ -125,166 +38,16 @@ static void resv_kill_others(struct sim *s, struct hart *by, uint64_t addr, unsi
 	}
 }
 
-static void take_trap(struct sim *s, struct hart *h, uint64_t cause, uint64_t tval)
+/* ---- devices (dev.h): 0 ok, else an exception cause ------------------------ */
+
+static int mmio_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *out)
 {
-	int irq = (int)(cause >> 63);
-	resv_drop(s, h);
-	if (!irq && h->instret)
-		h->instret--; /* the trapping instruction did not retire */
-	if ((h->mtvec & ~3ull) == 0) {
-		fprintf(stderr, "hostsim: hart %u trapped with no handler (mtvec=0): pc=0x%llx cause=0x%llx tval=0x%llx\n",
-		        h->id, (unsigned long long)h->pc, (unsigned long long)cause, (unsigned long long)tval);
-		h->halted = 1;
-		s->stop = 1;
-		s->exit_code = SIM_EXIT_TRAP;
-		return;
-	}
-	h->mepc = h->pc;
-	h->mcause = cause;
-	h->mtval = tval;
-	h->mstatus = (h->mstatus & ~(MSTATUS_MIE | MSTATUS_MPIE)) |
-	             ((h->mstatus & MSTATUS_MIE) ? MSTATUS_MPIE : 0) | MSTATUS_MPP;
-	h->pc = h->mtvec & ~3ull;
-	if (irq && (h->mtvec & 3) == 1)
-		h->pc += 4 * (cause & 63);
+	return sim_dev_load(s, h, a, size, out) ? CAUSE_LOAD_ACCESS : 0;
 }
 
-void sim_check_irq(struct sim *s, struct hart *h)
+static int mmio_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
 {
-	if (!(h->mstatus & MSTATUS_MIE) || !(h->mie & MIE_MASK))
-		return;
-	uint64_t pend = read_mip(s, h) & h->mie;
-	if (!pend)
-		return;
-	uint64_t cause = (pend & MIP_MEIP) ? 11 : (pend & MIP_MSIP) ? 3 : 7;
-	take_trap(s, h, (1ull << 63) | cause, 0);
-}
-
-/* ---- MMIO --------------------------------------------------------------- */
-
-static void uart_putc(struct sim *s, uint8_t c)
-{
-	putc(c, s->console);
-}
-
-/* 0 ok, else an exception cause */
-static int mmio_load(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (a & (size - 1))
-		return CAUSE_LOAD_ACCESS;
-	if (a - SIM_UART_BASE < SIM_UART_SIZE) {
-		unsigned r = (unsigned)(a - SIM_UART_BASE);
-		int dlab = s->uart_regs[3] & 0x80;
-		switch (r) {
-		case 0: v = dlab ? s->uart_dll : 0; break;
-		case 1: v = dlab ? s->uart_dlm : s->uart_regs[1]; break;
-		case 2: v = 0x01; break; /* IIR: no interrupt pending */
-		case 5: v = 0x60; break; /* LSR: THR empty, transmitter idle */
-		case 6: v = 0; break;
-		default: v = r < 8 ? s->uart_regs[r] : 0; break;
-		}
-	} else if (a - SIM_CLINT_BASE < SIM_CLINT_SIZE) {
-		uint64_t off = a - SIM_CLINT_BASE;
-		if (off < 0x4000) {
-			unsigned i = (unsigned)(off / 4);
-			v = (i < s->nharts && (off & 3) == 0) ? s->msip[i] : 0;
-		} else if (off >= 0xbff8 && off < 0xc000) {
-			v = sim_mtime(s, h) >> (8 * (off - 0xbff8));
-		} else if (off >= 0xbff8) {
-			v = 0;
-		} else {
-			unsigned i = (unsigned)((off - 0x4000) / 8);
-			v = i < s->nharts ? s->mtimecmp[i] >> (8 * ((off - 0x4000) & 7)) : 0;
-		}
-	} else if (a - SIM_TEST_BASE < SIM_TEST_SIZE) {
-		v = 0;
-	} else if (a - SIM_MEMCTL_BASE < SIM_MEMCTL_SIZE) {
-		v = tm_memctl_read(s, a - SIM_MEMCTL_BASE, size);
-	} else {
-		return CAUSE_LOAD_ACCESS;
-	}
-	if (size < 8)
-		v &= (1ull << (8 * size)) - 1;
-	*out = v;
-	return 0;
-}
-
-static void finisher(struct sim *s, uint32_t v)
-{
-	switch (v & 0xffff) {
-	case 0x5555:
-		s->stop = 1;
-		s->exit_code = 0;
-		break;
-	case 0x3333: {
-		unsigned code = (v >> 16) & 0xff;
-		s->stop = 1;
-		s->exit_code = code ? (int)code : 1;
-		break;
-	}
-	case 0x7777:
-		fprintf(stderr, "hostsim: the image requested a reset (0x7777 to the test finisher): stopping\n");
-		s->stop = 1;
-		s->exit_code = SIM_EXIT_RESET;
-		break;
-	default:
-		break;
-	}
-}
-
-static int mmio_store(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t v)
-{
-	(void)h;
-	if (a & (size - 1))
-		return CAUSE_STORE_ACCESS;
-	if (a - SIM_UART_BASE < SIM_UART_SIZE) {
-		unsigned r = (unsigned)(a - SIM_UART_BASE);
-		int dlab = s->uart_regs[3] & 0x80;
-		if (r == 0) {
-			if (dlab)
-				s->uart_dll = (uint8_t)v;
-			else
-				uart_putc(s, (uint8_t)v);
-		} else if (r == 1 && dlab) {
-			s->uart_dlm = (uint8_t)v;
-		} else if (r < 8 && r != 2 && r != 5) {
-			s->uart_regs[r] = (uint8_t)v;
-		}
-	} else if (a - SIM_CLINT_BASE < SIM_CLINT_SIZE) {
-		uint64_t off = a - SIM_CLINT_BASE;
-		if (off < 0x4000) {
-			unsigned i = (unsigned)(off / 4);
-			if (i < s->nharts && (off & 3) == 0)
-				s->msip[i] = (uint32_t)(v & 1);
-		} else if (off >= 0xc000) {
-			/* reserved: ignored */
-		} else if (off >= 0xbff8) {
-			uint64_t now = sim_mtime(s, h), nv;
-			if (size == 8)
-				nv = v;
-			else if (off == 0xbff8)
-				nv = (now & ~0xffffffffull) | (v & 0xffffffffull);
-			else
-				nv = (now & 0xffffffffull) | (v << 32);
-			s->mtime_off += (int64_t)(nv - now);
-		} else {
-			unsigned i = (unsigned)((off - 0x4000) / 8);
-			unsigned sh = (unsigned)(8 * ((off - 0x4000) & 7));
-			if (i < s->nharts) {
-				uint64_t mask = (size == 8 ? ~0ull : ((1ull << (8 * size)) - 1)) << sh;
-				s->mtimecmp[i] = (s->mtimecmp[i] & ~mask) | ((v << sh) & mask);
-			}
-		}
-	} else if (a - SIM_TEST_BASE < SIM_TEST_SIZE) {
-		if (a == SIM_TEST_BASE)
-			finisher(s, (uint32_t)v);
-	} else if (a - SIM_MEMCTL_BASE < SIM_MEMCTL_SIZE) {
-		tm_memctl_write(s, a - SIM_MEMCTL_BASE, size, v);
-	} else {
-		return CAUSE_STORE_ACCESS;
-	}
-	return 0;
+	return sim_dev_store(s, h, a, size, v) ? CAUSE_STORE_ACCESS : 0;
 }
 
 /* ---- RAM access ----------------------------------------------------------- */
@@ -309,7 +72,7 @@ static ALWAYS_INLINE uint64_t ram_read(const uint8_t *p, unsigned size)
 	}
 }
 
-static ALWAYS_INLINE int load(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t *out)
+static ALWAYS_INLINE int load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *out)
 {
 	uint64_t off = a - s->ram_base;
 	if (LIKELY(off <= s->ram_size - size)) {
@@ -325,7 +88,7 @@ static ALWAYS_INLINE int load(struct sim *s, struct hart *h, uint64_t a, unsigne
 	return mmio_load(s, h, a, size, out);
 }
 
-static ALWAYS_INLINE void ram_write(struct sim *s, struct hart *h, uint64_t off, unsigned size, uint64_t v)
+static ALWAYS_INLINE void ram_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, uint64_t v)
 {
 	uint8_t *p = s->ram + off;
 	switch (size) {
@@ -340,7 +103,7 @@ static ALWAYS_INLINE void ram_write(struct sim *s, struct hart *h, uint64_t off,
 		resv_kill_others(s, h, s->ram_base + off, size);
 }
 
-static ALWAYS_INLINE int store(struct sim *s, struct hart *h, uint64_t a, unsigned size, uint64_t v)
+static ALWAYS_INLINE int store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
 {
 	uint64_t off = a - s->ram_base;
 	if (LIKELY(off <= s->ram_size - size)) {
@@ -348,81 +111,6 @@ static ALWAYS_INLINE int store(struct sim *s, struct hart *h, uint64_t a, unsign
 		return 0;
 	}
 	return mmio_store(s, h, a, size, v);
-}
-
-/* ---- CSRs ---------------------------------------------------------------- */
-
-#define MISA_VAL ((2ull << 62) | (1ull << 0) | (1ull << 8) | (1ull << 12))
-
-/* Read CSR; 0 ok, -1 illegal. */
-static int csr_read(struct sim *s, struct hart *h, unsigned csr, uint64_t *v)
-{
-	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { *v = cnt_read(s, h, csr - 0xb00); return 0; }
-	if (csr >= 0xc00 && csr < 0xc20) {
-		if (csr == 0xc01) *v = sim_mtime(s, h);
-		else *v = cnt_read(s, h, csr - 0xc00);
-		return 0;
-	}
-	if (csr >= 0x323 && csr < 0x340) { *v = h->hpm_event[csr - 0x320]; return 0; }
-	if (csr >= 0x3a0 && csr < 0x3f0) { *v = 0; return 0; } /* PMP: no entries (WARL zero) */
-	switch (csr) {
-	case 0x300: *v = h->mstatus; return 0;
-	case 0x301: *v = MISA_VAL; return 0;
-	case 0x304: *v = h->mie; return 0;
-	case 0x305: *v = h->mtvec; return 0;
-	case 0x306: *v = h->mcounteren; return 0;
-	case 0x320: *v = h->mcountinhibit; return 0;
-	case 0x340: *v = h->mscratch; return 0;
-	case 0x341: *v = h->mepc; return 0;
-	case 0x342: *v = h->mcause; return 0;
-	case 0x343: *v = h->mtval; return 0;
-	case 0x344: *v = read_mip(s, h); return 0;
-	case 0xf11: case 0xf12: case 0xf13: case 0xf15: *v = 0; return 0;
-	case 0xf14: *v = h->id; return 0;
-	default: return -1;
-	}
-}
-
-/* Write CSR (already known readable and not read-only); 0 ok, -1 illegal. */
-static int csr_write(struct sim *s, struct hart *h, unsigned csr, uint64_t v)
-{
-	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { cnt_write(s, h, csr - 0xb00, v); return 0; }
-	if (csr >= 0x323 && csr < 0x340) {
-		unsigned i = csr - 0x320;
-		uint64_t cur = cnt_read(s, h, i);
-		h->hpm_event[i] = v;
-		cnt_write(s, h, i, cur); /* the counter keeps its value across an event change */
-		return 0;
-	}
-	if (csr >= 0x3a0 && csr < 0x3f0)
-		return 0;
-	switch (csr) {
-	case 0x300:
-		h->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP;
-		return 0;
-	case 0x301: return 0; /* misa: not writable (WARL) */
-	case 0x304: h->mie = v & MIE_MASK; return 0;
-	case 0x305: h->mtvec = (v & 3) <= 1 ? v : (v & ~3ull); return 0;
-	case 0x306: h->mcounteren = v & 0xffffffffull; return 0;
-	case 0x320: {
-		uint64_t nv = v & 0xfffffffdull, old = h->mcountinhibit;
-		for (unsigned i = 0; i < 32; i++) {
-			uint64_t b = 1ull << i;
-			if ((nv & b) && !(old & b))
-				h->cnt_frozen[i] = cnt_raw(s, h, i) + h->cnt_off[i];
-			else if (!(nv & b) && (old & b))
-				h->cnt_off[i] = h->cnt_frozen[i] - cnt_raw(s, h, i);
-		}
-		h->mcountinhibit = nv;
-		return 0;
-	}
-	case 0x340: h->mscratch = v; return 0;
-	case 0x341: h->mepc = v & ~3ull; return 0;
-	case 0x342: h->mcause = v; return 0;
-	case 0x343: h->mtval = v; return 0;
-	case 0x344: return 0; /* MSIP/MTIP are read-only here */
-	default: return -1;
-	}
 }
 
 /* ---- the executor --------------------------------------------------------- */
@@ -452,14 +140,14 @@ static struct dinsn *decode_at(struct sim *s, uint64_t off)
 
 /* The first cycle at which a load finds a free MSHR (0 when one is free;
  * the smallest completion time, kept in h->mshr_min). */
-static ALWAYS_INLINE uint64_t mshr_free_at(const struct sim *s, const struct hart *h)
+static ALWAYS_INLINE uint64_t mshr_free_at(const struct sim *s, const struct sim_hart *h)
 {
 	(void)s;
 	return h->mshr_min;
 }
 
 /* Recompute h->mshr_min / mshr_max from mshr[0..n-1]. */
-static ALWAYS_INLINE void mshr_minmax_n(struct hart *h, unsigned n)
+static ALWAYS_INLINE void mshr_minmax_n(struct sim_hart *h, unsigned n)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 #pragma GCC unroll 8
@@ -473,7 +161,7 @@ static ALWAYS_INLINE void mshr_minmax_n(struct hart *h, unsigned n)
 
 /* mshr[i] = v, keeping mshr_min / mshr_max exact without a rescan in the
  * common case (an MSHR whose value was not the minimum gets a later time). */
-static ALWAYS_INLINE void mshr_set(struct hart *h, unsigned i, uint64_t v, unsigned n)
+static ALWAYS_INLINE void mshr_set(struct sim_hart *h, unsigned i, uint64_t v, unsigned n)
 {
 	uint64_t old = h->mshr[i];
 	h->mshr[i] = v;
@@ -486,11 +174,11 @@ static ALWAYS_INLINE void mshr_set(struct hart *h, unsigned i, uint64_t v, unsig
 }
 
 /* The first cycle at which a store finds a free store-buffer entry. */
-static ALWAYS_INLINE uint64_t sb_free_at(const struct sim *s, const struct hart *h)
+static ALWAYS_INLINE uint64_t sb_free_at(const struct sim *s, const struct sim_hart *h)
 {
 	return h->sb_count >= s->opt.sb_depth ? h->sb[h->sb_head] : 0;
 }
-static ALWAYS_INLINE void sb_drain_all(struct hart *h, uint64_t *t)
+static ALWAYS_INLINE void sb_drain_all(struct sim_hart *h, uint64_t *t)
 {
 	if (h->sb_count) {
 		*t = max64(*t, h->sb_last);
@@ -505,7 +193,7 @@ static ALWAYS_INLINE void sb_drain_all(struct hart *h, uint64_t *t)
  * order when they complete; a full buffer stalls issue until the oldest
  * completes.  Fences, AMOs and LR/SC wait for all of them (sb_drain_all).
  */
-static void sb_push(struct sim *s, struct hart *h, uint64_t *t, uint64_t addr, unsigned size)
+static void sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t addr, unsigned size)
 {
 	unsigned depth = s->opt.sb_depth;
 	while (h->sb_count && h->sb[h->sb_head] <= *t) {
@@ -540,7 +228,7 @@ static void sb_push(struct sim *s, struct hart *h, uint64_t *t, uint64_t addr, u
  * memsys sees the request at the cycle it really leaves the core (a load
  * that would have hit also waits: documented).
  */
-static ALWAYS_INLINE uint64_t load_timing_n(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
+static ALWAYS_INLINE uint64_t load_timing_n(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
 {
 	const uint64_t ti0 = ti;
 	uint64_t line = addr & tm_line_mask;
@@ -594,14 +282,14 @@ access:;
 	return done;
 }
 
-static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
+static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
 {
 	if (LIKELY(s->opt.mshrs == 8)) /* the default: loops unrolled */
 		return load_timing_n(s, h, t, ti, addr, size, 8);
 	return load_timing_n(s, h, t, ti, addr, size, s->opt.mshrs);
 }
 
-static ALWAYS_INLINE void wait_loads(struct sim *s, struct hart *h, uint64_t *t)
+static ALWAYS_INLINE void wait_loads(struct sim *s, struct sim_hart *h, uint64_t *t)
 {
 	(void)s;
 	*t = max64(*t, h->mshr_max);
@@ -618,7 +306,7 @@ static uint32_t raw_at(struct sim *s, uint64_t pc)
 
 static struct dinsn no_page[1024]; /* all OP_UNDECODED: forces the slow fetch path */
 
-static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t n, uint64_t until, const int timing)
+static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until, const int timing)
 {
 	uint64_t *x = h->x;
 	uint64_t pc = h->pc;
@@ -635,7 +323,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t 
 
 #define SYNC() do { h->instret = ins0 + done; if (timing) h->clock = t; else h->clock = clk0 + done; } while (0)
 #define RESYNC() do { ins0 = h->instret - done; if (timing) t = h->clock; else clk0 = h->clock - done; } while (0)
-#define TRAP(cause, tval) do { h->pc = pc; SYNC(); take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out; goto next; } while (0)
+#define TRAP(cause, tval) do { h->pc = pc; SYNC(); sim_take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out; goto next; } while (0)
 #define LOAD(sz, conv) do { \
 		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, v_, o_ = a_ - rbase; \
 		if (LIKELY(o_ <= rsize - sz)) { \
@@ -851,7 +539,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t 
 			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 			if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
 			int ok = h->resv_valid && h->resv_addr == (a & ~(RESV_GRANULE - 1));
-			resv_drop(s, h);
+			sim_resv_drop(s, h);
 			if (timing) { sb_drain_all(h, &t); if (ok) t = tm_amo(s, h->id, a, sz, t); }
 			if (ok) ram_write(s, h, off2, sz, x[d->rs2]);
 			x[d->rd] = !ok;
@@ -893,10 +581,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t 
 		case OP_ECALL: TRAP(CAUSE_ECALL_M, 0);
 		case OP_EBREAK: TRAP(CAUSE_BREAKPOINT, pc);
 		case OP_MRET:
-			h->mstatus = (h->mstatus & ~(MSTATUS_MIE | MSTATUS_MPIE)) |
-			             ((h->mstatus & MSTATUS_MPIE) ? MSTATUS_MIE : 0) | MSTATUS_MPIE | MSTATUS_MPP;
-			pc = h->mepc;
-			h->pc = pc;
+			sim_mret(h);
 			SYNC();
 			sim_check_irq(s, h);
 			RESYNC();
@@ -907,19 +592,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t 
 			h->pc = pc + 4;
 			SYNC();
 			h->wfi_count++;
-			if (!(read_mip(s, h) & h->mie)) {
-				/* sleep until the timer fires, at most WFI_MAX_SKIP cycles */
-				uint64_t skip = WFI_MAX_SKIP;
-				if (h->mie & MIP_MTIP) {
-					uint64_t now = sim_mtime(s, h), cmp = s->mtimecmp[h->id];
-					if (cmp > now) {
-						unsigned __int128 c = (unsigned __int128)(cmp - now) * (s->opt.freq_mhz * 1000000ull);
-						uint64_t cyc = (uint64_t)((c + s->opt.timebase - 1) / s->opt.timebase);
-						if (cyc < skip) skip = cyc;
-					}
-				}
-				h->clock += skip;
-			}
+			sim_wfi(s, h);
 			sim_check_irq(s, h);
 			RESYNC();
 			pc = h->pc;
@@ -932,13 +605,19 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct hart *h, uint64_t 
 			int wr = d->op == OP_CSRRW || d->op == OP_CSRRWI || !srcz;
 			uint64_t old = 0, nv;
 			SYNC();
-			if (csr_read(s, h, csr, &old)) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+			/* minstret/instret read the count of the instructions retired
+			 * before this one (h->instret already counts it); a write
+			 * (below) sets the value the next instruction reads */
+			h->instret--;
+			int bad = sim_csr_read(s, h, csr, &old);
+			h->instret++;
+			if (bad) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
 			if (wr) {
 				if ((csr >> 10) == 3) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
 				if (d->op == OP_CSRRW || d->op == OP_CSRRWI) nv = src;
 				else if (d->op == OP_CSRRS || d->op == OP_CSRRSI) nv = old | src;
 				else nv = old & ~src;
-				if (csr_write(s, h, csr, nv)) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+				if (sim_csr_write(s, h, csr, nv)) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
 			}
 			x[d->rd] = old;
 			if (wr && (csr == 0x300 || csr == 0x304)) {
@@ -974,13 +653,13 @@ out:
 #undef BR
 }
 
-uint64_t sim_step_functional(struct sim *s, struct hart *h, uint64_t n)
+uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n)
 {
 	/* functional clock: one cycle per instruction (plus wfi sleeps) */
 	return exec_loop(s, h, n, 0, 0);
 }
 
-uint64_t sim_step_timing(struct sim *s, struct hart *h, uint64_t until, uint64_t n)
+uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n)
 {
 	return exec_loop(s, h, n, until, 1);
 }

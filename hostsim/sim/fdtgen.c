@@ -1,25 +1,20 @@
 /*
  * The device tree hostsim passes in a1, built with libfdt's sequential-write
- * API.  Layout follows QEMU virt (see docs/hostsim.md for the tree).
+ * API.  Layout follows QEMU virt (see docs/hostsim.md for the tree); the
+ * /soc nodes come from the device table (dev.h).
  */
 #include <stdio.h>
 #include <string.h>
 #include <libfdt.h>
 #include "sim/sim.h"
 #include "sim/timing.h"
-
-static int reg2(void *fdt, uint64_t base, uint64_t size)
-{
-	fdt64_t r[2] = { cpu_to_fdt64(base), cpu_to_fdt64(size) };
-	return fdt_property(fdt, "reg", r, sizeof(r));
-}
+#include "sim/dev.h"
 
 int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 {
 	void *f = buf;
 	int e = 0;
 	char name[64], path[64];
-	uint32_t phandle_intc0 = 1;
 
 	e |= fdt_create(f, bufsize);
 	e |= fdt_finish_reservemap(f);
@@ -30,14 +25,19 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 	e |= fdt_property_string(f, "model", "rvmess hostsim");
 
 	e |= fdt_begin_node(f, "chosen");
-	snprintf(path, sizeof(path), "/soc/serial@%llx", (unsigned long long)SIM_UART_BASE);
-	e |= fdt_property_string(f, "stdout-path", path);
+	for (unsigned i = 0; i < sim_ndevs; i++)
+		if (sim_devs[i]->flags & SIM_DEV_STDOUT) {
+			snprintf(path, sizeof(path), "/soc/%s@%llx", sim_devs[i]->name,
+			         (unsigned long long)sim_devs[i]->base);
+			e |= fdt_property_string(f, "stdout-path", path);
+			break;
+		}
 	e |= fdt_end_node(f);
 
 	snprintf(name, sizeof(name), "memory@%llx", (unsigned long long)s->ram_base);
 	e |= fdt_begin_node(f, name);
 	e |= fdt_property_string(f, "device_type", "memory");
-	e |= reg2(f, s->ram_base, s->ram_size);
+	e |= sim_fdt_reg(f, s->ram_base, s->ram_size);
 	e |= fdt_end_node(f);
 
 	e |= fdt_begin_node(f, "cpus");
@@ -61,7 +61,7 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 		e |= fdt_property_u32(f, "#interrupt-cells", 1);
 		e |= fdt_property(f, "interrupt-controller", NULL, 0);
 		e |= fdt_property_string(f, "compatible", "riscv,cpu-intc");
-		e |= fdt_property_u32(f, "phandle", phandle_intc0 + i);
+		e |= fdt_property_u32(f, "phandle", SIM_INTC_PHANDLE(i));
 		e |= fdt_end_node(f);
 		e |= fdt_end_node(f);
 	}
@@ -73,47 +73,7 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 	e |= fdt_property_string(f, "compatible", "simple-bus");
 	e |= fdt_property(f, "ranges", NULL, 0);
 
-	snprintf(name, sizeof(name), "serial@%llx", (unsigned long long)SIM_UART_BASE);
-	e |= fdt_begin_node(f, name);
-	e |= fdt_property_string(f, "compatible", "ns16550a");
-	e |= fdt_property_u32(f, "clock-frequency", SIM_UART_CLOCK);
-	e |= reg2(f, SIM_UART_BASE, SIM_UART_SIZE);
-	e |= fdt_end_node(f);
-
-	snprintf(name, sizeof(name), "clint@%llx", (unsigned long long)SIM_CLINT_BASE);
-	e |= fdt_begin_node(f, name);
-	{
-		/* "riscv,clint0" first: the firmware's reader keys on it */
-		static const char compat[] = "riscv,clint0\0sifive,clint0";
-		e |= fdt_property(f, "compatible", compat, sizeof(compat));
-	}
-	e |= reg2(f, SIM_CLINT_BASE, SIM_CLINT_SIZE);
-	{
-		fdt32_t ie[SIM_MAX_HARTS * 4];
-		for (unsigned i = 0; i < s->nharts; i++) {
-			ie[4 * i + 0] = cpu_to_fdt32(phandle_intc0 + i);
-			ie[4 * i + 1] = cpu_to_fdt32(3);
-			ie[4 * i + 2] = cpu_to_fdt32(phandle_intc0 + i);
-			ie[4 * i + 3] = cpu_to_fdt32(7);
-		}
-		e |= fdt_property(f, "interrupts-extended", ie, (int)(s->nharts * 4 * sizeof(fdt32_t)));
-	}
-	e |= fdt_end_node(f);
-
-	snprintf(name, sizeof(name), "test@%llx", (unsigned long long)SIM_TEST_BASE);
-	e |= fdt_begin_node(f, name);
-	{
-		static const char compat[] = "sifive,test1\0sifive,test0\0syscon";
-		e |= fdt_property(f, "compatible", compat, sizeof(compat));
-	}
-	e |= reg2(f, SIM_TEST_BASE, SIM_TEST_SIZE);
-	e |= fdt_end_node(f);
-
-	snprintf(name, sizeof(name), "memctl@%llx", (unsigned long long)SIM_MEMCTL_BASE);
-	e |= fdt_begin_node(f, name);
-	e |= fdt_property_string(f, "compatible", "rvmess,memctl-counters");
-	e |= reg2(f, SIM_MEMCTL_BASE, SIM_MEMCTL_SIZE);
-	e |= fdt_end_node(f);
+	e |= sim_devs_fdt(s, f);
 	e |= fdt_end_node(f); /* soc */
 
 	e |= fdt_begin_node(f, "rvmess-hostsim");

@@ -46,6 +46,10 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 	for (unsigned i = 0; i < SIM_MAX_HARTS; i++)
 		s->mtimecmp[i] = ~0ull;
 	s->console = stdout;
+	if (sim_devs_init(s)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	if (tm_init(s, err, errlen))
 		return -1;
 	return 0;
@@ -80,6 +84,7 @@ int sim_start(struct sim *s, char *err, size_t errlen)
 void sim_free(struct sim *s)
 {
 	tm_free(s);
+	sim_devs_free(s);
 	if (s->dpages) {
 		for (uint64_t i = 0; i <= s->npages; i++)
 			free(s->dpages[i]);
@@ -125,7 +130,7 @@ static void run_functional(struct sim *s)
 	const uint64_t q = s->opt.quantum;
 	while (!s->stop) {
 		for (unsigned i = 0; i < s->nharts && !s->stop; i++) {
-			struct hart *h = &s->harts[i];
+			struct sim_hart *h = &s->harts[i];
 			uint64_t n = turn_budget(s, q);
 			if (!n)
 				break;
@@ -155,7 +160,7 @@ static void run_timing(struct sim *s)
 				c2 = c;
 			}
 		}
-		struct hart *h = &s->harts[best];
+		struct sim_hart *h = &s->harts[best];
 		uint64_t until = c2 == UINT64_MAX ? UINT64_MAX : c2 + TIMING_SLACK;
 		uint64_t n = turn_budget(s, TIMING_CHUNK);
 		if (!n)
@@ -188,7 +193,7 @@ void sim_print_stats(struct sim *s, FILE *f)
 	uint64_t maxc = 0;
 	fprintf(f, "hostsim stats: harts=%u timing=%s\n", s->nharts, s->opt.timing ? "on" : "off");
 	for (unsigned i = 0; i < s->nharts; i++) {
-		struct hart *h = &s->harts[i];
+		struct sim_hart *h = &s->harts[i];
 		fprintf(f, "  hart %u: instret=%llu cycles=%llu stall=%llu wfi=%llu pc=0x%llx\n", i,
 		        (unsigned long long)h->instret, (unsigned long long)h->clock,
 		        (unsigned long long)h->stall_cycles, (unsigned long long)h->wfi_count,

@@ -6,36 +6,20 @@
 #include <string.h>
 #include "sim/sim.h"
 #include "sim/timing.h"
+#include "rvmess_version.h"
 
 static void usage(FILE *f)
 {
+	fprintf(f, "usage: hostsim [options] IMAGE.elf\n");
+	sim_opts_print_help(f);
 	fprintf(f,
-	        "usage: hostsim [options] IMAGE.elf\n"
-	        "  --harts N          harts (1..64, default 1)\n"
-	        "  --mem-size SIZE    RAM at 0x80000000 (default 256M; K/M/G suffixes)\n"
-	        "  --timebase HZ      CLINT mtime frequency (default 10000000)\n"
-	        "  --freq-mhz MHZ     core clock (default 1000); mtime = cycles * timebase / freq\n"
-	        "  --max-insns N      stop after N instructions in total (exit %d)\n"
-	        "  --max-cycles N     stop when a hart's clock reaches N (exit %d)\n"
-	        "  --seed N           seed (recorded in the DTB; runs are deterministic)\n"
-	        "  --console FILE     UART output to FILE instead of stdout\n"
-	        "  --config FILE      key=value lines with the same keys as these options\n"
-	        "  --no-timing        functional only: 1 cycle per instruction, no memsys\n"
-	        "  --quantum N        --no-timing: instructions per hart per turn (default 64)\n"
-	        "  --mshrs N          outstanding load misses per hart (default 8)\n"
-	        "  --store-buffer N   store buffer entries per hart (default 8)\n"
-	        "  --mul-latency N, --div-latency N   (default 3, 20 cycles)\n"
-	        "  --stats            per-hart counts, cycles and memsys counters on stderr\n"
+	        "  --print-config     print every option in effect as --config lines and exit\n"
+	        "  --version          print the version and exit\n"
 	        "exit status: the image's (finisher), %d unhandled trap, %d limit, %d reset request,\n"
 	        "             %d bad option / config / ELF\n",
-	        SIM_EXIT_LIMIT, SIM_EXIT_LIMIT, SIM_EXIT_TRAP, SIM_EXIT_LIMIT, SIM_EXIT_RESET, SIM_EXIT_USAGE);
+	        SIM_EXIT_TRAP, SIM_EXIT_LIMIT, SIM_EXIT_RESET, SIM_EXIT_USAGE);
 	tm_print_options(f);
 	fprintf(f, "(freq-ghz is not an option here: memsys gets the clock from --freq-mhz)\n");
-}
-
-static int is_flag(const char *k)
-{
-	return !strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats");
 }
 
 int main(int argc, char **argv)
@@ -43,12 +27,17 @@ int main(int argc, char **argv)
 	struct sim_opts o;
 	char err[512];
 	const char *image = NULL;
+	int print_config = 0;
 	sim_opts_default(&o);
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--version")) {
+			printf("hostsim %s\n", RVMESS_VERSION);
 			return 0;
 		}
 		if (a[0] == '-' && a[1] == '-' && a[2]) {
@@ -61,9 +50,18 @@ int main(int argc, char **argv)
 			}
 			memcpy(key, a + 2, kl);
 			key[kl] = 0;
+			if (!strcmp(key, "print-config") && !eq) {
+				print_config = 1;
+				continue;
+			}
+			int kind = sim_opts_kind(key);
+			if (kind == SIM_OPT_UNKNOWN) {
+				fprintf(stderr, "hostsim: unknown option '--%s' (hostsim --help lists them)\n", key);
+				return SIM_EXIT_USAGE;
+			}
 			if (eq)
 				val = eq + 1;
-			else if (!is_flag(key)) {
+			else if (kind == SIM_OPT_VALUE) {
 				if (i + 1 >= argc) {
 					fprintf(stderr, "hostsim: option --%s needs a value\n", key);
 					return SIM_EXIT_USAGE;
@@ -92,6 +90,14 @@ int main(int argc, char **argv)
 			return SIM_EXIT_USAGE;
 		}
 		image = a;
+	}
+	if (print_config) {
+		sim_opts_print(&o, stdout);
+		if (tm_print_config(&o, stdout, err, sizeof(err))) {
+			fprintf(stderr, "hostsim: %s\n", err);
+			return SIM_EXIT_USAGE;
+		}
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (!image) {
 		usage(stderr);
@@ -124,7 +130,7 @@ int main(int argc, char **argv)
 		s.console = con;
 	}
 	static char conbuf[1 << 16];
-	setvbuf(s.console, conbuf, _IOFBF, sizeof(conbuf));
+	setvbuf(s.console, conbuf, _IOLBF, sizeof(conbuf)); /* whole lines, so a reader sees each record as it comes */
 
 	int rc = sim_run(&s);
 	if (s.opt.stats)

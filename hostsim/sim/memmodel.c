@@ -7,9 +7,13 @@
  */
 #include "sim/memmodel.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define OFF(f) offsetof(struct memsys_cfg, f)
+static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 #define TSH 8                       /* ticks per cycle = 1 << TSH */
 #define CYC2T(c) ((uint64_t)(c) << TSH)
@@ -152,6 +156,49 @@ struct dram {
 };
 
 static unsigned log2u(uint64_t v) { unsigned n = 0; while (v > 1) { v >>= 1; n++; } return n; }
+
+static const struct memsys_key dram_keys[] = {
+	{ "dram-channels", K_U32, OFF(dram_channels), 1, 64, "dram: channels" },
+	{ "dram-banks", K_U32, OFF(dram_banks), 1, 1024, "dram: banks per channel (power of two)" },
+	{ "dram-row", K_U32, OFF(dram_row), 16, 1u << 20, "dram: row size per bank, bytes (power of two)" },
+	{ "dram-trcd", K_U32, OFF(dram_trcd), 0, 10000, "dram: activate to read, cycles" },
+	{ "dram-tcl", K_U32, OFF(dram_tcl), 0, 10000, "dram: read to data, cycles" },
+	{ "dram-trp", K_U32, OFF(dram_trp), 0, 10000, "dram: precharge, cycles" },
+	{ "dram-trtw", K_U32, OFF(dram_trtw), 0, 10000, "dram: bus turnaround read->write, cycles" },
+	{ "dram-twtr", K_U32, OFF(dram_twtr), 0, 10000, "dram: bus turnaround write->read, cycles" },
+	{ "dram-tfaw", K_U32, OFF(dram_tfaw), 0, 10000, "dram: window for four activates per channel, cycles (0 = no limit)" },
+	{ "dram-wq", K_U32, OFF(dram_wq), 1, 4096, "dram: writes drained in batches of this many" },
+	{ "dram-rowbufs", K_U32, OFF(dram_rowbufs), 1, 16, "dram: recent rows per bank served as row hits (FR-FCFS batching; 1 = strict open page)" },
+};
+
+static void dram_defaults(struct memsys_cfg *c)
+{
+	c->dram_channels = 1;
+	c->dram_banks = 16;
+	c->dram_row = 8192;
+	c->dram_trcd = 14;
+	c->dram_tcl = 14;
+	c->dram_trp = 14;
+	c->dram_trtw = 8;
+	c->dram_twtr = 20;
+	c->dram_wq = 16;
+	c->dram_rowbufs = 4;
+	c->dram_tfaw = 21;
+}
+
+static int dram_check(const struct memsys_cfg *c, char *err, size_t errlen)
+{
+	if (!pow2(c->dram_banks) || !pow2(c->dram_row) || c->dram_row < c->line) {
+		snprintf(err, errlen, "memsys: dram-banks (%u) and dram-row (%u) must be powers of two, dram-row >= line",
+		         c->dram_banks, c->dram_row);
+		return -1;
+	}
+	if (c->dram_channels < 1 || c->dram_wq < 1) {
+		snprintf(err, errlen, "memsys: dram-channels and dram-wq must be >= 1");
+		return -1;
+	}
+	return 0;
+}
 
 static void *dram_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 {
@@ -325,21 +372,55 @@ static void dram_destroy(void *st)
 
 /* ---- table ----------------------------------------------------------- */
 
+#define NOKEYS NULL, 0
+#define KEYS(k) k, sizeof(k) / sizeof(k[0])
 static const struct memmodel_ops models[] = {
-	{ "fixed", fixed_create, fixed_request, fixed_stats, fixed_peak, free },
-	{ "md1", md1_create, md1_request, md1_stats, md1_peak, free },
-	{ "dram", dram_create, dram_request, dram_stats, dram_peak, dram_destroy },
+	{ "fixed", "mem-latency cycles for every transfer, unlimited bandwidth", NOKEYS, NULL, NULL,
+	  fixed_create, fixed_request, fixed_stats, fixed_peak, free },
+	{ "md1", "one FIFO server at peak-gbps plus mem-latency (M/D/1 queue)", NOKEYS, NULL, NULL,
+	  md1_create, md1_request, md1_stats, md1_peak, free },
+	{ "dram", "channels, banks, open rows and a shared data bus per channel (the dram-* keys)",
+	  KEYS(dram_keys), dram_defaults, dram_check,
+	  dram_create, dram_request, dram_stats, dram_peak, dram_destroy },
 };
+#define NMODELS (sizeof models / sizeof models[0])
+
+const struct memmodel_ops *memmodel_at(size_t i)
+{
+	return i < NMODELS ? &models[i] : NULL;
+}
+
+void memmodel_defaults(struct memsys_cfg *cfg)
+{
+	for (size_t i = 0; i < NMODELS; i++)
+		if (models[i].defaults)
+			models[i].defaults(cfg);
+}
+
+int memmodel_check(const struct memsys_cfg *cfg, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < NMODELS; i++)
+		if (models[i].check && models[i].check(cfg, err, errlen))
+			return -1;
+	return 0;
+}
 
 const struct memmodel_ops *memmodel_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+	for (size_t i = 0; i < NMODELS; i++)
 		if (strcmp(models[i].name, name) == 0)
 			return &models[i];
 	return NULL;
 }
 
-const char *memmodel_names(void) { return "fixed md1 dram"; }
+const char *memmodel_names(void)
+{
+	static char names[128];
+	if (!names[0])
+		for (size_t i = 0; i < NMODELS; i++)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", models[i].name);
+	return names;
+}
 
 int memmodel_open(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen)
 {

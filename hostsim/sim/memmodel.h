@@ -8,8 +8,10 @@
  * order; a model never returns a completion earlier than `now`.
  *
  * Models count their own served transfers (the truth memsys's counters are
- * tested against).  Adding a model: write create/request/stats/destroy and
- * add a row to the table in memmodel.c.
+ * tested against).  Each model owns its parameters: their keys (option
+ * name, type, range, help: --help and option parsing come from them), their
+ * defaults and their checks.  Adding a model: write its functions and keys
+ * and add a row to the table in memmodel.c.
  */
 #ifndef HOSTSIM_MEMMODEL_H
 #define HOSTSIM_MEMMODEL_H
@@ -20,8 +22,27 @@
 
 struct memmodel;
 
+/* One configuration key (--KEY VALUE, KEY=VALUE in a config file): a field
+ * of struct memsys_cfg at offset `off`, with its range and help line. */
+enum memsys_ktype { K_U32, K_SIZE, K_DBL, K_STR };
+struct memsys_key {
+	const char *name;
+	enum memsys_ktype type;
+	size_t off;
+	double min, max;
+	const char *help;
+};
+
 struct memmodel_ops {
 	const char *name;
+	const char *help;                   /* one line for --help */
+	const struct memsys_key *keys;      /* the model's own parameters */
+	size_t nkeys;
+	/* Set the model's parameters in *cfg to their defaults (may be NULL). */
+	void (*defaults)(struct memsys_cfg *cfg);
+	/* Check the model's parameters, whichever model is selected: 0, or -1
+	 * + err (may be NULL). */
+	int (*check)(const struct memsys_cfg *cfg, char *err, size_t errlen);
 	/* NULL + err on a refused configuration. */
 	void *(*create)(const struct memsys_cfg *cfg, char *err, size_t errlen);
 	uint64_t (*request)(void *st, uint64_t line_addr, int is_write, uint64_t now);
@@ -38,6 +59,11 @@ struct memmodel {
 
 /* Look a model up by name; NULL if unknown. */
 const struct memmodel_ops *memmodel_find(const char *name);
+/* The i-th model of the table, NULL past the end. */
+const struct memmodel_ops *memmodel_at(size_t i);
+/* Every model's parameter defaults, and checks (first failure). */
+void memmodel_defaults(struct memsys_cfg *cfg);
+int memmodel_check(const struct memsys_cfg *cfg, char *err, size_t errlen);
 /* Space-separated list of model names, for messages. */
 const char *memmodel_names(void);
 

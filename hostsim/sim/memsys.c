@@ -11,13 +11,14 @@
 
 #include "sim/cache.h"
 #include "sim/memmodel.h"
+#include "rvmess/numparse.h"
 
 /* L1 line states (cache.state): 0 invalid */
 enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
 /* LLC line states: 0 invalid, 1 clean, 2 dirty (relative to memory) */
 enum { LLC_CLEAN = 1, LLC_DIRTY = 2 };
 
-struct hart {
+struct ms_hart {
 	uint64_t last_line;        /* fast path: most recently touched line ... */
 	int last_writable;         /* ... and whether it is held Modified */
 	uint64_t last_ready;       /* ... and when its data arrived / arrives */
@@ -32,7 +33,7 @@ struct memsys {
 	struct memsys_cfg cfg;
 	unsigned nharts, lshift;
 	uint64_t l1_hit, llc_lat, coh_lat;
-	struct hart *h;
+	struct ms_hart *h;
 	struct cache llc;
 	uint64_t *sharers;         /* per LLC slot: bit per hart holding the line in its L1 */
 	uint64_t *llc_ready;       /* per LLC slot: cycle the memory read completes */
@@ -63,29 +64,13 @@ void memsys_cfg_default(struct memsys_cfg *c)
 	c->mem_latency = 80;
 	c->peak_gbps = 25.6;
 	c->freq_ghz = 1.0;
-	c->dram_channels = 1;
-	c->dram_banks = 16;
-	c->dram_row = 8192;
-	c->dram_trcd = 14;
-	c->dram_tcl = 14;
-	c->dram_trp = 14;
-	c->dram_trtw = 8;
-	c->dram_twtr = 20;
-	c->dram_wq = 16;
-	c->dram_rowbufs = 4;
-	c->dram_tfaw = 21;
+	memmodel_defaults(c);
 }
 
-enum ktype { K_U32, K_SIZE, K_DBL, K_STR };
-struct key {
-	const char *name;
-	enum ktype type;
-	size_t off;
-	double min, max;
-	const char *help;
-};
+/* The caches' and every model's keys; the models' own are in their rows in
+ * memmodel.c. */
 #define OFF(f) offsetof(struct memsys_cfg, f)
-static const struct key keys[] = {
+static const struct memsys_key keys[] = {
 	{ "line", K_U32, OFF(line), 16, 256, "line size, bytes (power of two)" },
 	{ "l1d-size", K_SIZE, OFF(l1d_size), 64, 1ull << 30, "L1D size per hart, bytes" },
 	{ "l1d-ways", K_U32, OFF(l1d_ways), 1, 64, "L1D associativity" },
@@ -94,23 +79,26 @@ static const struct key keys[] = {
 	{ "llc-ways", K_U32, OFF(llc_ways), 1, 64, "LLC associativity" },
 	{ "llc-hit", K_U32, OFF(llc_hit), 0, 10000, "extra cycles for an L1 miss hitting the LLC" },
 	{ "coh-lat", K_U32, OFF(coh_lat), 0, 10000, "extra cycles when another L1 holds the line Modified" },
-	{ "mem-model", K_STR, OFF(mem_model), 0, 0, "memory model: fixed | md1 | dram" },
+	{ "mem-model", K_STR, OFF(mem_model), 0, 0, "memory model (see below)" },
 	{ "mem-latency", K_U32, OFF(mem_latency), 0, 1000000, "unloaded memory latency, cycles" },
 	{ "peak-gbps", K_DBL, OFF(peak_gbps), 0.001, 1e6, "peak memory bandwidth, GB/s (md1, dram)" },
 	{ "freq-ghz", K_DBL, OFF(freq_ghz), 0.001, 1000, "core clock, GHz" },
-	{ "dram-channels", K_U32, OFF(dram_channels), 1, 64, "dram: channels" },
-	{ "dram-banks", K_U32, OFF(dram_banks), 1, 1024, "dram: banks per channel (power of two)" },
-	{ "dram-row", K_U32, OFF(dram_row), 16, 1u << 20, "dram: row size per bank, bytes (power of two)" },
-	{ "dram-trcd", K_U32, OFF(dram_trcd), 0, 10000, "dram: activate to read, cycles" },
-	{ "dram-tcl", K_U32, OFF(dram_tcl), 0, 10000, "dram: read to data, cycles" },
-	{ "dram-trp", K_U32, OFF(dram_trp), 0, 10000, "dram: precharge, cycles" },
-	{ "dram-trtw", K_U32, OFF(dram_trtw), 0, 10000, "dram: bus turnaround read->write, cycles" },
-	{ "dram-twtr", K_U32, OFF(dram_twtr), 0, 10000, "dram: bus turnaround write->read, cycles" },
-	{ "dram-tfaw", K_U32, OFF(dram_tfaw), 0, 10000, "dram: window for four activates per channel, cycles (0 = no limit)" },
-	{ "dram-wq", K_U32, OFF(dram_wq), 1, 4096, "dram: writes drained in batches of this many" },
-	{ "dram-rowbufs", K_U32, OFF(dram_rowbufs), 1, 16, "dram: recent rows per bank served as row hits (FR-FCFS batching; 1 = strict open page)" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
+
+/* The key named k (with '-'), from the table above or a model's; NULL. */
+static const struct memsys_key *find_key(const char *k)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, k) == 0)
+			return &keys[i];
+	const struct memmodel_ops *mo;
+	for (size_t m = 0; (mo = memmodel_at(m)) != NULL; m++)
+		for (size_t i = 0; i < mo->nkeys; i++)
+			if (strcmp(mo->keys[i].name, k) == 0)
+				return &mo->keys[i];
+	return NULL;
+}
 
 static void seterr(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
 {
@@ -126,10 +114,7 @@ int memsys_cfg_is_key(const char *key)
 		return 0;
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
-	for (size_t i = 0; i < NKEYS; i++)
-		if (strcmp(keys[i].name, k) == 0)
-			return 1;
-	return 0;
+	return find_key(k) != NULL;
 }
 
 int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, char *err,
@@ -145,10 +130,7 @@ int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, cha
 	}
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
-	const struct key *kd = NULL;
-	for (size_t i = 0; i < NKEYS; i++)
-		if (strcmp(keys[i].name, k) == 0)
-			kd = &keys[i];
+	const struct memsys_key *kd = find_key(k);
 	if (!kd) {
 		seterr(err, errlen, "memsys: unknown key '%s'%s", key, "");
 		return -1;
@@ -179,46 +161,15 @@ int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, cha
 			return -1;
 		}
 	} else {
-		if (value[0] == '-' || value[0] == '+' || value[0] == ' ') {
+		/* the one number parser (rvmess/numparse.h): decimal, K/M/G/T suffixes */
+		uint64_t u;
+		int rc = rvm_parse_num(value, &u);
+		if (rc != RVM_NUM_OK) {
 			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (want an unsigned integer)",
-				         kd->name, value);
+				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (%s)", kd->name, value,
+				         rvm_num_why(rc));
 			return -1;
 		}
-		unsigned long long u = strtoull(value, &end, 0);
-		if (end == value || errno) {
-			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s'", kd->name, value);
-			return -1;
-		}
-		unsigned sh = 0;
-		if (kd->type == K_SIZE && *end) {
-			switch (*end) {
-			case 'k': case 'K': sh = 10; break;
-			case 'm': case 'M': sh = 20; break;
-			case 'g': case 'G': sh = 30; break;
-			default: sh = 99;
-			}
-			if (sh != 99) {
-				end++;
-				if (*end == 'i' && end[1] == 'B')
-					end += 2;
-				else if (*end == 'B')
-					end++;
-			}
-		}
-		if (*end || sh == 99) {
-			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': bad number '%.40s' (junk '%.20s')", kd->name,
-				         value, end);
-			return -1;
-		}
-		if (sh && u > (~0ull >> sh)) {
-			if (errlen)
-				snprintf(err, errlen, "memsys: key '%s': '%.40s' out of range", kd->name, value);
-			return -1;
-		}
-		u <<= sh;
 		dv = (double)u;
 	}
 	if (dv < kd->min || dv > kd->max) {
@@ -258,6 +209,12 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		return -1;
 	}
 	cache_fini(&t);
+	if (c->llc_size < c->l1d_size) {
+		snprintf(err, errlen, "memsys: llc-size %llu is smaller than l1d-size %llu: the LLC includes every L1D "
+		         "line, so it must be at least as large",
+		         (unsigned long long)c->llc_size, (unsigned long long)c->l1d_size);
+		return -1;
+	}
 	if (!memmodel_find(c->mem_model)) {
 		snprintf(err, errlen, "memsys: mem-model: unknown model '%.20s' (known: %s)", c->mem_model,
 		         memmodel_names());
@@ -267,15 +224,8 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		snprintf(err, errlen, "memsys: freq-ghz and peak-gbps must be > 0");
 		return -1;
 	}
-	if (!pow2(c->dram_banks) || !pow2(c->dram_row) || c->dram_row < c->line) {
-		snprintf(err, errlen, "memsys: dram-banks (%u) and dram-row (%u) must be powers of two, dram-row >= line",
-		         c->dram_banks, c->dram_row);
+	if (memmodel_check(c, err, errlen))
 		return -1;
-	}
-	if (c->dram_channels < 1 || c->dram_wq < 1) {
-		snprintf(err, errlen, "memsys: dram-channels and dram-wq must be >= 1");
-		return -1;
-	}
 	/* the model's own checks (e.g. dram latency budget) */
 	struct memmodel mm;
 	if (memmodel_open(&mm, c, e, sizeof e)) {
@@ -286,20 +236,34 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen)
 	return 0;
 }
 
+static void print_key(const struct memsys_key *k, const struct memsys_cfg *c, FILE *f)
+{
+	const char *cp = (const char *)c + k->off;
+	char v[64];
+	switch (k->type) {
+	case K_U32: snprintf(v, sizeof v, "%u", *(const unsigned *)(const void *)cp); break;
+	case K_SIZE: snprintf(v, sizeof v, "%llu", (unsigned long long)*(const uint64_t *)(const void *)cp); break;
+	case K_DBL: snprintf(v, sizeof v, "%g", *(const double *)(const void *)cp); break;
+	case K_STR: snprintf(v, sizeof v, "%s", cp); break;
+	}
+	fprintf(f, "%-14s %-10s # %s\n", k->name, v, k->help);
+}
+
 void memsys_cfg_print(const struct memsys_cfg *c, FILE *f)
 {
-	for (size_t i = 0; i < NKEYS; i++) {
-		const struct key *k = &keys[i];
-		const char *cp = (const char *)c + k->off;
-		char v[64];
-		switch (k->type) {
-		case K_U32: snprintf(v, sizeof v, "%u", *(const unsigned *)(const void *)cp); break;
-		case K_SIZE: snprintf(v, sizeof v, "%llu", (unsigned long long)*(const uint64_t *)(const void *)cp); break;
-		case K_DBL: snprintf(v, sizeof v, "%g", *(const double *)(const void *)cp); break;
-		case K_STR: snprintf(v, sizeof v, "%s", cp); break;
-		}
-		fprintf(f, "%-14s %-10s # %s\n", k->name, v, k->help);
-	}
+	const struct memmodel_ops *mo;
+	for (size_t i = 0; i < NKEYS; i++)
+		print_key(&keys[i], c, f);
+	for (size_t m = 0; (mo = memmodel_at(m)) != NULL; m++)
+		for (size_t i = 0; i < mo->nkeys; i++)
+			print_key(&mo->keys[i], c, f);
+}
+
+void memsys_models_print(FILE *f)
+{
+	const struct memmodel_ops *mo;
+	for (size_t m = 0; (mo = memmodel_at(m)) != NULL; m++)
+		fprintf(f, "  %-6s %s\n", mo->name, mo->help);
 }
 
 /* ---- create / destroy ----------------------------------------------------- */
@@ -376,7 +340,7 @@ void memsys_free(struct memsys *m)
  * Returns the state it had. */
 static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 {
-	struct hart *H = &m->h[s];
+	struct ms_hart *H = &m->h[s];
 	int64_t i = cache_find(&H->l1, line);
 	if (i < 0)
 		return ST_I; /* not reached while the directory is exact */
@@ -390,7 +354,7 @@ static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 /* Hart s keeps `line` but loses write permission. Returns the old state. */
 static int l1_downgrade(struct memsys *m, unsigned s, uint64_t line)
 {
-	struct hart *H = &m->h[s];
+	struct ms_hart *H = &m->h[s];
 	int64_t i = cache_find(&H->l1, line);
 	if (i < 0)
 		return ST_I;
@@ -437,7 +401,7 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
  * fast path in memsys_access free of register saves). */
 __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
-	struct hart *H = &m->h[h];
+	struct ms_hart *H = &m->h[h];
 	struct cache *l1 = &H->l1;
 	uint64_t bit = 1ull << h;
 	/* The LLC is inclusive and its sharer bits are exact, so the L1 holds
@@ -563,7 +527,7 @@ uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, u
 {
 	if (h >= m->nharts)
 		return now + 1;
-	struct hart *H = &m->h[h];
+	struct ms_hart *H = &m->h[h];
 	uint64_t line = a >> m->lshift;
 	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
 	/* fast path: the line this hart touched last (already its set's MRU) */

@@ -92,6 +92,8 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen);
 
 /* One line per key: "key value  # meaning" (help text / run record). */
 void memsys_cfg_print(const struct memsys_cfg *c, FILE *f);
+/* One line per memory model: "  name  what it models" (help text). */
+void memsys_models_print(FILE *f);
 
 /*
  * Create a memory system for nharts (1..MEMSYS_MAX_HARTS) harts.  Returns
@@ -138,33 +140,19 @@ enum memsys_event {
 /* Count of `event` for hart h; 0 for unknown ids or harts. */
 uint64_t memsys_event(const struct memsys *m, unsigned h, unsigned event);
 
-/*
- * Memory-controller counter block (MMIO, 64 bytes, 64-bit registers; the
- * core maps it where its platform says and forwards 8-byte accesses):
- *   +0x00 R  READS   line (64 B) transfers read from memory (= LLC misses)
- *   +0x08 R  WRITES  line transfers written to memory (= dirty LLC evictions)
- *   +0x10 R  BUSY    cycles the model's data path was busy (md1: server busy
- *                    time; dram: data-bus time incl. turnarounds, summed over
- *                    channels; fixed: 0)
- *   +0x18 R  PEAK    the model's peak bandwidth, MB/s (0 = unlimited)
- *   +0x20 RW CTRL    write 1: zero READS/WRITES/BUSY; write 2: freeze (reads
- *                    return the values at the freeze); write 0: unfreeze.
- *                    Reads: bit 1 = frozen.
- *   +0x28 R  FREQ    core clock, MHz
- *   +0x30 R  LINE    line (transfer) size, bytes
- *   +0x38 R  MAGIC   MEMSYS_MMIO_MAGIC
- * Other offsets read 0 and ignore writes.
- */
-#define MEMSYS_MMIO_SIZE   0x40u
-#define MEMSYS_MMIO_READS  0x00u
-#define MEMSYS_MMIO_WRITES 0x08u
-#define MEMSYS_MMIO_BUSY   0x10u
-#define MEMSYS_MMIO_PEAK   0x18u
-#define MEMSYS_MMIO_CTRL   0x20u
-#define MEMSYS_MMIO_FREQ   0x28u
-#define MEMSYS_MMIO_LINE   0x30u
-#define MEMSYS_MMIO_MAGIC  0x38u
-#define MEMSYS_MMIO_MAGIC_VALUE 0x31304d4d53535652ull /* "RVSSMM01" little-endian */
+/* Memory-controller counter block: registers in rvmess/memctl.h (shared
+ * with the image); MEMSYS_MMIO_* are the simulator's names for them. */
+#include "rvmess/memctl.h"
+#define MEMSYS_MMIO_SIZE        RVM_MEMCTL_SIZE
+#define MEMSYS_MMIO_READS       RVM_MEMCTL_READS
+#define MEMSYS_MMIO_WRITES      RVM_MEMCTL_WRITES
+#define MEMSYS_MMIO_BUSY        RVM_MEMCTL_BUSY
+#define MEMSYS_MMIO_PEAK        RVM_MEMCTL_PEAK
+#define MEMSYS_MMIO_CTRL        RVM_MEMCTL_CTRL
+#define MEMSYS_MMIO_FREQ        RVM_MEMCTL_FREQ
+#define MEMSYS_MMIO_LINE        RVM_MEMCTL_LINE
+#define MEMSYS_MMIO_MAGIC       RVM_MEMCTL_MAGIC
+#define MEMSYS_MMIO_MAGIC_VALUE RVM_MEMCTL_MAGIC_VALUE
 uint64_t memsys_mmio_read(struct memsys *m, uint64_t off);
 void memsys_mmio_write(struct memsys *m, uint64_t off, uint64_t v);
 

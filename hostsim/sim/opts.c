@@ -9,6 +9,7 @@
 #include "sim/sim.h"
 #include "sim/timing.h"
 #include "sim/memsys.h"
+#include "rvmess/numparse.h"
 
 void sim_opts_default(struct sim_opts *o)
 {
@@ -26,44 +27,29 @@ void sim_opts_default(struct sim_opts *o)
 	o->div_lat = 20;
 }
 
+void sim_opts_print(const struct sim_opts *o, FILE *f)
+{
+	fprintf(f, "harts=%u\nmem-size=%llu\ntimebase=%llu\nfreq-mhz=%llu\nseed=%llu\ntiming=%d\n",
+	        o->harts, (unsigned long long)o->mem_size, (unsigned long long)o->timebase,
+	        (unsigned long long)o->freq_mhz, (unsigned long long)o->seed, o->timing);
+	fprintf(f, "quantum=%u\nmshrs=%u\nstore-buffer=%u\nmul-latency=%u\ndiv-latency=%u\n",
+	        o->quantum, o->mshrs, o->sb_depth, o->mul_lat, o->div_lat);
+	if (o->max_insns)
+		fprintf(f, "max-insns=%llu\n", (unsigned long long)o->max_insns);
+	if (o->max_cycles)
+		fprintf(f, "max-cycles=%llu\n", (unsigned long long)o->max_cycles);
+}
+
+/* Numbers and sizes: the one parser of rvmess (rvmess/numparse.h): decimal,
+ * optional K/M/G/T or KiB/MiB/GiB/TiB suffix, overflow refused. */
 int sim_parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
+	return rvm_parse_num(s, out) == RVM_NUM_OK ? 0 : -1;
 }
 
 int sim_parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -1;
-	unsigned sh = 0;
-	switch (*end) {
-	case 0: break;
-	case 'k': case 'K': sh = 10; end++; break;
-	case 'm': case 'M': sh = 20; end++; break;
-	case 'g': case 'G': sh = 30; end++; break;
-	default: return -1;
-	}
-	if (*end == 'i' && sh) end++;
-	if (*end == 'B' || *end == 'b') end++;
-	if (*end)
-		return -1;
-	if (sh && v > (~0ull >> sh))
-		return -1;
-	*out = v << sh;
-	return 0;
+	return sim_parse_u64(s, out);
 }
 
 
@@ -79,6 +65,57 @@ static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint6
 		            (unsigned long long)lo, (unsigned long long)hi);
 	*out = v;
 	return 0;
+}
+
+/* The core's options (sim_opts_set below sets them): name, argument (NULL
+ * for a flag) and help line (NULL: config files only); --help and the
+ * command line's "does it take a value" come from here, the memory
+ * system's options from tm_is_option / tm_print_options. */
+static const struct { const char *name, *arg, *help; } core_opts[] = {
+	{ "harts", "N", "harts (1..64, default 1)" },
+	{ "mem-size", "SIZE", "RAM at 0x80000000 (default 256M; K/M/G suffixes)" },
+	{ "timebase", "HZ", "CLINT mtime frequency (default 10000000)" },
+	{ "freq-mhz", "MHZ", "core clock (default 1000); mtime = cycles * timebase / freq" },
+	{ "max-insns", "N", "stop after N instructions in total (exit 124)" },
+	{ "max-cycles", "N", "stop when a hart's clock reaches N (exit 124)" },
+	{ "seed", "N", "seed (recorded in the DTB; runs are deterministic)" },
+	{ "console", "FILE", "UART output to FILE instead of stdout" },
+	{ "config", "FILE", "key=value lines with the same keys as these options" },
+	{ "no-timing", NULL, "functional only: 1 cycle per instruction, no memsys" },
+	{ "timing", NULL, NULL },
+	{ "quantum", "N", "--no-timing: instructions per hart per turn (default 64)" },
+	{ "mshrs", "N", "outstanding load misses per hart (default 8)" },
+	{ "store-buffer", "N", "store buffer entries per hart (default 8)" },
+	{ "mul-latency", "N", "multiply result latency, cycles (default 3)" },
+	{ "div-latency", "N", "divide result latency, cycles (default 20)" },
+	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
+};
+_Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
+
+void sim_opts_print_help(FILE *f)
+{
+	char opt[40];
+	for (size_t i = 0; i < sizeof(core_opts) / sizeof(core_opts[0]); i++) {
+		if (!core_opts[i].help)
+			continue;
+		snprintf(opt, sizeof(opt), "--%s%s%s", core_opts[i].name, core_opts[i].arg ? " " : "",
+		         core_opts[i].arg ? core_opts[i].arg : "");
+		fprintf(f, "  %-18s %s\n", opt, core_opts[i].help);
+	}
+}
+
+int sim_opts_kind(const char *key)
+{
+	char k[40];
+	size_t n = strlen(key);
+	if (n >= sizeof(k))
+		return SIM_OPT_UNKNOWN;
+	for (size_t i = 0; i <= n; i++)
+		k[i] = key[i] == '_' ? '-' : key[i];
+	for (size_t i = 0; i < sizeof(core_opts) / sizeof(core_opts[0]); i++)
+		if (!strcmp(core_opts[i].name, k))
+			return core_opts[i].arg ? SIM_OPT_VALUE : SIM_OPT_FLAG;
+	return tm_is_option(k) ? SIM_OPT_VALUE : SIM_OPT_UNKNOWN;
 }
 
 int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err, size_t errlen)

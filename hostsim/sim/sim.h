@@ -1,9 +1,9 @@
 /*
  * hostsim: the functional core of rvmess's own RV64IMA M-mode platform.
  *
- * One `struct sim` holds the machine: flat RAM, the QEMU-virt-compatible
- * devices (ns16550a UART, CLINT, sifive,test0 finisher, the memsys
- * memory-controller counter block), the shared pre-decoded instruction cache
+ * One `struct sim` holds the machine: flat RAM, the state of the devices in
+ * the device table (dev.h: QEMU-virt-compatible UART, CLINT, finisher, and
+ * the memsys counter block), the shared pre-decoded instruction cache
  * and 1..64 harts.  See docs/hostsim.md for the model and its choices.
  */
 #ifndef HOSTSIM_SIM_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
+#include "sim/dev.h"
 
 #define SIM_MAX_HARTS 64
 
@@ -21,17 +22,7 @@
 #define SIM_EXIT_LIMIT  124 /* --max-insns / --max-cycles reached */
 #define SIM_EXIT_TRAP   125 /* a hart trapped with mtvec == 0 */
 
-/* Device addresses (QEMU virt, plus the memsys counter block). */
-#define SIM_UART_BASE    0x10000000ull
-#define SIM_UART_SIZE    0x100ull
-#define SIM_CLINT_BASE   0x2000000ull
-#define SIM_CLINT_SIZE   0x10000ull
-#define SIM_TEST_BASE    0x100000ull
-#define SIM_TEST_SIZE    0x1000ull
-#define SIM_MEMCTL_BASE  0x10010000ull
-#define SIM_MEMCTL_SIZE  0x1000ull
-#define SIM_RAM_BASE     0x80000000ull
-#define SIM_UART_CLOCK   3686400u
+#define SIM_RAM_BASE     0x80000000ull /* devices: dev.h */
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -62,8 +53,15 @@ void sim_opts_default(struct sim_opts *o);
  * flags.  Returns 0, or -1 with a reason in err (errlen bytes).
  */
 int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err, size_t errlen);
+/* Is key (without "--", '_' for '-') an option, and does it take a value? */
+enum { SIM_OPT_UNKNOWN = 0, SIM_OPT_VALUE, SIM_OPT_FLAG };
+int sim_opts_kind(const char *key);
+/* One line per command-line option of the core (for --help). */
+void sim_opts_print_help(FILE *f);
 /* Read key=value lines ('#' comments, blank lines).  Errors "FILE:LINE: reason". */
 int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen);
+/* The core options in effect as --config lines (key=value). */
+void sim_opts_print(const struct sim_opts *o, FILE *f);
 /* Parse a size "256M", "1G", "4096", "64K" (binary units).  0 ok, -1 bad. */
 int sim_parse_size(const char *s, uint64_t *out);
 int sim_parse_u64(const char *s, uint64_t *out);
@@ -111,7 +109,7 @@ const char *sim_op_name(unsigned op);
 #define SIM_SB_MAX 64
 #define SIM_MSHR_MAX 64
 
-struct hart {
+struct sim_hart {
 	uint64_t x[33];          /* x[32] is the sink for writes to x0 */
 	uint64_t pc;
 	unsigned id;
@@ -155,15 +153,15 @@ struct sim {
 	uint64_t npages;
 
 	unsigned nharts;
-	struct hart *harts;
+	struct sim_hart *harts;
 
-	/* devices */
+	/* devices (dev.h): the CLINT's registers, which the CSR unit reads as
+	 * the interrupt and time sources, and every other device's state */
 	uint32_t msip[SIM_MAX_HARTS];
 	uint64_t mtimecmp[SIM_MAX_HARTS];
 	int64_t mtime_off;
-	uint8_t uart_regs[8];
-	uint8_t uart_dll, uart_dlm;
-	FILE *console;
+	void *dev_state[SIM_MAX_DEVS];
+	FILE *console;           /* the UART's output */
 
 	/* LR/SC: number of harts holding a reservation */
 	unsigned nresv;
@@ -187,8 +185,8 @@ void sim_free(struct sim *s);
 int sim_start(struct sim *s, char *err, size_t errlen);
 /* Run until the image ends or a limit; returns the process exit status. */
 int sim_run(struct sim *s);
-uint64_t sim_mtime(struct sim *s, struct hart *h);
-uint64_t sim_hpm_raw(struct sim *s, struct hart *h, unsigned event);
+uint64_t sim_mtime(struct sim *s, struct sim_hart *h);
+uint64_t sim_hpm_raw(struct sim *s, struct sim_hart *h, unsigned event);
 void sim_print_stats(struct sim *s, FILE *f);
 
 /* elfload.c: load an ELF64 RISC-V executable into RAM.  err gets "reason". */
@@ -199,12 +197,12 @@ int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, s
 int sim_build_fdt(const struct sim *s, void *buf, int bufsize);
 
 /* cpu.c */
-void sim_hart_reset(struct sim *s, struct hart *h, unsigned id);
+void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id);
 /* Execute up to n instructions on h (functional). Returns executed. */
-uint64_t sim_step_functional(struct sim *s, struct hart *h, uint64_t n);
+uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n);
 /* Execute on h until its clock reaches `until` or n instructions. */
-uint64_t sim_step_timing(struct sim *s, struct hart *h, uint64_t until, uint64_t n);
+uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n);
 /* Take a pending enabled interrupt if any. */
-void sim_check_irq(struct sim *s, struct hart *h);
+void sim_check_irq(struct sim *s, struct sim_hart *h);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * The adapter between hostsim's core and memsys (hostsim/sim/memsys.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
 #include "sim/timing.h"
@@ -25,6 +27,8 @@ void tm_print_options(FILE *f)
 	memsys_cfg_default(&c);
 	fprintf(f, "memory-system timing options (--KEY VALUE or KEY=VALUE in --config; defaults):\n");
 	memsys_cfg_print(&c, f);
+	fprintf(f, "memory models (mem-model):\n");
+	memsys_models_print(f);
 }
 
 /* Build the memsys configuration from the options (also used to validate). */
@@ -36,6 +40,34 @@ static int build_cfg(const struct sim_opts *o, struct memsys_cfg *c, char *err, 
 			return -1;
 	c->freq_ghz = (double)o->freq_mhz / 1000.0;
 	return memsys_cfg_check(c, err, errlen);
+}
+
+/* --print-config: the memory system as run, as --config lines ("key=value  # help"). */
+int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen)
+{
+	struct memsys_cfg c;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (build_cfg(o, &c, err, errlen))
+		return -1;
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return sim_fail(err, errlen, "out of memory");
+	memsys_cfg_print(&c, m);
+	fclose(m);
+	/* memsys prints "key value  # help"; freq-ghz comes from --freq-mhz */
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char key[64], val[64];
+		const char *help = strchr(line, '#');
+
+		if (sscanf(line, "%63s %63s", key, val) != 2 || !tm_is_option(key))
+			continue;
+		fprintf(f, "%s=%s%s%s\n", key, val, help ? "  " : "", help ? help : "");
+	}
+	free(buf);
+	return 0;
 }
 
 int tm_init(struct sim *s, char *err, size_t errlen)

@@ -13,6 +13,8 @@
 /* Create s->ms from s->opt (memsys options); 0 ok, -1 with err. */
 int tm_init(struct sim *s, char *err, size_t errlen);
 void tm_free(struct sim *s);
+/* Print the memory-system options in effect as --config lines; 0, or -1 with err. */
+int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen);
 
 /*
  * Data-side accesses issued by hart `h` at cycle `now`.  Return the cycle at

@@ -1,10 +1,18 @@
-# Host unit test of the image's pure code: the record formatter (record.c),
-# integer helpers (num.c) and the chain builders (suites/chain.c), built for
-# the host against stubs of the platform layer (test_fwcore.c).
+# Host unit tests of the image's own C, built for the host against stubs of
+# the platform layer and of firmware/hart.c:
+#  test_fwcore: the record formatter (record.c), integer helpers (num.c) and
+#               the chain builders (suites/chain.c);
+#  test_sync:   the rendezvous and the late-hart write-off (sync.c, over
+#               state.c), threads as harts.
 
 UNIT_TESTS        += test_fwcore
 test_fwcore_SRCS  := hostsim/tests/test_fwcore.c firmware/record.c firmware/num.c \
                      firmware/suites/chain.c firmware/lib/crc32.c
 
-FWCORE_OBJS := $(foreach d,$(HOBJ) $(HOBJ_SAN),$(patsubst %.c,$(d)/%.o,$(test_fwcore_SRCS)))
+UNIT_TESTS        += test_sync
+test_sync_SRCS    := hostsim/tests/test_sync.c firmware/sync.c firmware/state.c \
+                     firmware/record.c firmware/num.c firmware/lib/crc32.c
+test_sync_LIBS    := -lpthread
+
+FWCORE_OBJS := $(foreach d,$(HOBJ) $(HOBJ_SAN),$(patsubst %.c,$(d)/%.o,$(sort $(test_fwcore_SRCS) $(test_sync_SRCS))))
 $(FWCORE_OBJS): HCFLAGS += -Iplatform -Ifirmware

@@ -8,7 +8,7 @@ ISA_ELFS := $(patsubst hostsim/tests/isa/%.S,$(BUILD)/tests/isa/%.elf,$(ISA_SRCS
 
 $(BUILD)/tests/isa/%.elf: hostsim/tests/isa/%.S hostsim/tests/isa/test.h hostsim/tests/isa/link.ld
 	@mkdir -p $(dir $@)
-	$(TCC) $(TARCH) -nostdlib -nostartfiles -static -Ihostsim/tests/isa \
+	$(call say,AS,$@)$(TCC) $(TARCH) -nostdlib -nostartfiles -static -Ihostsim/tests/isa \
 		-T hostsim/tests/isa/link.ld -Wl,--no-warn-rwx-segments -o $@ $<
 
 .PHONY: isa-tests
@@ -29,6 +29,9 @@ test_sim_opts_SRCS := hostsim/tests/test_sim_opts.c hostsim/sim/opts.c hostsim/s
 test_sim_opts_LIBS := -lfdt -lm
 
 UNIT_TESTS += test_sim_fdt
-test_sim_fdt_SRCS := hostsim/tests/test_sim_fdt.c hostsim/sim/fdtgen.c hostsim/sim/timing.c hostsim/sim/opts.c hostsim/sim/util.c \
-                     firmware/lib/fdt.c $(SIM_MEMSYS_SRCS)
+test_sim_fdt_SRCS := hostsim/tests/test_sim_fdt.c $(filter-out hostsim/sim/main.c,$(SIM_SRCS)) firmware/lib/fdt.c
 test_sim_fdt_LIBS := -lfdt -lm
+
+UNIT_TESTS += test_sim_dev
+test_sim_dev_SRCS := hostsim/tests/test_sim_dev.c $(filter-out hostsim/sim/main.c,$(SIM_SRCS))
+test_sim_dev_LIBS := -lfdt -lm

@@ -366,7 +366,7 @@ static void test_svg(void **st)
 	for (char *q = buf; (q = strstr(q, "<circle")); q++)
 		dots++;
 	assert_int_equal(lines, 2);
-	assert_int_equal(dots, 3); /* the NaN point is skipped */
+	assert_int_equal(dots, 4); /* 3 points (the NaN one is skipped) and the legend's */
 	assert_non_null(strstr(buf, ">1M<"));
 	free(buf);
 }

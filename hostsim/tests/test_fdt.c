@@ -14,10 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "rvmess/fdt.h"
+#include "common/uart.h"
 
 #ifndef FDT_TEST_DATA
 #define FDT_TEST_DATA "build/tests/data"
@@ -96,6 +99,22 @@ static int parse_copy(const uint8_t *src, size_t n, struct fdt_info *out)
 	return st;
 }
 
+/* The UART driver table (platform/common/uart.c) picks `drv` at `base` with
+ * that layout from the tree; the default is never used. */
+static void check_uart(const struct fdt_info *fi, const struct uart_driver *drv, uint64_t base,
+		       uint32_t shift, uint32_t width)
+{
+	static const struct uart dflt = { &uart_ns16550, 0xdead0000, 7, 4, 0 };
+	struct uart u;
+
+	assert_int_equal(uart_setup(&u, fi, &dflt), 0);
+	assert_ptr_equal(u.drv, drv);
+	assert_int_equal(u.base, base);
+	assert_int_equal(u.shift, shift);
+	assert_int_equal(u.width, width);
+	assert_int_equal(u.flags, 0);
+}
+
 /* The contract for every refusal. */
 static void assert_refused(const struct fdt_info *fi, int st, size_t maxlen)
 {
@@ -108,7 +127,8 @@ static void assert_refused(const struct fdt_info *fi, int st, size_t maxlen)
 	/* nothing half-filled is left behind */
 	assert_int_equal(fi->nharts, 0);
 	assert_int_equal(fi->nrsv, 0);
-	assert_int_equal(fi->uart_base, 0);
+	assert_int_equal(fi->console.base, 0);
+	assert_null(fi->blob);
 	assert_int_equal(fi->mem_size, 0);
 }
 
@@ -122,9 +142,11 @@ static void expect_refusal(const uint8_t *p, size_t n, const char *reason)
 		assert_string_equal(info.reason, reason);
 }
 
+/* In place: b->p is a heap buffer of exactly b->n bytes, and stays there
+ * for fdt_find_compatible (the UART drivers) until the test frees it. */
 static void parse_ok(const struct blob *b)
 {
-	int st = parse_copy(b->p, b->n, &info);
+	int st = fdt_parse(b->p, b->n, &info);
 	if (st != 0)
 		print_error("refused: %s at %u\n", info.reason, info.err_off);
 	assert_int_equal(st, 0);
@@ -152,11 +174,15 @@ static void test_virt_like(void **state)
 	assert_int_equal(info.timebase, 10000000);
 	assert_int_equal(info.mem_base, 0x80000000);
 	assert_int_equal(info.mem_size, 0x10000000);
-	/* stdout-path with :options beats the decoy sifive,uart0 earlier on */
-	assert_int_equal(info.uart_base, 0x10000000);
-	assert_string_equal(info.uart_compat, "ns16550a");
-	assert_int_equal(info.uart_reg_shift, 0);
-	assert_int_equal(info.uart_reg_io_width, 1);
+	/* the node stdout-path (with :options) names */
+	assert_int_equal(info.console.base, 0x10000000);
+	assert_int_equal(info.console.size, 0x100);
+	assert_string_equal(info.console.compat, "ns16550a");
+	assert_int_equal(info.console.compat_len, 9);
+	assert_int_equal(info.console.reg_shift, 0);
+	assert_int_equal(info.console.reg_io_width, 0); /* absent */
+	/* ... beats the decoy sifive,uart0 earlier on */
+	check_uart(&info, &uart_ns16550, 0x10000000, 0, 1);
 	assert_int_equal(info.clint_base, 0x2000000);
 	assert_int_equal(info.test_base, 0x100000);
 	assert_int_equal(info.has_htif, 0);
@@ -172,7 +198,7 @@ static void test_virt_like_v16(void **state)
 	assert_int_equal(be32(b.p + H_VERSION), 16);
 	parse_ok(&b);
 	assert_int_equal(info.nharts, 4);
-	assert_int_equal(info.uart_base, 0x10000000);
+	assert_int_equal(info.console.base, 0x10000000);
 	assert_int_equal(info.test_base, 0x100000);
 	free(b.p);
 }
@@ -194,10 +220,12 @@ static void test_jh7110_like(void **state)
 	assert_int_equal(info.mem_base, 0x40000000);
 	assert_int_equal(info.mem_size, 0x100000000ull);
 	/* alias serial0 -> uart0, although uart1 comes first (and is disabled) */
-	assert_int_equal(info.uart_base, 0x10000000);
-	assert_string_equal(info.uart_compat, "snps,dw-apb-uart");
-	assert_int_equal(info.uart_reg_shift, 2);
-	assert_int_equal(info.uart_reg_io_width, 4);
+	assert_int_equal(info.console.base, 0x10000000);
+	assert_string_equal(info.console.compat, "snps,dw-apb-uart");
+	assert_int_equal(info.console.reg_shift, 2);
+	assert_int_equal(info.console.reg_io_width, 4);
+	/* the DesignWare 8250 is the ns16550 driver's, registers 4 bytes apart */
+	check_uart(&info, &uart_ns16550, 0x10000000, 2, 4);
 	assert_int_equal(info.clint_base, 0x2000000);
 	assert_int_equal(info.test_base, 0);
 	assert_int_equal(info.nrsv, 1);
@@ -219,9 +247,20 @@ static void test_cells1(void **state)
 	assert_int_equal(info.timebase, 1000000);   /* first cpu's, /cpus has none */
 	assert_int_equal(info.mem_base, 0x80000000); /* first entry of the first node */
 	assert_int_equal(info.mem_size, 0x10000000);
-	/* no stdout-path: the first known UART (second compatible string) */
-	assert_int_equal(info.uart_base, 0x20000);
-	assert_string_equal(info.uart_compat, "vendor,other");
+	/* no stdout-path: no console node; the UART drivers take the first
+	 * node in document order one of them knows (by its second compatible
+	 * string: the SiFive driver, not the ns16550 one at 0x30000) */
+	assert_int_equal(info.console.base, 0);
+	check_uart(&info, &uart_sifive, 0x20000, 0, 1);
+	{
+		static const char *const want[] = { "ns16550a", NULL };
+		struct fdt_node n;
+		assert_int_equal(fdt_find_compatible(&info, want, &n), 1);
+		assert_int_equal(n.base, 0x30000);
+		assert_int_equal(n.size, 0x100);
+		assert_true(fdt_node_compatible(&n, "ns16550a"));
+		assert_false(fdt_node_compatible(&n, "ns16550"));
+	}
 	assert_int_equal(info.clint_base, 0x2000000);
 	/* syscon-poweroff -> regmap phandle -> syscon@4000, + offset 8 */
 	assert_int_equal(info.test_base, 0x4008);
@@ -239,8 +278,10 @@ static void test_cells2(void **state)
 	assert_int_equal(info.mem_base, 0x1000000000ull);
 	assert_int_equal(info.mem_size, 0x200000000ull);
 	/* "/soc/uart" names uart@100000000 without its unit address */
-	assert_int_equal(info.uart_base, 0x100000000ull);
-	assert_string_equal(info.uart_compat, "ns16550a");
+	assert_int_equal(info.console.base, 0x100000000ull);
+	assert_string_equal(info.console.compat, "ns16550a");
+	assert_int_equal(info.console.reg_io_width, 1);
+	check_uart(&info, &uart_ns16550, 0x100000000ull, 0, 1);
 	assert_int_equal(info.memctl_base, 0xfff0000000ull);
 	assert_int_equal(info.has_htif, 1);
 	assert_int_equal(info.clint_base, 0x2000000);
@@ -265,7 +306,7 @@ static void test_reserved(void **state)
 	}
 	assert_int_equal(info.mem_base, 0x80000000);
 	assert_int_equal(info.nharts, 0);
-	assert_int_equal(info.uart_base, 0);
+	assert_int_equal(info.console.base, 0);
 	free(b.p);
 }
 
@@ -295,8 +336,9 @@ static void test_qemu_virt(void **state)
 	assert_int_equal(info.timebase, 10000000);
 	assert_int_equal(info.mem_base, 0x80000000);
 	assert_int_equal(info.mem_size, 128u << 20);
-	assert_int_equal(info.uart_base, 0x10000000);
-	assert_string_equal(info.uart_compat, "ns16550a");
+	assert_int_equal(info.console.base, 0x10000000);
+	assert_string_equal(info.console.compat, "ns16550a");
+	check_uart(&info, &uart_ns16550, 0x10000000, 0, 1);
 	assert_int_equal(info.clint_base, 0x2000000);
 	assert_int_equal(info.test_base, 0x100000);
 	assert_int_equal(info.has_htif, 0);
@@ -317,7 +359,17 @@ static void test_qemu_spike(void **state)
 	assert_int_equal(info.mem_size, 128u << 20);
 	assert_int_equal(info.has_htif, 1);
 	assert_int_equal(info.clint_base, 0x2000000);
-	assert_int_equal(info.uart_base, 0); /* stdout-path is /htif, no UART */
+	/* stdout-path is /htif: that is the console node, whatever it is ... */
+	assert_int_equal(info.console.base, 0x1000000);
+	assert_string_equal(info.console.compat, "ucb,htif0");
+	/* ... no UART driver takes it, and there is no UART: the default */
+	{
+		struct uart u;
+		static const struct uart dflt = { NULL, 0x1234, 0, 1, UART_WRITE_ONLY };
+		assert_int_equal(uart_setup(&u, &info, &dflt), 1);
+		assert_null(u.drv);
+		assert_int_equal(u.base, 0x1234);
+	}
 	assert_int_equal(info.test_base, 0);
 	free(b.p);
 }
@@ -332,7 +384,7 @@ static void test_unaligned(void **state)
 	memcpy(q + 1, b.p, b.n);
 	assert_int_equal(fdt_parse(q + 1, b.n, &info), 0);
 	assert_int_equal(info.nharts, 5);
-	assert_int_equal(info.uart_base, 0x10000000);
+	assert_int_equal(info.console.base, 0x10000000);
 	assert_int_equal(info.mem_size, 0x100000000ull);
 	free(q);
 	free(b.p);
@@ -634,7 +686,7 @@ static void test_built(void **state)
 	b_u32(&b, 9);
 	check_built(&b, NULL);
 	assert_int_equal(info.nharts, 0);
-	assert_int_equal(info.uart_reg_io_width, 1);
+	assert_int_equal(info.console.base, 0);
 
 	/* NOPs anywhere are fine */
 	memset(&b, 0, sizeof b);
@@ -824,7 +876,9 @@ static void test_random_mutations(void **state)
 					assert_true(info.nrsv <= RVM_FDT_MAX_RSV);
 					for (uint32_t h = 0; h < info.nharts; h++)
 						assert_true(memchr(info.harts[h].isa, 0, sizeof info.harts[h].isa) != NULL);
-					assert_true(memchr(info.uart_compat, 0, sizeof info.uart_compat) != NULL);
+					assert_true(info.console.compat_len <= sizeof info.console.compat);
+					assert_true(info.console.compat_len == 0 ||
+						    info.console.compat[info.console.compat_len - 1] == 0);
 				} else {
 					refused++;
 					assert_refused(&info, st, n);
@@ -838,6 +892,64 @@ static void test_random_mutations(void **state)
 	print_message("random mutations: %d accepted, %d refused\n", ok, refused);
 	assert_true(ok > 100);
 	assert_true(refused > 1000);
+}
+
+/* ---- the UART drivers' register layouts ---------------------------------- */
+
+/* ns16550 with reg-shift 2 and 32-bit access (the JH7110's DesignWare 8250):
+ * LSR is polled at +20, THR written at +0 as a 32-bit word. */
+static void test_uart_ns16550_layout(void **state)
+{
+	uint32_t r32[8] = {0};
+	uint8_t r8[8] = {0};
+	struct uart u = { &uart_ns16550, (uintptr_t)r32, 2, 4, 0 };
+	(void)state;
+
+	r32[5] = 0x20; /* LSR: THR empty */
+	memset(r32, 0xff, 4 * 5); /* THR and the registers between */
+	uart_putc(&u, 'A');
+	assert_int_equal(r32[0], 'A');  /* the whole word written */
+	for (int i = 1; i < 5; i++)
+		assert_int_equal(r32[i], 0xffffffffu);
+
+	u = (struct uart){ &uart_ns16550, (uintptr_t)r8, 0, 1, 0 };
+	r8[5] = 0x20;
+	r8[1] = 0x77;
+	uart_putc(&u, 'B');
+	assert_int_equal(r8[0], 'B');
+	assert_int_equal(r8[1], 0x77);
+}
+
+/* A UART that cannot be read: with UART_WRITE_ONLY the driver never touches
+ * the status register, here on a page that faults when read. */
+static void test_uart_write_only(void **state)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *m = mmap(NULL, (size_t)pg * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	(void)state;
+
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mprotect(m + pg, (size_t)pg, PROT_NONE), 0);
+	/* THR in the last word of the good page, LSR (+20) beyond it */
+	struct uart u = { &uart_ns16550, (uintptr_t)(m + pg - 4), 2, 4, UART_WRITE_ONLY };
+	uart_putc(&u, 'Z');
+	assert_int_equal(*(uint32_t *)(m + pg - 4), 'Z');
+	u.drv = &uart_sifive; /* the SiFive driver polls txdata itself: not either */
+	uart_putc(&u, 'Y');
+	assert_int_equal(*(uint32_t *)(m + pg - 4), 'Y');
+	munmap(m, (size_t)pg * 2);
+}
+
+/* SiFive: txdata +0, bit 31 = FIFO full; 32-bit access whatever the tree says. */
+static void test_uart_sifive(void **state)
+{
+	uint32_t r[2] = { 0, 0x55 };
+	struct uart u = { &uart_sifive, (uintptr_t)r, 0, 1, 0 };
+	(void)state;
+
+	uart_putc(&u, 'S');
+	assert_int_equal(r[0], 'S');
+	assert_int_equal(r[1], 0x55);
 }
 
 int main(void)
@@ -860,6 +972,9 @@ int main(void)
 		cmocka_unit_test(test_built),
 		cmocka_unit_test(test_bad_rsvmap),
 		cmocka_unit_test(test_random_mutations),
+		cmocka_unit_test(test_uart_ns16550_layout),
+		cmocka_unit_test(test_uart_write_only),
+		cmocka_unit_test(test_uart_sifive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,7 +66,7 @@ static void test_record_line(void **state)
 
 	reset_out();
 	first = rec_count();
-	rec_begin(&r, "test");
+	rec_begin(&r, REC_WARN);
 	rec_u(&r, "n", 42);
 	rec_x(&r, "a", 0x1f);
 	rec_s(&r, "s", "a b*c");
@@ -79,7 +79,7 @@ static void test_record_line(void **state)
 
 	char want[256];
 	int n = snprintf(want, sizeof want,
-	                 "@RVM %llu test h=3 n=42 a=0x1f s=a_b?c f=0.333 l=1,20,300 z=0 zx=0x0 e=-",
+	                 "@RVM %llu warn h=3 n=42 a=0x1f s=a_b?c f=0.333 l=1,20,300 z=0 zx=0x0 e=-",
 	                 (unsigned long long)first);
 	assert_true(n > 0 && (size_t)n < outn);
 	assert_memory_equal(out, want, (size_t)n);
@@ -96,14 +96,36 @@ static void test_record_seq(void **state)
 	uint64_t s0 = rec_count();
 	for (int i = 0; i < 3; i++) {
 		reset_out();
-		rec_begin(&r, "x");
+		rec_begin(&r, REC_PROG);
 		assert_int_equal(rec_emit(&r), s0 + (uint64_t)i);
 		char pre[32];
-		snprintf(pre, sizeof pre, "@RVM %llu x h=3 *", (unsigned long long)(s0 + (uint64_t)i));
+		snprintf(pre, sizeof pre, "@RVM %llu prog h=3 *", (unsigned long long)(s0 + (uint64_t)i));
 		assert_memory_equal(out, pre, strlen(pre));
 		check_crc_line(out);
 	}
 	assert_int_equal(rec_count(), s0 + 3);
+}
+
+/* Every record type writes its name from the one list (rvmess/records.h). */
+static void test_record_types(void **state)
+{
+	struct rec r;
+	(void)state;
+
+	assert_string_equal(rvm_rec_name(REC_HDR), "hdr");
+	assert_string_equal(rvm_rec_name(REC_END), "end");
+	assert_null(rvm_rec_name(RVM_REC_NTYPES));
+	for (unsigned t = 0; t < RVM_REC_NTYPES; t++) {
+		char want[48];
+		reset_out();
+		rec_begin(&r, (enum rvm_rec_type)t);
+		rec_emit(&r);
+		snprintf(want, sizeof want, " %s h=3 *", rvm_rec_name(t));
+		assert_non_null(strstr(out, want));
+		for (unsigned u = 0; u < t; u++) /* names are distinct */
+			assert_string_not_equal(rvm_rec_name(u), rvm_rec_name(t));
+		assert_non_null(rvm_rec_fields(t));
+	}
 }
 
 static void test_record_truncated(void **state)
@@ -115,7 +137,7 @@ static void test_record_truncated(void **state)
 	memset(big, 'q', sizeof big - 1);
 	big[sizeof big - 1] = 0;
 	reset_out();
-	rec_begin(&r, "long");
+	rec_begin(&r, REC_ERR);
 	rec_s(&r, "m", big);
 	rec_emit(&r);
 	/* cut at the buffer, still one well-formed line with a valid CRC */
@@ -156,10 +178,10 @@ static void test_fixed_point(void **state)
 		struct rec r;
 		char want[64];
 		reset_out();
-		rec_begin(&r, "fx");
+		rec_begin(&r, REC_PARMAX);
 		rec_fx(&r, "v", cases[i].num, cases[i].den);
 		rec_emit(&r);
-		snprintf(want, sizeof want, " fx h=3 v=%s *", cases[i].want);
+		snprintf(want, sizeof want, " parmax h=3 v=%s *", cases[i].want);
 		if (!strstr(out, want))
 			fail_msg("case %zu: %llu/%llu: got '%s', want '%s'", i,
 			         (unsigned long long)cases[i].num, (unsigned long long)cases[i].den, out,
@@ -333,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_crc_known),
 		cmocka_unit_test(test_record_line),
 		cmocka_unit_test(test_record_seq),
+		cmocka_unit_test(test_record_types),
 		cmocka_unit_test(test_record_truncated),
 		cmocka_unit_test(test_err_counts),
 		cmocka_unit_test(test_fixed_point),

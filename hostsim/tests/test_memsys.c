@@ -71,6 +71,49 @@ static void test_cfg_defaults(void **state)
 	free(buf);
 }
 
+/* Every model's own keys (memmodel.c) are options: known, settable to their
+ * range's ends, listed by memsys_cfg_print with their defaults, and the
+ * defaults pass the model's check. */
+static void test_model_keys(void **state)
+{
+	(void)state;
+	const struct memmodel_ops *mo;
+	size_t nkeys = 0;
+	for (size_t m = 0; (mo = memmodel_at(m)) != NULL; m++) {
+		assert_ptr_equal(memmodel_find(mo->name), mo);
+		assert_non_null(strstr(memmodel_names(), mo->name));
+		for (size_t i = 0; i < mo->nkeys; i++, nkeys++) {
+			const struct memsys_key *k = &mo->keys[i];
+			struct memsys_cfg c;
+			char v[64], *buf = NULL;
+			size_t len = 0;
+			memsys_cfg_default(&c);
+			assert_true(memsys_cfg_is_key(k->name));
+			FILE *f = open_memstream(&buf, &len);
+			memsys_cfg_print(&c, f);
+			fclose(f);
+			assert_non_null(strstr(buf, k->name));
+			free(buf);
+			assert_int_equal(k->type, K_U32); /* all model keys so far */
+			snprintf(v, sizeof v, "%.0f", k->max);
+			if (memsys_cfg_set(&c, k->name, v, err, sizeof err))
+				fail_msg("%s %s: %s", k->name, v, err);
+			assert_int_equal(*(const unsigned *)(const void *)((const char *)&c + k->off), (unsigned)k->max);
+			snprintf(v, sizeof v, "%.0f", k->max + 1);
+			assert_int_equal(memsys_cfg_set(&c, k->name, v, err, sizeof err), -1);
+		}
+	}
+	assert_true(nkeys >= 11); /* dram's */
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	assert_int_equal(memmodel_check(&c, err, sizeof err), 0);
+	assert_int_equal(c.dram_banks, 16);
+	c.dram_banks = 12; /* checked whichever model is selected */
+	strcpy(c.mem_model, "fixed");
+	assert_int_equal(memsys_cfg_check(&c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "dram-banks"));
+}
+
 static void test_cfg_set_ok(void **state)
 {
 	(void)state;
@@ -84,8 +127,10 @@ static void test_cfg_set_ok(void **state)
 	assert_true(c.peak_gbps > 12.79 && c.peak_gbps < 12.81);
 	assert_int_equal(memsys_cfg_set(&c, "mem-model", "md1", err, sizeof err), 0);
 	assert_string_equal(c.mem_model, "md1");
-	assert_int_equal(memsys_cfg_set(&c, "l1d-ways", "0x4", err, sizeof err), 0);
+	assert_int_equal(memsys_cfg_set(&c, "l1d-ways", "04", err, sizeof err), 0); /* decimal, not octal */
 	assert_int_equal(c.l1d_ways, 4);
+	assert_int_equal(memsys_cfg_set(&c, "llc-size", "010M", err, sizeof err), 0);
+	assert_int_equal(c.llc_size, 10u << 20);
 }
 
 static void refuse(const char *key, const char *val, const char *want1, const char *want2)
@@ -111,6 +156,8 @@ static void test_cfg_refusals(void **state)
 	refuse("l1d-size", "abc", "l1d-size", "bad number");
 	refuse("l1d-size", "32Q", "l1d-size", "bad number");
 	refuse("l1d-ways", "-4", "l1d-ways", "bad number");
+	refuse("l1d-ways", "0x4", "l1d-ways", "not a decimal number");
+	refuse("l1d-size", "32KB", "l1d-size", "unknown suffix");
 	refuse("l1d-ways", "", "l1d-ways", "empty");
 	refuse("llc-ways", "1000", "llc-ways", "out of range");
 	refuse("peak-gbps", "fast", "peak-gbps", "bad number");
@@ -133,6 +180,13 @@ static void test_cfg_check_refusals(void **state)
 	c.mem_latency = 20; /* below tRP + tRCD + tCL for dram */
 	assert_null(memsys_new(&c, 1, err, sizeof err));
 	assert_non_null(strstr(err, "mem-latency"));
+	memsys_cfg_default(&c);
+	c.l1d_size = 64 << 10; /* an inclusive LLC smaller than the L1D it includes */
+	c.llc_size = 32 << 10;
+	assert_null(memsys_new(&c, 1, err, sizeof err));
+	assert_non_null(strstr(err, "llc-size 32768 is smaller than l1d-size 65536"));
+	c.llc_size = 64 << 10; /* as large: accepted */
+	assert_int_equal(memsys_cfg_check(&c, err, sizeof err), 0);
 	memsys_cfg_default(&c);
 	c.line = 48;
 	assert_null(memsys_new(&c, 1, err, sizeof err));
@@ -807,6 +861,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cfg_defaults),
 		cmocka_unit_test(test_cfg_set_ok),
+		cmocka_unit_test(test_model_keys),
 		cmocka_unit_test(test_cfg_refusals),
 		cmocka_unit_test(test_cfg_check_refusals),
 		cmocka_unit_test(test_hit_miss_latency_fixed),

@@ -55,11 +55,11 @@ static void test_firmware_reader(void **state)
 		assert_int_equal(fi.timebase, 4000000);
 		assert_int_equal(fi.mem_base, SIM_RAM_BASE);
 		assert_int_equal(fi.mem_size, 128ull << 20);
-		assert_int_equal(fi.uart_base, SIM_UART_BASE);
-		assert_string_equal(fi.uart_compat, "ns16550a");
-		assert_int_equal(fi.clint_base, SIM_CLINT_BASE);
-		assert_int_equal(fi.test_base, SIM_TEST_BASE);
-		assert_int_equal(fi.memctl_base, SIM_MEMCTL_BASE);
+		assert_int_equal(fi.console.base, sim_dev_find("serial")->base);
+		assert_string_equal(fi.console.compat, "ns16550a");
+		assert_int_equal(fi.clint_base, sim_dev_find("clint")->base);
+		assert_int_equal(fi.test_base, sim_dev_find("test")->base);
+		assert_int_equal(fi.memctl_base, sim_dev_find("memctl")->base);
 		assert_int_equal(fi.has_htif, 0);
 	}
 }

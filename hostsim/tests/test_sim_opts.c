@@ -32,7 +32,15 @@ static void test_sizes(void **state)
 	assert_int_equal(sim_parse_size("64K", &v), 0); assert_int_equal(v, 65536);
 	assert_int_equal(sim_parse_size("256M", &v), 0); assert_int_equal(v, 256ull << 20);
 	assert_int_equal(sim_parse_size("2GiB", &v), 0); assert_int_equal(v, 2ull << 30);
-	assert_int_equal(sim_parse_size("0x1000", &v), 0); assert_int_equal(v, 4096);
+	/* the one parser (rvmess/numparse.h): decimal only, binary suffixes */
+	assert_int_equal(sim_parse_size("0x1000", &v), -1);
+	assert_int_equal(sim_parse_size("0400M", &v), 0); assert_int_equal(v, 400ull << 20);
+	assert_int_equal(sim_parse_size("64MiB", &v), 0); assert_int_equal(v, 64ull << 20);
+	assert_int_equal(sim_parse_size("1T", &v), 0); assert_int_equal(v, 1ull << 40);
+	assert_int_equal(sim_parse_size("64MB", &v), -1);
+	assert_int_equal(sim_parse_u64("010", &v), 0); assert_int_equal(v, 10);
+	assert_int_equal(sim_parse_u64("0x10", &v), -1);
+	assert_int_equal(sim_parse_u64("18446744073709551616", &v), -1);
 	assert_int_equal(sim_parse_size("", &v), -1);
 	assert_int_equal(sim_parse_size("-1M", &v), -1);
 	assert_int_equal(sim_parse_size("12Q", &v), -1);
@@ -58,6 +66,10 @@ static void test_set(void **state)
 	struct sim_opts o;
 	char err[256];
 	sim_opts_default(&o);
+	assert_int_equal(sim_opts_set(&o, "harts", "010", err, sizeof(err)), 0); /* not octal 8 */
+	assert_int_equal(o.harts, 10);
+	assert_int_equal(sim_opts_set(&o, "mem-size", "0400M", err, sizeof(err)), 0); /* not 256M */
+	assert_int_equal(o.mem_size, 400ull << 20);
 	assert_int_equal(sim_opts_set(&o, "harts", "16", err, sizeof(err)), 0);
 	assert_int_equal(o.harts, 16);
 	assert_int_equal(sim_opts_set(&o, "mem_size", "64M", err, sizeof(err)), 0); /* '_' accepted */
@@ -79,6 +91,7 @@ static void test_set(void **state)
 	expect_err(&o, "harts", "65", "out of range 1..64");
 	expect_err(&o, "harts", NULL, "needs a value");
 	expect_err(&o, "harts", "x", "not a number");
+	expect_err(&o, "harts", "0x10", "not a number");
 	expect_err(&o, "mem-size", "1000", "multiple of 4K");
 	expect_err(&o, "mem-size", "32G", "1M..16G");
 	expect_err(&o, "freq-mhz", "0", "out of range");
@@ -147,6 +160,61 @@ static void test_file(void **state)
 	assert_non_null(strstr(err, "/nonexistent/x.cfg: cannot open"));
 }
 
+/* Which options exist and which take a value (main.c asks before it takes
+ * the next argument): every option of docs/hostsim.md's table, and the
+ * names sim_opts_set accepts agree with it. */
+static void test_kind(void **state)
+{
+	(void)state;
+	static const char *const values[] = {
+		"harts", "mem-size", "timebase", "freq-mhz", "max-insns", "max-cycles", "seed", "console",
+		"config", "quantum", "mshrs", "store-buffer", "mul-latency", "div-latency",
+		"llc-size", "llc_size", "mem-model", "dram-rowbufs",
+	};
+	static const char *const flags[] = { "no-timing", "timing", "stats" };
+	static const char *const unknown[] = { "frobnicate", "freq-ghz", "version", "", "harts2", "l1d-sise" };
+	char err[256];
+	struct sim_opts o;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		if (sim_opts_kind(values[i]) != SIM_OPT_VALUE)
+			fail_msg("%s: kind %d, want a value", values[i], sim_opts_kind(values[i]));
+		sim_opts_default(&o);
+		if (!strcmp(values[i], "config"))
+			continue; /* main.c reads the file (sim_opts_load_file) */
+		assert_int_equal(sim_opts_set(&o, values[i], NULL, err, sizeof(err)), -1);
+		if (!strstr(err, "needs a value") && !strstr(err, "needs a file name"))
+			fail_msg("%s without a value: %s", values[i], err);
+	}
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		assert_int_equal(sim_opts_kind(flags[i]), SIM_OPT_FLAG);
+		sim_opts_default(&o);
+		assert_int_equal(sim_opts_set(&o, flags[i], NULL, err, sizeof(err)), 0);
+	}
+	/* --help lists the core's command-line options (not the memsys keys,
+	 * which tm_print_options lists, nor the config-file-only "timing") */
+	char *help = NULL, want[40];
+	size_t len = 0;
+	FILE *f = open_memstream(&help, &len);
+	sim_opts_print_help(f);
+	fclose(f);
+	for (size_t i = 0; i < 14; i++) { /* values[0..13]: the core's */
+		snprintf(want, sizeof(want), "  --%s ", values[i]);
+		if (!strstr(help, want))
+			fail_msg("--help lacks --%s", values[i]);
+	}
+	assert_non_null(strstr(help, "  --no-timing "));
+	assert_non_null(strstr(help, "  --stats "));
+	assert_null(strstr(help, "--llc-size"));
+	free(help);
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		if (sim_opts_kind(unknown[i]) != SIM_OPT_UNKNOWN)
+			fail_msg("'%s' is not an option", unknown[i]);
+		sim_opts_default(&o);
+		assert_int_equal(sim_opts_set(&o, unknown[i], "1", err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "unknown option"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,27 +1,29 @@
 /*
  * QEMU virt, M-mode (-bios none): every hart enters at 0x80000000.
- * Console: ns16550a (from the FDT, default 0x10000000).
+ * Console: the UART the FDT names (platform/common/uart.c), default an
+ * ns16550a at 0x10000000.
  * Exit: the sifive,test0 finisher (from the FDT, default 0x100000).
  */
 #include "platform.h"
 #include "rvmess/fdt.h"
 #include "common/clint.h"
 #include "common/finisher.h"
-#include "common/ns16550.h"
+#include "common/uart.h"
 
-static struct ns16550 uart;
+static struct uart uart;
+static const struct uart uart_default = { &uart_ns16550, 0x10000000u, 0, 1, 0 };
 static uint64_t test_base;
 
 static void virt_init(const struct fdt_info *f)
 {
-	ns16550_setup(&uart, f, 0x10000000u);
+	uart_setup(&uart, f, &uart_default);
 	clint_setup(f, 0x2000000u);
 	test_base = (f && f->test_base) ? f->test_base : 0x100000u;
 }
 
 static void virt_putc(char c)
 {
-	ns16550_putc(&uart, c);
+	uart_putc(&uart, c);
 }
 
 static __attribute__((noreturn)) void virt_exit(int status)

@@ -20,13 +20,8 @@
 #define RVM_CFG_VERSION 1u
 #define RVM_CFG_SECTION ".rvmess_config"
 
-/* suites bitmask */
-#define RVM_SUITE_CHASE (1u << 0)
-#define RVM_SUITE_LAT   (1u << 1)
-#define RVM_SUITE_PAR   (1u << 2)
-#define RVM_SUITE_MESS  (1u << 3)
-#define RVM_SUITE_CHECK (1u << 4)
-#define RVM_SUITE_ALL   0x1fu
+/* suites bitmask: RVM_SUITE_CHASE ..., RVM_SUITE_ALL */
+#include "rvmess/suite_list.h"
 
 #define RVM_CFG_MAX_STRIDES 8
 #define RVM_CFG_MAX_MIXES   51 /* 0..100 % stores, step 2 */
@@ -81,5 +76,8 @@ struct rvm_config {
 #define RVM_STATIC_ASSERT _Static_assert
 #endif
 RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 416, "rvm_config layout changed: bump RVM_CFG_VERSION");
+RVM_STATIC_ASSERT(RVM_SUITE_CHASE == 1 && RVM_SUITE_LAT == 2 && RVM_SUITE_PAR == 4 &&
+                  RVM_SUITE_MESS == 8 && RVM_SUITE_CHECK == 16,
+                  "suite bits are part of the config block: append new suites to RVM_SUITE_LIST");
 
 #endif

@@ -25,6 +25,15 @@ struct fdt_region {
 	uint64_t base, size;
 };
 
+/* A device node; what device it is, is its driver's business. */
+struct fdt_node {
+	uint64_t base, size;      /* its first reg entry; base 0 and size 0: none */
+	char     compat[64];      /* compatible: NUL-separated strings, whole ones only */
+	uint32_t compat_len;      /* bytes of compat used, including each NUL */
+	uint32_t reg_shift;       /* reg-shift, 0 if absent */
+	uint32_t reg_io_width;    /* reg-io-width, 0 if absent */
+};
+
 struct fdt_info {
 	int         status;    /* 0 ok, < 0 refused (then only `reason`/`err_off` are meaningful) */
 	const char *reason;    /* static string, e.g. "bad-magic", "truncated", "bad-token" */
@@ -37,11 +46,9 @@ struct fdt_info {
 
 	uint64_t mem_base, mem_size;  /* first /memory reg, 0 if absent */
 
-	/* console: /chosen stdout-path's node, else the first known UART */
-	uint64_t uart_base;           /* 0 if absent */
-	char     uart_compat[32];     /* first compatible string */
-	uint32_t uart_reg_shift;      /* reg-shift, default 0 */
-	uint32_t uart_reg_io_width;   /* reg-io-width, default 1 */
+	/* the node /chosen stdout-path names, when enabled and with a reg
+	 * (any compatible: a UART, an HTIF, ...); zero if none */
+	struct fdt_node console;
 
 	uint64_t clint_base;          /* riscv,clint0 / sifive,clint0 (mtime at +0xbff8) */
 	uint64_t test_base;           /* sifive,test0 / sifive,test1 (the finisher) */
@@ -53,6 +60,10 @@ struct fdt_info {
 
 	uint32_t          nrsv;       /* /memreserve/ entries and /reserved-memory children */
 	struct fdt_region rsv[RVM_FDT_MAX_RSV];
+
+	/* the accepted blob, for fdt_find_compatible (NULL when refused) */
+	const void *blob;
+	uint32_t    blob_len;
 };
 
 /*
@@ -61,5 +72,16 @@ struct fdt_info {
  * out->status.
  */
 int fdt_parse(const void *blob, size_t maxlen, struct fdt_info *out);
+
+/*
+ * The first enabled node, in document order, with a reg and a compatible
+ * string from the NULL-terminated list `compat`, in the blob fi accepted.
+ * Returns 1 and fills out, or 0 (out zeroed).  The blob must still be where
+ * fdt_parse read it.
+ */
+int fdt_find_compatible(const struct fdt_info *fi, const char *const *compat,
+			struct fdt_node *out);
+/* 1 when the node's compatible list contains `compat`. */
+int fdt_node_compatible(const struct fdt_node *n, const char *compat);
 
 #endif

@@ -10,12 +10,13 @@
 
 #include "rvmess/config.h"
 #include "rvmess/fdt.h"
+#include "rvmess/records.h"
 
 #define RVM_LINE 64u /* cache-line size the chains are built on */
 
 /* ---- harts ----------------------------------------------------------------- */
 
-/* The calling hart's id (kept in tp since _start; firmware/sync.c). */
+/* The calling hart's id (kept in tp since _start; firmware/hart.c). */
 unsigned rvm_hartid(void);
 
 static inline void rvm_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
@@ -40,11 +41,18 @@ enum {
 extern volatile uint32_t rvm_hstate[RVM_MAX_HARTS];
 const char *rvm_state_name(uint32_t st);
 
-/* What the lead tells the others when it releases a rendezvous. */
+/* What the lead tells the others when it releases a rendezvous.  The
+ * rendezvous (firmware/sync.c) interprets only CMD_END; the others are the
+ * business of the follower's handler (boot.c: the hart record, suites.c:
+ * a suite's turn). */
 enum { CMD_NONE = 0, CMD_HART_RECORD, CMD_RUN, CMD_RUN_ALL, CMD_END };
 
-/* Non-lead harts: follow the lead until CMD_END (never returns). */
-void rvm_follow(void) __attribute__((noreturn));
+/* What a follower does when the lead releases a rendezvous with cmd/arg
+ * (never called for CMD_END). */
+typedef void (*rvm_cmd_fn)(uint32_t cmd, uint32_t arg);
+/* Non-lead harts: follow the lead until CMD_END, running `fn` for every
+ * other command (never returns). */
+void rvm_follow(rvm_cmd_fn fn) __attribute__((noreturn));
 /* Lead: release generation g with a command, then collect generation g+1. */
 void rvm_lead_step(uint32_t cmd, uint32_t arg, const char *where);
 /* The two halves of rvm_lead_step, for work the lead does while the others
@@ -78,7 +86,7 @@ struct rec {
 	char b[RVM_REC_MAX];
 };
 
-void rec_begin(struct rec *r, const char *type);
+void rec_begin(struct rec *r, enum rvm_rec_type type);
 void rec_u(struct rec *r, const char *key, uint64_t v);
 void rec_x(struct rec *r, const char *key, uint64_t v);
 void rec_s(struct rec *r, const char *key, const char *s);
@@ -123,6 +131,8 @@ void stamp_diff(struct stamp *d, const struct stamp *a, const struct stamp *b);
 
 /* Run `fn` in probe mode: a trap skips the instruction.  Returns 1 if it trapped. */
 int rvm_probe(void (*fn)(void));
+
+/* ---- end of the run (firmware/finish.c) ------------------------------------ */
 
 /* Finish the run (lead only): end record, exit.  Never returns. */
 void rvm_finish(void) __attribute__((noreturn));

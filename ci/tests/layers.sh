@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The image's source files call each other one way (docs/layers.md): per
+# built platform, tools/fw-layers.sh finds no cycle, and the units that the
+# layering exists for sit where they should (the rendezvous below the suites
+# and the boot code, the run state at the bottom, boot.c alone on top).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+
+layer_of() { awk -v f="$2" '/^layer/ { for (i = 3; i <= NF; i++) if ($i == f) { sub(":", "", $2); print $2 } }' "$1"; }
+
+for objdir in "$BUILD"/obj/*/; do
+	p=$(basename "$objdir")
+	out=$(mktemp)
+	if ! tools/fw-layers.sh "$objdir" >"$out" 2>&1; then
+		fail "layers-$p" "$(grep -v '^edge' "$out" | tail -1)"
+		rm -f "$out"
+		continue
+	fi
+	pass "layers-$p-acyclic"
+	st=$(layer_of "$out" firmware/state.c) sy=$(layer_of "$out" firmware/sync.c)
+	su=$(layer_of "$out" firmware/suites/suites.c) bo=$(layer_of "$out" firmware/boot.c)
+	top=$(grep -c '^layer' "$out")
+	if [ "$st" = 0 ] && [ "$sy" -lt "$su" ] && [ "$bo" = $((top - 1)) ] &&
+		[ "$(awk '/^layer/ { n = NF } END { print n - 2 }' "$out")" = 1 ]; then
+		pass "layers-$p-order (state $st, sync $sy, suites $su, boot $bo of $top)"
+	else
+		fail "layers-$p-order" "state $st sync $sy suites $su boot $bo of $top layers"
+	fi
+	rm -f "$out"
+done
+finish

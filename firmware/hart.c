@@ -1,0 +1,19 @@
+/*
+ * The calling hart: its id (kept in tp since _start) and parking it.  The
+ * only two things here that need the target's instructions; the host unit
+ * tests replace this file with stubs.
+ */
+#include "rvmess/rt.h"
+
+unsigned rvm_hartid(void)
+{
+	unsigned long t;
+	__asm__ volatile("mv %0, tp" : "=r"(t));
+	return (unsigned)t;
+}
+
+void rvm_park(void)
+{
+	for (;;)
+		__asm__ volatile("wfi");
+}

@@ -1,0 +1,62 @@
+/*
+ * hostsim's memory-mapped devices: one table, read by the bus (cpu.c sends
+ * every access outside RAM to sim_dev_load / sim_dev_store) and by the DTB
+ * generator (fdtgen.c writes one node per row under /soc), so the memory map
+ * and the device tree cannot disagree.
+ *
+ * Adding a device: write hostsim/sim/dev_<name>.c defining
+ * `const struct sim_dev dev_<name>` and add X(<name>) to SIM_DEVICES in
+ * dev.c (the row's position is the node's position in /soc).
+ */
+#ifndef HOSTSIM_DEV_H
+#define HOSTSIM_DEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim;
+struct sim_hart;
+
+#define SIM_DEV_STDOUT 1u  /* /chosen/stdout-path points at this node */
+
+/* phandle of hart i's interrupt controller node (/cpus/cpu@i/interrupt-controller) */
+#define SIM_INTC_PHANDLE(i) (1u + (unsigned)(i))
+
+struct sim_dev {
+	const char *name;   /* the DTB node's name: <name>@<base> */
+	uint64_t base, size;
+	unsigned flags;     /* SIM_DEV_* */
+	size_t state_size;  /* bytes of zeroed per-machine state (s->dev_state[i]) */
+	/* Naturally aligned accesses at offset off (< size) of size 1/2/4/8
+	 * bytes.  load's *v is masked to `size` bytes by the caller.  Return 0,
+	 * or -1 for an access fault. */
+	int (*load)(struct sim *s, struct sim_hart *h, void *st, uint64_t off, unsigned size, uint64_t *v);
+	int (*store)(struct sim *s, struct sim_hart *h, void *st, uint64_t off, unsigned size, uint64_t v);
+	/* The node's properties (compatible, reg via sim_fdt_reg, ...);
+	 * NULL: no node. */
+	int (*fdt)(const struct sim *s, const struct sim_dev *d, void *fdt);
+};
+
+/* The table, in /soc order, and its length. */
+extern const struct sim_dev *const sim_devs[];
+extern const unsigned sim_ndevs;
+#define SIM_MAX_DEVS 16
+
+/* The device named `name`, or NULL. */
+const struct sim_dev *sim_dev_find(const char *name);
+
+/* Allocate / free every device's state in s->dev_state. 0 or -1 (no memory). */
+int sim_devs_init(struct sim *s);
+void sim_devs_free(struct sim *s);
+
+/* The bus: an access to address a outside RAM.  0 ok, -1 access fault (no
+ * device there, misaligned, or refused by the device). */
+int sim_dev_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *v);
+int sim_dev_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v);
+
+/* fdtgen helpers: "reg" = <base size> (2 cells each), and every device's
+ * node (to be called inside /soc). */
+int sim_fdt_reg(void *fdt, uint64_t base, uint64_t size);
+int sim_devs_fdt(const struct sim *s, void *fdt);
+
+#endif
