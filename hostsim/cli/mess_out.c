@@ -283,7 +283,7 @@ int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak
 	mess_write_csv(&f, o);
 	if (outdir_close(od, o) != 0)
 		goto out;
-	if (mess_write_bwlat_dir(&f, od, "bwlat", err, sizeof err) < 0) {
+	if (f.ncurves && mess_write_bwlat_dir(&f, od, "bwlat", err, sizeof err) < 0) {
 		if (!outdir_error(od)[0])
 			fprintf(diag, "rvmess: %s\n", err);
 		goto out;
