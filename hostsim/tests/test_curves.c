@@ -545,6 +545,56 @@ static void test_svg(void **st)
 	free(buf);
 }
 
+/* The largest y of any <text> in an SVG (the legend's last line among them). */
+static double max_text_y(const char *svg)
+{
+	double m = 0;
+	for (const char *q = svg; (q = strstr(q, "<text ")); q++) {
+		const char *y = strstr(q, " y=\"");
+		if (y)
+			m = fmax(m, atof(y + 4));
+	}
+	return m;
+}
+
+/* 51 curves (the full Mess family): the legend must stay inside the 600-pixel
+ * canvas: a colour bar when asked for, else "N more"; the reference lines. */
+static void test_svg_many_curves(void **st)
+{
+	(void)st;
+	static double x[2] = {1, 20}, y[2] = {100, 300};
+	struct svg_series s[51];
+	char lab[51][16];
+	for (int i = 0; i < 51; i++) {
+		snprintf(lab[i], sizeof lab[i], "%d%% reads", 100 - i);
+		s[i] = (struct svg_series){.label = lab[i], .x = x, .y = y, .n = 2};
+		svg_ramp(i / 50.0, s[i].color);
+	}
+	for (int bar = 0; bar < 2; bar++) {
+		struct svg_plot p = {.title = "t", .xlabel = "x", .ylabel = "y", .colorbar = bar,
+		                     .cb_lo = 100, .cb_hi = 50, .cb_title = "read %",
+		                     .vline = 25.6, .vline_label = "peak 25.6", .hline = 114, .hline_label = "unloaded"};
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *o = open_memstream(&buf, &len);
+		assert_int_equal(svg_write(o, &p, s, 51), 0);
+		fclose(o);
+		assert_true(max_text_y(buf) < 600);
+		if (bar) {
+			assert_non_null(strstr(buf, "class=\"colorbar\""));
+			assert_null(strstr(buf, ">100% reads<"));
+		} else {
+			assert_non_null(strstr(buf, "... 22 more"));
+		}
+		assert_non_null(strstr(buf, "class=\"vline\""));
+		assert_non_null(strstr(buf, ">peak 25.6<"));
+		assert_non_null(strstr(buf, "class=\"hline\""));
+		/* the x axis reaches the peak although no point does */
+		assert_non_null(strstr(buf, ">30</text>"));
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_bwlat_dir),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_svg_huge_values),
+		cmocka_unit_test(test_svg_many_curves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
