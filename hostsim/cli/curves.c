@@ -820,15 +820,20 @@ oom:
 	return -1;
 }
 
+static int rows_alloc(struct mess_bwlat *b)
+{
+	b->mbps = malloc(b->n * sizeof *b->mbps);
+	b->ns = malloc(b->n * sizeof *b->ns);
+	return b->mbps && b->ns ? 0 : -1;
+}
+
 /* Rows of a measured group, ascending: the anchor, then the smoothed points
  * with bandwidth and latency each a running maximum (the simulator assumes a
  * monotonic curve). */
 static int rows_of_group(const struct mess_curve *c, struct mess_bwlat *b)
 {
 	b->n = c->n + 1;
-	b->mbps = malloc(b->n * sizeof *b->mbps);
-	b->ns = malloc(b->n * sizeof *b->ns);
-	if (!b->mbps || !b->ns)
+	if (rows_alloc(b) < 0)
 		return -1;
 	double lmin = c->pt[0].lat_mean, bw = 0, lat = 0;
 	for (size_t q = 0; q < c->n; q++)
@@ -864,9 +869,7 @@ static void at_fraction(const struct mess_bwlat *c, double t, double *bw, double
 static int rows_copy(const struct mess_bwlat *from, struct mess_bwlat *b)
 {
 	b->n = from->n;
-	b->mbps = malloc(b->n * sizeof *b->mbps);
-	b->ns = malloc(b->n * sizeof *b->ns);
-	if (!b->mbps || !b->ns)
+	if (rows_alloc(b) < 0)
 		return -1;
 	memcpy(b->mbps, from->mbps, b->n * sizeof *b->mbps);
 	memcpy(b->ns, from->ns, b->n * sizeof *b->ns);
@@ -880,9 +883,7 @@ static int rows_interp(const struct mess_bwlat *lo, const struct mess_bwlat *hi,
 {
 	double w = (double)(r - lo->read_pct) / (double)(hi->read_pct - lo->read_pct);
 	b->n = lo->n > hi->n ? lo->n : hi->n;
-	b->mbps = malloc(b->n * sizeof *b->mbps);
-	b->ns = malloc(b->n * sizeof *b->ns);
-	if (!b->mbps || !b->ns)
+	if (rows_alloc(b) < 0)
 		return -1;
 	for (size_t i = 0; i < b->n; i++) {
 		double t = b->n > 1 ? (double)i / (double)(b->n - 1) : 0, b1, n1, b2, n2;
