@@ -36,7 +36,12 @@ static void read_time_csr(void)
 	(void)t;
 }
 
-/* cycles per second of the calling hart, measured over ~5 ms of timebase */
+/*
+ * Cycles per second of the calling hart, measured over 5 ms of timebase from
+ * one timer edge to another: the cycle count is exact to a loop iteration at
+ * each end (a few cycles in millions), and every ns the suites print derives
+ * from it (meas_take).
+ */
 static uint64_t measure_hz(void)
 {
 	uint64_t want = rvm.timebase / 200, t0, t1, c0, c1;
@@ -44,8 +49,12 @@ static uint64_t measure_hz(void)
 
 	if (!want)
 		want = 1;
-	t0 = pm_time();
+	t1 = pm_time();
+	do /* wait for an edge of the timer */
+		t0 = pm_time();
+	while (t0 == t1 && ++guard < 200000000u);
 	c0 = pm_cycles();
+	guard = 0;
 	do {
 		t1 = pm_time();
 	} while (t1 - t0 < want && ++guard < 200000000u);

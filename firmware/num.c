@@ -32,6 +32,11 @@ uint64_t rvm_ticks_ns(uint64_t ticks)
 	return rvm_muldiv(ticks, 1000000000u, rvm.timebase);
 }
 
+uint64_t rvm_cycles_ns(uint64_t cycles, uint64_t hz)
+{
+	return rvm_muldiv(cycles, 1000000000u, hz);
+}
+
 void rng_seed(struct rng *g, uint64_t seed)
 {
 	/* splitmix-style scramble so that small seeds give unrelated streams */

@@ -13,7 +13,14 @@
 #               dram: 100 % stores saturate below 100 % loads, and 100 %
 #               loads at pause 0 reach >= 90 % of the model's peak;
 #               counters: the last counter reading equals the memory model's
-#               own transfer count printed by hostsim --stats (within 1 %).
+#               own transfer count printed by hostsim --stats (within 1 %);
+#               files: mess.csv's measured columns are the raw values of
+#               mess_raw.csv (one window per point), bwlat/ holds the 51
+#               files bwlat_0..bwlat_100, each in descending bandwidth.
+#   warmup-*    fixed memory latency, chase ring 4x the LLC: the Mess chase
+#               reads the same latency at every point of a pause, the first
+#               one too (its warm-up walks the whole ring); the chase suite
+#               reads the same latency over a ring 2x the LLC as over 16x.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -53,7 +60,7 @@ if [ $? = 0 ]; then pass kernels-mix-and-layout; else fail kernels-mix-and-layou
 shipped=curves/hostsim-ddr4-3200/mess.csv
 if "$RVMESS" curves "$shipped" -o "$TMP/curves" >"$TMP/curves.out" 2>&1 &&
 	grep -q '^unloaded latency' "$TMP/curves.out" && [ -s "$TMP/curves/mess.svg" ] &&
-	[ "$(ls "$TMP/curves/bwlat" | wc -l)" = "$(ls curves/hostsim-ddr4-3200/bwlat | wc -l)" ]; then
+	[ "$(ls "$TMP/curves/bwlat" | grep -c '^bwlat_[0-9]*\.txt$')" = 51 ]; then
 	pass curves-shipped-family
 else fail curves-shipped-family "$(tail -2 "$TMP/curves.out" | tr '\n' ' ')"; fi
 sed '5s/,[0-9.]*,/,x1,/' "$shipped" >"$TMP/bad.csv"
@@ -99,6 +106,33 @@ else
 	echo "SKIP qemu-grid qemu-system-riscv64 not installed"
 fi
 
+# mess.csv's measured columns against mess_raw.csv, and the bwlat/ layout
+check_files() { # NAME DIR
+	local name=$1 dir=$2 bad r
+	bad=$(awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+		FILENAME ~ /mess_raw/ {
+			bw = $col[FILENAME, "src"] == "ctr" ? $col[FILENAME, "bw_ctr"] : $col[FILENAME, "bw_iss"]
+			k = (100 - $col[FILENAME, "mix"]) "," $col[FILENAME, "pause"]
+			rbw[k] = bw / 1000; rlat[k] = $col[FILENAME, "nspl"]; rrd[k] = $col[FILENAME, "rd_pct"] / 100; n++; next }
+		{ k = $col[FILENAME, "rw_ratio"] "," $col[FILENAME, "pause"]; m++
+		  if (!(k in rbw)) { print "mess.csv row " k " not in mess_raw.csv"; exit }
+		  d1 = $col[FILENAME, "bandwidth_mean"] - rbw[k]; d2 = $col[FILENAME, "latency_mean"] - rlat[k]
+		  d3 = $col[FILENAME, "rd_percentage_actual_mean"] - rrd[k]
+		  if (d1 * d1 > 1e-12 || d2 * d2 > 1e-6 || d3 * d3 > 1e-10) {
+			print "point " k ": mess.csv " $col[FILENAME, "bandwidth_mean"] " GB/s " $col[FILENAME, "latency_mean"] " ns, raw " rbw[k] " GB/s " rlat[k] " ns"; exit } }
+		END { if (m != n) print m " mess.csv rows for " n " raw windows" }' "$dir/mess_raw.csv" "$dir/mess.csv")
+	[ -z "$bad" ] || { fail "$name-measured-columns" "$bad"; return; }
+	pass "$name-measured-columns"
+	for r in $(seq 0 2 100); do
+		[ -s "$dir/bwlat/bwlat_$r.txt" ] || { bad="bwlat_$r.txt missing or empty"; break; }
+		bad=$(awk -v f="bwlat_$r.txt" 'NR > 1 && $1 > prev { print f ":" NR ": " $1 " MB/s after " prev; exit } { prev = $1 }' "$dir/bwlat/bwlat_$r.txt")
+		[ -z "$bad" ] || break
+	done
+	n=$(ls "$dir/bwlat" | grep -c '^bwlat_[0-9]*\.txt$')
+	if [ -z "$bad" ] && [ "$n" = 51 ] && [ -s "$dir/bwlat/README" ]; then pass "$name-bwlat-51-descending"
+	else fail "$name-bwlat-51-descending" "${bad:-$n bwlat files}"; fi
+}
+
 run_hostsim() { # NAME ARGS...
 	local name=$1; shift
 	timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --stats "$@" "$TMP/virt.elf" >"$TMP/$name.log" 2>"$TMP/$name.err"
@@ -126,6 +160,7 @@ if [ -x "$HOSTSIM" ]; then
 		else fail hostsim-dram-reaches-90pct-of-peak "100 % loads at pause 0: $rd MB/s, peak $peak MB/s"; fi
 		if awk -v r="$rd" -v w="$wr" 'BEGIN { exit !(w < r) }'; then pass "hostsim-dram-writes-saturate-lower ($rd vs $wr MB/s)"
 		else fail hostsim-dram-writes-saturate-lower "100 % loads $rd MB/s, 100 % stores $wr MB/s"; fi
+		check_files hostsim-dram "$TMP/dram.out"
 		# the counters the image read vs the model's own count (--stats)
 		truth=$(sed -n 's/.*model dram served reads \([0-9]*\) writes \([0-9]*\).*/\1 \2/p' "$TMP/dram.err")
 		seen=$(grep -o "@RVM [0-9]* memctl .*" "$TMP/dram.log" | tail -1 | sed -n 's/.* reads=\([0-9]*\) writes=\([0-9]*\).*/\1 \2/p')
@@ -135,6 +170,27 @@ if [ -x "$HOSTSIM" ]; then
 		then pass "hostsim-counters-truth (image $seen, model $truth)"
 		else fail hostsim-counters-truth "image read '$seen', model served '$truth'"; fi
 	fi
+	# warm-up: every point of a pause reads the same fixed latency, the first too
+	cp "$BUILD/images/virt.elf" "$TMP/warm.elf"
+	# shellcheck disable=SC2086
+	"$RVMESS" config "$TMP/warm.elf" $GRID mess_chase_size=16M >/dev/null
+	timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --mem-model fixed --mem-latency 100 --llc-size 4M \
+		"$TMP/warm.elf" >"$TMP/warm.log" 2>"$TMP/warm.err"
+	spread=$(for p in 0 256 16384; do echo "$p $(for m in 0 50 100; do field "$TMP/warm.log" $m $p nspl; done | tr '\n' ' ')"; done |
+		awk 'NF == 4 { lo = $2; hi = $2; for (i = 3; i <= 4; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+			d = (hi - lo) / lo; if (d > w) w = d; n++ } END { printf "%s", n == 3 ? sprintf("%.5f", w) : "missing" }')
+	if awk -v w="$spread" 'BEGIN { exit !(w != "missing" && w <= 0.0005) }'; then pass "warmup-mess-first-point (spread $spread)"
+	else fail warmup-mess-first-point "latency at one pause differs by $spread between mixes (> 0.05 %)"; fi
+	chase_nspl() { # SIZE
+		cp "$BUILD/images/virt.elf" "$TMP/chase.elf"
+		"$RVMESS" config "$TMP/chase.elf" suites=chase chase_size="$1" chase_loads=20000 warmups=1 reps=1 chase_all_harts=0 >/dev/null
+		timeout 300 "$HOSTSIM" --harts 1 --mem-size 128M --mem-model fixed --mem-latency 100 "$TMP/chase.elf" 2>/dev/null |
+			grep -o "@RVM [0-9]* chase .*" | grep -o " nspl=[0-9.]*" | cut -d= -f2
+	}
+	small=$(chase_nspl 4M); big=$(chase_nspl 32M)
+	if awk -v s="$small" -v b="$big" 'BEGIN { exit !(s > 0 && b > 0 && (s - b) / b <= 0.001 && (b - s) / b <= 0.001) }'; then
+		pass "warmup-chase-whole-ring ($small vs $big ns)"
+	else fail warmup-chase-whole-ring "4 MiB ring $small ns, 32 MiB ring $big ns (> 0.1 % apart)"; fi
 else
 	fail hostsim "$HOSTSIM not built"
 fi

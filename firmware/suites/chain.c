@@ -82,7 +82,11 @@ void meas_take(struct meas *m, const struct stamp *a, const struct stamp *b, uin
 	m->cycles = d.cycles;
 	m->instret = d.instret;
 	m->ticks = d.ticks;
-	m->ns = rvm_ticks_ns(d.ticks);
+	/* ns from the cycle counter at this hart's measured frequency: exact to a
+	 * cycle, where the timer (10 MHz on virt) quantises a short window by
+	 * +-1 tick; the timer only when the cycle counter does not count */
+	uint64_t hz = rvm.cpu_hz[rvm_hartid()];
+	m->ns = d.cycles && hz ? rvm_cycles_ns(d.cycles, hz) : rvm_ticks_ns(d.ticks);
 }
 
 void rec_meas(struct rec *r, const struct meas *m)

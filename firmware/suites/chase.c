@@ -45,9 +45,10 @@ static void suite_chase(void)
 	void *p;
 
 	chain_random(base, n, RVM_LINE, c->seed);
-	p = base;
-	for (uint32_t w = 0; w < c->warmups; w++)
-		p = rvm_chase(p, iters);
+	/* warm-up: `warmups` runs, and at least the whole ring once, so that no
+	 * line the build left in a cache is still there when the reps start */
+	uint64_t warm = (uint64_t)c->warmups * iters, ring = (n + RVM_CHASE_UNROLL - 1) / RVM_CHASE_UNROLL;
+	p = rvm_chase(base, warm > ring ? warm : ring);
 	for (uint32_t rep = 0; rep < c->reps; rep++) {
 		struct stamp a, b;
 		struct meas m;

@@ -23,8 +23,9 @@ static int help(void)
 	printf(USAGE
 	       "Read a Mess 2 curve CSV (docs/formats.md; e.g. a parse's mess.csv) and print\n"
 	       "its Mess metrics.  A bad file is refused as FILE:LINE: reason.\n"
-	       "  -o DIR        also write DIR/mess.svg and DIR/bwlat/bwlat_<R>.txt (the Mess\n"
-	       "                simulator's curve files), replaced all at once or not at all\n"
+	       "  -o DIR        also write DIR/bwlat/ (the Mess simulator's 51 curve files),\n"
+	       "                DIR/mess.svg, mess_read.svg and mess.csv (its smoothing recomputed from\n"
+	       "                the measured columns), replaced all at once or not at all\n"
 	       "  --peak GBPS   the memory's theoretical peak in GB/s (0.001..%g): saturated\n"
 	       "                bandwidth is also shown as %% of it\n"
 	       "Exit status: 0 ok; 1 bad CSV; 2 usage or I/O error.\n", MESS_MAX_GBPS);
@@ -87,18 +88,23 @@ int cmd_curves(int argc, char **argv)
 		return 2;
 	}
 	mess_metrics_print(&m, stdout);
+	double unl = m.unloaded_lat_ns;
 	mess_metrics_free(&m);
 	rc = 0;
 	if (dir) {
 		struct outdir od;
+		FILE *o = NULL;
 		int bad = outdir_open(&od, dir, "curves") < 0 ||
-		          mess_write_svg(&f, NULL, &od, "mess.svg", csv) < 0 ||
+		          !(o = outdir_create(&od, "mess.csv")) || mess_write_csv(&f, o) < 0 ||
+		          outdir_close(&od, o) < 0 ||
+		          mess_write_svg(&f, NULL, &od, "mess.svg", csv, peak, unl) < 0 ||
+		          mess_write_svg_by_read(&f, &od, "mess_read.svg", csv, peak, unl) < 0 ||
 		          mess_write_bwlat_dir(&f, &od, "bwlat", err, sizeof err) < 0;
 
 		if (outdir_finish(&od, bad, "curves", err) < 0)
 			rc = 2;
 		else
-			printf("rvmess curves: wrote %s/ (mess.svg bwlat/)\n", dir);
+			printf("rvmess curves: wrote %s/ (mess.csv mess.svg mess_read.svg bwlat/)\n", dir);
 	}
 	mess_family_free(&f);
 	return rc;

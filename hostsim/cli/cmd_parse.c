@@ -264,7 +264,7 @@ int cmd_parse(int argc, char **argv)
 			what = "the mess outputs";
 			goto io_error;
 		}
-		strcat(files, " mess_raw.csv mess.csv bwlat/ mess_metrics.txt mess.svg");
+		strcat(files, " mess_raw.csv mess.csv bwlat/ mess_metrics.txt mess.svg mess_read.svg");
 	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";

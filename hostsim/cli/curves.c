@@ -56,6 +56,26 @@ static unsigned round_read_pct(double rd_frac)
 	return (unsigned)k;
 }
 
+/*
+ * A kernel curve's read %: the mean measured read share of its loaded points,
+ * those at >= half the curve's highest bandwidth, where the generators and not
+ * the chase make the traffic.  Idle points are chase-dominated (close to 100 %
+ * reads whatever the kernel) and would pull the label up.
+ */
+unsigned mess_curve_read_pct(const struct mess_curve *c)
+{
+	double bmax = 0, sum = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++)
+		bmax = c->pt[i].bw_mean > bmax ? c->pt[i].bw_mean : bmax;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->pt[i].bw_mean >= 0.5 * bmax) {
+			sum += c->pt[i].rd_frac_mean;
+			k++;
+		}
+	return k ? round_read_pct(sum / (double)k) : 100;
+}
+
 static int cmp_sample(const void *a, const void *b)
 {
 	const struct mess_sample *x = a, *y = b;
@@ -158,10 +178,7 @@ int mess_family_build(const struct mess_sample *in, size_t n, struct mess_family
 			goto fail;
 		}
 		memcpy(c->pt, &pts[i], c->n * sizeof *c->pt);
-		double rd = 0;
-		for (size_t k = 0; k < c->n; k++)
-			rd += c->pt[k].rd_frac_mean;
-		c->read_pct_rounded = round_read_pct(rd / (double)c->n);
+		c->read_pct_rounded = mess_curve_read_pct(c);
 		mess_curve_smooth(c);
 		i = j;
 	}
@@ -192,96 +209,162 @@ void mess_family_free(struct mess_family *f)
 	f->ncurves = 0;
 }
 
-/* Quadratic least-squares fit of y over t = j - i, j in [lo, hi], evaluated at t = 0. */
-static double local_quad(const double *y, size_t lo, size_t hi, size_t i)
+/* Least-squares polynomial of degree `deg` (<= 3) through y[lo..hi] over
+ * t = j - i, evaluated at t = 0 (at point i). */
+static double local_poly(const double *y, size_t lo, size_t hi, size_t i, int deg)
 {
-	double S[5] = {0}, T[3] = {0};
+	enum { D = 4 };
+	double S[2 * D - 1] = {0}, T[D] = {0}, m[D][D + 1];
+	int n = deg + 1;
 	for (size_t j = lo; j <= hi; j++) {
 		double t = (double)j - (double)i, tk = 1;
-		for (int k = 0; k < 5; k++) {
+		for (int k = 0; k < 2 * n - 1; k++) {
 			S[k] += tk;
-			if (k < 3)
+			if (k < n)
 				T[k] += tk * y[j];
 			tk *= t;
 		}
 	}
-	/* normal equations [S0 S1 S2; S1 S2 S3; S2 S3 S4] [a b c]' = T; need a */
-	double m[3][4] = {
-		{S[0], S[1], S[2], T[0]},
-		{S[1], S[2], S[3], T[1]},
-		{S[2], S[3], S[4], T[2]},
-	};
-	for (int c = 0; c < 3; c++) {
+	for (int r = 0; r < n; r++) {
+		for (int c = 0; c < n; c++)
+			m[r][c] = S[r + c];
+		m[r][n] = T[r];
+	}
+	for (int c = 0; c < n; c++) {
 		int piv = c;
-		for (int r = c + 1; r < 3; r++)
+		for (int r = c + 1; r < n; r++)
 			if (fabs(m[r][c]) > fabs(m[piv][c]))
 				piv = r;
 		if (fabs(m[piv][c]) < 1e-12)
 			return y[i];
 		if (piv != c)
-			for (int k = 0; k < 4; k++) {
+			for (int k = 0; k <= n; k++) {
 				double t = m[c][k];
 				m[c][k] = m[piv][k];
 				m[piv][k] = t;
 			}
-		for (int r = 0; r < 3; r++) {
+		for (int r = 0; r < n; r++) {
 			if (r == c)
 				continue;
 			double f = m[r][c] / m[c][c];
-			for (int k = c; k < 4; k++)
+			for (int k = c; k <= n; k++)
 				m[r][k] -= f * m[c][k];
 		}
 	}
-	return m[0][3] / m[0][0];
+	return m[0][n] / m[0][0];
 }
 
-static void smooth_series(const double *y, double *out, size_t n)
+/* Savitzky-Golay, window MESS_SG_WINDOW, order MESS_SG_ORDER; the ends use the
+ * first and last full window (scipy's mode "interp"); n >= the window. */
+static void savgol(const double *y, double *out, size_t n)
 {
-	const size_t w = n >= 7 ? 7 : n;
+	const size_t w = MESS_SG_WINDOW;
 	for (size_t i = 0; i < n; i++) {
 		size_t lo = i >= w / 2 ? i - w / 2 : 0;
 		if (lo + w > n)
 			lo = n - w;
-		size_t hi = lo + w - 1;
-		double v = local_quad(y, lo, hi, i);
-		double mn = y[lo], mx = y[lo];
-		for (size_t j = lo; j <= hi; j++) {
-			mn = y[j] < mn ? y[j] : mn;
-			mx = y[j] > mx ? y[j] : mx;
-		}
-		out[i] = v < mn ? mn : v > mx ? mx : v;
+		out[i] = local_poly(y, lo, lo + w - 1, i, MESS_SG_ORDER);
 	}
+}
+
+struct ord_key {
+	int plateau;
+	double key;
+	uint64_t pause;
+	size_t i;
+};
+
+static int cmp_ord(const void *a, const void *b)
+{
+	const struct ord_key *x = a, *y = b;
+	if (x->plateau != y->plateau)
+		return x->plateau - y->plateau;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->pause != y->pause) /* more pressure later */
+		return x->pause > y->pause ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+size_t *mess_curve_order(const struct mess_curve *c)
+{
+	size_t n = c->n;
+	struct ord_key *k = malloc((n ? n : 1) * sizeof *k);
+	size_t *o = malloc((n ? n : 1) * sizeof *o);
+	double bmax = 0;
+	if (!k || !o) {
+		free(k);
+		free(o);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		bmax = c->pt[i].bw_mean > bmax ? c->pt[i].bw_mean : bmax;
+	for (size_t i = 0; i < n; i++) {
+		const struct mess_point *p = &c->pt[i];
+		int pl = p->bw_mean >= (1.0 - MESS_PLATEAU_TOL) * bmax;
+		k[i] = (struct ord_key){pl, pl ? p->lat_mean : p->bw_mean, p->pause, i};
+	}
+	qsort(k, n, sizeof *k, cmp_ord);
+	for (size_t i = 0; i < n; i++)
+		o[i] = k[i].i;
+	free(k);
+	return o;
+}
+
+static void copy_raw(struct mess_curve *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		c->pt[i].bw_smooth = c->pt[i].bw_mean;
+		c->pt[i].lat_smooth = c->pt[i].lat_mean;
+	}
+}
+
+static double clamp(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
 }
 
 void mess_curve_smooth(struct mess_curve *c)
 {
-	size_t n = c->n;
-	if (n < 5) {
-		for (size_t i = 0; i < n; i++) {
-			c->pt[i].bw_smooth = c->pt[i].bw_mean;
-			c->pt[i].lat_smooth = c->pt[i].lat_mean;
-		}
+	size_t n = c->n, m = n + 1;
+	if (m < MESS_SG_WINDOW) {
+		copy_raw(c);
 		return;
 	}
-	double *y = malloc(2 * n * sizeof *y);
-	if (!y) { /* keep raw values rather than nothing */
-		for (size_t i = 0; i < n; i++) {
-			c->pt[i].bw_smooth = c->pt[i].bw_mean;
-			c->pt[i].lat_smooth = c->pt[i].lat_mean;
-		}
+	size_t *o = mess_curve_order(c);
+	double *y = malloc(4 * m * sizeof *y);
+	if (!o || !y) { /* keep the measured values rather than nothing */
+		free(o);
+		free(y);
+		copy_raw(c);
 		return;
 	}
-	double *o = y + n;
-	for (size_t i = 0; i < n; i++)
-		y[i] = c->pt[i].bw_mean;
-	smooth_series(y, o, n);
-	for (size_t i = 0; i < n; i++)
-		c->pt[i].bw_smooth = o[i];
-	for (size_t i = 0; i < n; i++)
-		y[i] = c->pt[i].lat_mean;
-	smooth_series(y, o, n);
-	for (size_t i = 0; i < n; i++)
-		c->pt[i].lat_smooth = o[i];
+	double *bw = y, *lat = y + m, *sbw = y + 2 * m, *slat = y + 3 * m;
+	double bmin = c->pt[0].bw_mean, bmax = bmin, lmin = c->pt[0].lat_mean, lmax = lmin;
+	for (size_t i = 0; i < n; i++) {
+		const struct mess_point *p = &c->pt[i];
+		bmin = fmin(bmin, p->bw_mean);
+		bmax = fmax(bmax, p->bw_mean);
+		lmin = fmin(lmin, p->lat_mean);
+		lmax = fmax(lmax, p->lat_mean);
+	}
+	/* the anchor: zero bandwidth at the lowest latency (Mess 2) */
+	bw[0] = 0;
+	lat[0] = c->anchor_ns > 0 ? c->anchor_ns : lmin;
+	for (size_t i = 0; i < n; i++) {
+		bw[i + 1] = c->pt[o[i]].bw_mean;
+		lat[i + 1] = c->pt[o[i]].lat_mean;
+	}
+	savgol(bw, sbw, m);
+	savgol(lat, slat, m);
+	for (size_t i = 0; i < n; i++) {
+		struct mess_point *p = &c->pt[o[i]];
+		double db = fmax(2.0 * p->bw_std, MESS_SMOOTH_BAND * p->bw_mean);
+		double dl = fmax(2.0 * p->lat_std, MESS_SMOOTH_BAND * p->lat_mean);
+		p->bw_smooth = clamp(clamp(sbw[i + 1], p->bw_mean - db, p->bw_mean + db), bmin, bmax);
+		p->lat_smooth = clamp(clamp(slat[i + 1], p->lat_mean - dl, p->lat_mean + dl), lmin, lmax);
+	}
+	free(o);
 	free(y);
 }
 
@@ -328,6 +411,12 @@ int mess_metrics(const struct mess_family *f, double peak_gbps, double wave_tol,
 			if (!cm->saturated && p->lat_mean >= 2.0 * m->unloaded_lat_ns) {
 				cm->saturated = 1;
 				cm->sat_bw = p->bw_mean;
+				if (k > 0) { /* the crossing, between this point and the one before */
+					const struct mess_point *q = &c->pt[k - 1];
+					double t = (2.0 * m->unloaded_lat_ns - q->lat_mean) /
+					           (p->lat_mean - q->lat_mean);
+					cm->sat_bw = q->bw_mean + t * (p->bw_mean - q->bw_mean);
+				}
 			}
 		}
 		cm->max_bw = c->pt[imax].bw_mean;
@@ -374,6 +463,10 @@ static void pct_of_peak(FILE *out, double v, double peak)
 
 void mess_metrics_print(const struct mess_metrics *m, FILE *out)
 {
+	if (m->ncurves == 0) {
+		fprintf(out, "no Mess curve points (every window left out)\n");
+		return;
+	}
 	fprintf(out, "unloaded latency        %.1f ns\n", m->unloaded_lat_ns);
 	if (m->sat_curves) {
 		fprintf(out, "saturated bandwidth     %.2f", m->sat_bw_min);
@@ -466,6 +559,7 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 	size_t lineno = 1;
 	struct mess_sample *s = NULL;
 	struct mess_point *pts = NULL;
+	size_t *line_of = NULL;
 	size_t n = 0, cap = 0;
 
 	memset(f, 0, sizeof *f);
@@ -537,7 +631,12 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 			if (!np)
 				goto oom;
 			pts = np;
+			np = realloc(line_of, cap * sizeof *line_of);
+			if (!np)
+				goto oom;
+			line_of = np;
 		}
+		line_of[n] = lineno;
 		struct mess_point *p = &pts[n];
 		memset(p, 0, sizeof *p);
 		p->read_pct_rounded = (unsigned)v[0];
@@ -555,6 +654,10 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 		s[n].pause = p->pause;
 		n++;
 	}
+	if (n == 0) {
+		snprintf(err, errlen, "%zu: no data rows (a header alone is not a curve)", lineno);
+		goto fail;
+	}
 	/* group rows into curves (same order rules as mess_family_build) */
 	{
 		size_t *order = malloc((n ? n : 1) * sizeof *order);
@@ -571,6 +674,17 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 			qsort(key, n, sizeof *key, cmp_row_key);
 		for (size_t i = 0; i < n; i++)
 			order[i] = key[i].i;
+		/* one row per (kernel, pause): a second one is a duplicate */
+		for (size_t i = 1; i < n; i++)
+			if (cmp_sample(&key[i - 1].s, &key[i].s) == 0) {
+				size_t a = key[i - 1].i, b = key[i].i;
+				snprintf(err, errlen, "%zu: duplicate row: rw_ratio %u pause %llu is already on line %zu",
+				         line_of[a > b ? a : b], 100u - key[i].s.store_pct,
+				         (unsigned long long)key[i].s.pause, line_of[a < b ? a : b]);
+				free(order);
+				free(key);
+				goto fail;
+			}
 		free(key);
 		f->curve = calloc(n ? n : 1, sizeof *f->curve);
 		if (!f->curve) {
@@ -589,12 +703,10 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 				free(order);
 				goto oom;
 			}
-			double rd = 0;
-			for (size_t k = 0; k < c->n; k++) {
+			for (size_t k = 0; k < c->n; k++)
 				c->pt[k] = pts[order[i + k]];
-				rd += c->pt[k].rd_frac_mean;
-			}
-			c->read_pct_rounded = round_read_pct(rd / (double)c->n);
+			c->read_pct_rounded = mess_curve_read_pct(c);
+			mess_curve_smooth(c); /* the file's own smoothing is not trusted */
 			i = j;
 		}
 		free(order);
@@ -602,53 +714,294 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 	}
 	free(s);
 	free(pts);
+	free(line_of);
 	return 0;
 oom:
 	snprintf(err, errlen, "%zu: out of memory", lineno);
 fail:
 	free(s);
 	free(pts);
+	free(line_of);
 	mess_family_free(f);
 	return -1;
 }
 
-struct bwlat_row {
-	double mbps, ns;
-};
-
-static int cmp_row(const void *a, const void *b)
+static int cmp_group(const void *a, const void *b)
 {
-	const struct bwlat_row *x = a, *y = b;
-	return (x->mbps > y->mbps) - (x->mbps < y->mbps);
+	const struct mess_point *x = *(const struct mess_point *const *)a;
+	const struct mess_point *y = *(const struct mess_point *const *)b;
+	if (x->read_pct_rounded != y->read_pct_rounded)
+		return x->read_pct_rounded > y->read_pct_rounded ? -1 : 1;
+	return (x < y) ? -1 : x > y;
+}
+
+int mess_family_by_read(const struct mess_family *f, struct mess_family *g)
+{
+	size_t tot = 0, ng = 0;
+	double top = 0, lmin = 0;
+	memset(g, 0, sizeof *g);
+	for (size_t i = 0; i < f->ncurves; i++)
+		for (size_t k = 0; k < f->curve[i].n; k++) {
+			tot++;
+			top = top > f->curve[i].pt[k].bw_mean ? top : f->curve[i].pt[k].bw_mean;
+			if (tot == 1 || f->curve[i].pt[k].lat_mean < lmin)
+				lmin = f->curve[i].pt[k].lat_mean;
+		}
+	if (tot == 0)
+		return 0;
+	const struct mess_point **pp = malloc(tot * sizeof *pp);
+	g->curve = calloc(tot, sizeof *g->curve);
+	if (!pp || !g->curve) {
+		free(pp);
+		free(g->curve);
+		g->curve = NULL;
+		return -1;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < f->ncurves; i++)
+		for (size_t j = 0; j < f->curve[i].n; j++)
+			pp[k++] = &f->curve[i].pt[j];
+	qsort(pp, tot, sizeof *pp, cmp_group);
+	for (size_t i = 0; i < tot;) {
+		size_t j = i + 1;
+		while (j < tot && pp[j]->read_pct_rounded == pp[i]->read_pct_rounded)
+			j++;
+		struct mess_curve *c = &g->curve[ng++];
+		c->store_pct = MESS_NO_KERNEL;
+		c->read_pct_rounded = pp[i]->read_pct_rounded;
+		c->anchor_ns = lmin; /* zero bandwidth: the family's unloaded latency */
+		c->n = j - i;
+		c->pt = malloc(c->n * sizeof *c->pt);
+		size_t *o;
+		if (!c->pt)
+			goto oom;
+		for (size_t q = 0; q < c->n; q++)
+			c->pt[q] = *pp[i + q];
+		/* points in the smoothing order: the line is drawn through them so */
+		o = mess_curve_order(c);
+		struct mess_point *tmp = malloc(c->n * sizeof *tmp);
+		if (!o || !tmp) {
+			free(o);
+			free(tmp);
+			goto oom;
+		}
+		for (size_t q = 0; q < c->n; q++)
+			tmp[q] = c->pt[o[q]];
+		free(c->pt);
+		free(o);
+		c->pt = tmp;
+		mess_curve_smooth(c);
+		i = j;
+	}
+	g->ncurves = ng;
+	free(pp);
+	/* a group is a curve when it holds >= 0.6 x the mean points per group
+	 * (Mess 2's filter) and reaches half the family's highest bandwidth (a
+	 * group of idle points only is not a curve) */
+	int any = 0;
+	for (size_t i = 0; i < ng; i++) {
+		struct mess_curve *c = &g->curve[i];
+		double bmax = 0;
+		for (size_t q = 0; q < c->n; q++)
+			bmax = fmax(bmax, c->pt[q].bw_mean);
+		c->thin = !((double)c->n >= 0.6 * (double)tot / (double)ng && bmax >= 0.5 * top);
+		any |= !c->thin;
+	}
+	if (!any) /* keep the group with the highest bandwidth */
+		for (size_t i = 0; i < ng; i++)
+			for (size_t q = 0; q < g->curve[i].n; q++)
+				if (g->curve[i].pt[q].bw_mean == top)
+					g->curve[i].thin = 0;
+	return 0;
+oom:
+	g->ncurves = ng;
+	free(pp);
+	mess_family_free(g);
+	return -1;
+}
+
+static int rows_alloc(struct mess_bwlat *b)
+{
+	b->mbps = malloc(b->n * sizeof *b->mbps);
+	b->ns = malloc(b->n * sizeof *b->ns);
+	return b->mbps && b->ns ? 0 : -1;
+}
+
+/* Rows of a measured group, ascending: the anchor, then the smoothed points
+ * with bandwidth and latency each a running maximum (the simulator assumes a
+ * monotonic curve). */
+static int rows_of_group(const struct mess_curve *c, struct mess_bwlat *b)
+{
+	b->n = c->n + 1;
+	if (rows_alloc(b) < 0)
+		return -1;
+	double lmin = c->pt[0].lat_mean, bw = 0, lat = 0;
+	for (size_t q = 0; q < c->n; q++)
+		lmin = fmin(lmin, c->pt[q].lat_mean);
+	if (c->anchor_ns > 0)
+		lmin = c->anchor_ns;
+	b->mbps[0] = 0;
+	b->ns[0] = lmin;
+	for (size_t q = 0; q < c->n; q++) {
+		bw = fmax(bw, c->pt[q].bw_smooth * 1000.0);
+		lat = fmax(fmax(lat, lmin), c->pt[q].lat_smooth);
+		b->mbps[q + 1] = bw;
+		b->ns[q + 1] = lat;
+	}
+	return 0;
+}
+
+/* Curve c at index fraction t in [0, 1] (linear between rows). */
+static void at_fraction(const struct mess_bwlat *c, double t, double *bw, double *ns)
+{
+	double x = t * (double)(c->n - 1);
+	size_t i = (size_t)floor(x);
+	if (i >= c->n - 1) {
+		*bw = c->mbps[c->n - 1];
+		*ns = c->ns[c->n - 1];
+		return;
+	}
+	double u = x - (double)i;
+	*bw = c->mbps[i] + u * (c->mbps[i + 1] - c->mbps[i]);
+	*ns = c->ns[i] + u * (c->ns[i + 1] - c->ns[i]);
+}
+
+static int rows_copy(const struct mess_bwlat *from, struct mess_bwlat *b)
+{
+	b->n = from->n;
+	if (rows_alloc(b) < 0)
+		return -1;
+	memcpy(b->mbps, from->mbps, b->n * sizeof *b->mbps);
+	memcpy(b->ns, from->ns, b->n * sizeof *b->ns);
+	return 0;
+}
+
+/* Between measured curves lo and hi: point by point at the same index
+ * fraction, weighted by the distance in read %. */
+static int rows_interp(const struct mess_bwlat *lo, const struct mess_bwlat *hi, unsigned r,
+                       struct mess_bwlat *b)
+{
+	double w = (double)(r - lo->read_pct) / (double)(hi->read_pct - lo->read_pct);
+	b->n = lo->n > hi->n ? lo->n : hi->n;
+	if (rows_alloc(b) < 0)
+		return -1;
+	for (size_t i = 0; i < b->n; i++) {
+		double t = b->n > 1 ? (double)i / (double)(b->n - 1) : 0, b1, n1, b2, n2;
+		at_fraction(lo, t, &b1, &n1);
+		at_fraction(hi, t, &b2, &n2);
+		b->mbps[i] = (1 - w) * b1 + w * b2;
+		b->ns[i] = (1 - w) * n1 + w * n2;
+	}
+	return 0;
+}
+
+void mess_bwlat_free(struct mess_bwlat *b)
+{
+	for (unsigned i = 0; i < MESS_NRATIOS; i++) {
+		free(b[i].mbps);
+		free(b[i].ns);
+		b[i].mbps = b[i].ns = NULL;
+		b[i].n = 0;
+	}
+}
+
+int mess_bwlat_build(const struct mess_family *f, struct mess_bwlat *b)
+{
+	struct mess_family g;
+	int measured[MESS_NRATIOS] = {0};
+
+	memset(b, 0, MESS_NRATIOS * sizeof *b);
+	for (unsigned i = 0; i < MESS_NRATIOS; i++)
+		b[i].read_pct = 2 * i;
+	if (mess_family_by_read(f, &g) < 0)
+		return -1;
+	if (g.ncurves == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (size_t i = 0; i < g.ncurves; i++) {
+		struct mess_bwlat *x = &b[g.curve[i].read_pct_rounded / 2];
+		x->points = g.curve[i].n;
+		if (g.curve[i].thin)
+			continue;
+		measured[x->read_pct / 2] = 1;
+		x->how = BWLAT_MEASURED;
+		x->lo = x->hi = x->read_pct;
+		if (rows_of_group(&g.curve[i], x) < 0)
+			goto oom;
+	}
+	mess_family_free(&g);
+	for (int i = 0; i < MESS_NRATIOS; i++) {
+		if (measured[i])
+			continue;
+		int lo = i - 1, hi = i + 1;
+		while (lo >= 0 && !measured[lo])
+			lo--;
+		while (hi < MESS_NRATIOS && !measured[hi])
+			hi++;
+		struct mess_bwlat *x = &b[i];
+		if (lo >= 0 && hi < MESS_NRATIOS) {
+			x->how = BWLAT_INTERPOLATED;
+			x->lo = 2u * (unsigned)lo;
+			x->hi = 2u * (unsigned)hi;
+			if (rows_interp(&b[lo], &b[hi], x->read_pct, x) < 0)
+				goto oom2;
+		} else {
+			int near = lo >= 0 ? lo : hi;
+			x->how = BWLAT_EXTRAPOLATED;
+			x->lo = x->hi = 2u * (unsigned)near;
+			if (rows_copy(&b[near], x) < 0)
+				goto oom2;
+		}
+	}
+	return 0;
+oom:
+	mess_family_free(&g);
+oom2:
+	mess_bwlat_free(b);
+	errno = ENOMEM;
+	return -1;
+}
+
+void mess_bwlat_readme(const struct mess_bwlat *b, FILE *o)
+{
+	fprintf(o, "Mess simulator curves written by rvmess (docs/formats.md).\n"
+	           "bwlat_<R>.txt: R = read %% at memory, 0..100 step 2; rows\n"
+	           "\"bandwidth_MBps latency_ns\", descending bandwidth, the last row the\n"
+	           "zero-bandwidth anchor at the family's lowest latency.\n"
+	           "A measured R holds the points whose measured read share rounds to R\n"
+	           "(over every kernel), smoothed; R with too few points (< 0.6 x the mean\n"
+	           "per R, or not reaching half the highest bandwidth) count as not measured.\n\n");
+	for (unsigned i = 0; i < MESS_NRATIOS; i++) {
+		const struct mess_bwlat *x = &b[i];
+		fprintf(o, "bwlat_%u.txt ", x->read_pct);
+		if (x->how == BWLAT_MEASURED)
+			fprintf(o, "measured (%zu points)\n", x->points);
+		else if (x->how == BWLAT_INTERPOLATED)
+			fprintf(o, "interpolated between %u and %u", x->lo, x->hi);
+		else
+			fprintf(o, "extrapolated: a copy of %u, the nearest measured", x->lo);
+		if (x->how != BWLAT_MEASURED)
+			fprintf(o, x->points ? " (%zu points measured at this R: too few)\n" : "\n",
+			        x->points);
+	}
 }
 
 int mess_write_bwlat_dir(const struct mess_family *f, struct outdir *od, const char *sub,
                          char *err, size_t errlen)
 {
-	for (unsigned r = 0; r <= 100; r += 2) {
-		size_t n = 0;
-		for (size_t i = 0; i < f->ncurves; i++)
-			if (f->curve[i].read_pct_rounded == r)
-				n += f->curve[i].n;
-		if (n == 0)
-			continue;
-		struct bwlat_row *rows = malloc(n * sizeof *rows);
-		if (!rows) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		size_t k = 0;
-		for (size_t i = 0; i < f->ncurves; i++)
-			if (f->curve[i].read_pct_rounded == r)
-				for (size_t j = 0; j < f->curve[i].n; j++) {
-					rows[k].mbps = f->curve[i].pt[j].bw_smooth * 1000.0;
-					rows[k].ns = f->curve[i].pt[j].lat_smooth;
-					k++;
-				}
-		qsort(rows, n, sizeof *rows, cmp_row);
-		char name[256];
-		if (snprintf(name, sizeof name, "%s/bwlat_%u.txt", sub, r) >= (int)sizeof name) {
-			free(rows);
+	struct mess_bwlat b[MESS_NRATIOS];
+	char name[256];
+
+	if (mess_bwlat_build(f, b) < 0) {
+		snprintf(err, errlen, errno == ENOMEM ? "out of memory" : "no curve points");
+		return -1;
+	}
+	for (unsigned i = 0; i <= MESS_NRATIOS; i++) {
+		int len = i < MESS_NRATIOS ? snprintf(name, sizeof name, "%s/bwlat_%u.txt", sub, 2 * i)
+		                           : snprintf(name, sizeof name, "%s/README", sub);
+		if (len >= (int)sizeof name) {
+			mess_bwlat_free(b);
 			errno = ENAMETOOLONG;
 			snprintf(err, errlen, "%s: name too long", sub);
 			return -1;
@@ -656,16 +1009,20 @@ int mess_write_bwlat_dir(const struct mess_family *f, struct outdir *od, const c
 		FILE *o = outdir_create(od, name);
 		if (!o) {
 			snprintf(err, errlen, "%s", outdir_error(od));
-			free(rows);
+			mess_bwlat_free(b);
 			return -1;
 		}
-		for (size_t j = 0; j < n; j++)
-			fprintf(o, "%.3f %.3f\n", rows[j].mbps, rows[j].ns);
-		free(rows);
+		if (i == MESS_NRATIOS)
+			mess_bwlat_readme(b, o);
+		else
+			for (size_t j = b[i].n; j-- > 0;)
+				fprintf(o, "%.3f %.3f\n", b[i].mbps[j], b[i].ns[j]);
 		if (outdir_close(od, o) != 0) {
 			snprintf(err, errlen, "%s", outdir_error(od));
+			mess_bwlat_free(b);
 			return -1;
 		}
 	}
+	mess_bwlat_free(b);
 	return 0;
 }

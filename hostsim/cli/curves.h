@@ -48,11 +48,15 @@ struct mess_point {
 
 /* A curve: all points of one kernel (store_pct), in order of decreasing pause
  * (increasing pressure), the order in which a wave shows. */
+#define MESS_NO_KERNEL 1000u  /* store_pct of a by-read group (points of any kernel) */
+
 struct mess_curve {
-	unsigned store_pct;
-	unsigned read_pct_rounded; /* of the curve: rounded mean over its points */
+	unsigned store_pct;        /* the kernel, or MESS_NO_KERNEL for a by-read group */
+	unsigned read_pct_rounded; /* kernel: mess_curve_read_pct(); group: its R */
 	size_t   n;
 	struct mess_point *pt;
+	int      thin;             /* by-read group: too few points to be a curve */
+	double   anchor_ns;        /* latency of the smoothing anchor; 0: the curve's lowest */
 };
 
 struct mess_family {
@@ -69,14 +73,54 @@ struct mess_family {
 int mess_family_build(const struct mess_sample *s, size_t n, struct mess_family *out);
 void mess_family_free(struct mess_family *f);
 
+/* Savitzky-Golay smoothing (Mess 2): window and order, and the share of a
+ * curve's highest bandwidth above which its points count as saturated. */
+#define MESS_SG_WINDOW   11
+#define MESS_SG_ORDER    3
+#define MESS_PLATEAU_TOL 0.03
+/* How far smoothing may move a point: 2 standard deviations of its samples,
+ * at least this share of its value. */
+#define MESS_SMOOTH_BAND 0.02
+
 /*
- * Smoothing used for bw_smooth/lat_smooth: a local quadratic least-squares
- * fit (Savitzky-Golay style, window up to 7 points) on each coordinate, then
- * clamped to the range of the raw values inside the window.  The clamp makes
- * negative or out-of-range values impossible; with < 5 points the raw means
- * are copied.
+ * A kernel curve's read % (rounded to an even number): the mean measured read
+ * share of its points at >= half its highest bandwidth (the loaded points;
+ * idle points are dominated by the chase's reads).
+ */
+unsigned mess_curve_read_pct(const struct mess_curve *c);
+
+/*
+ * The order smoothing and plotted lines follow (Mess 2: by bandwidth): by
+ * measured bandwidth, except that the saturated points (bandwidth within
+ * MESS_PLATEAU_TOL of the curve's highest) come last, by latency, so that
+ * noise in a saturated bandwidth cannot make the line's latency fall.
+ * Returns a malloc'd permutation of 0..n-1 (NULL on OOM).
+ */
+size_t *mess_curve_order(const struct mess_curve *c);
+
+/*
+ * bw_smooth/lat_smooth (Mess 2): in mess_curve_order(), after an anchor at
+ * zero bandwidth and the curve's lowest latency, a Savitzky-Golay filter
+ * (window 11, order 3, ends fitted on the first/last full window) on each
+ * coordinate, kept within max(2 std, MESS_SMOOTH_BAND x value) of the point's
+ * measured mean and inside the range the curve measured (a filter over a
+ * sharp knee would otherwise draw latencies the data does not have; it only
+ * removes noise).  A curve of fewer
+ * than 10 points (11 with the anchor) keeps its measured values.  The
+ * measured means are never changed.
  */
 void mess_curve_smooth(struct mess_curve *c);
+
+/*
+ * The Mess 2 "per read" view: one curve per measured read % R, holding every
+ * point (of any kernel) whose own read share rounds to R, in
+ * mess_curve_order() and smoothed.  `thin` marks a group that is not a curve:
+ * fewer than 0.6 x the mean points per group (Mess 2's filter) or a highest
+ * bandwidth below half the family's.  A group's zero-bandwidth anchor is the
+ * family's lowest latency (its own idle points are at other R: the chase's
+ * reads dominate them).  Sorted by R, highest first.
+ */
+int mess_family_by_read(const struct mess_family *f, struct mess_family *g);
 
 struct mess_metrics {
 	double   unloaded_lat_ns;     /* median over curves of the latency at the curve's lowest bandwidth */
@@ -89,7 +133,8 @@ struct mess_metrics {
 	struct mess_curve_metrics {
 		unsigned store_pct, read_pct_rounded;
 		int      saturated;       /* latency reached 2x unloaded */
-		double   sat_bw;          /* bandwidth of the first point at >= 2x unloaded latency */
+		double   sat_bw;          /* bandwidth where latency crosses 2x unloaded (linear
+		                             between the points around the crossing) */
 		double   max_bw, max_lat;
 		int      wave;            /* bandwidth fell while latency kept rising */
 		double   wave_drop_gbps;  /* how far bandwidth fell from its maximum */
@@ -116,11 +161,35 @@ int mess_write_csv(const struct mess_family *f, FILE *out);
  */
 int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen);
 /*
- * Mess simulator curve directory: SUB/bwlat_<R>.txt in the output directory
- * (out.h) per read percentage R, rows "bandwidth_MBps latency_ns" from the
- * smoothed values, ascending in bandwidth.  Curves that round to the same R
- * are merged (points sorted).  On error returns -1 with errno set and the
- * reason in err (and outdir_error() for I/O errors).
+ * The Mess simulator's curves: all 51 read percentages 0, 2, ..., 100.  A
+ * measured R is a by-read group that is a curve (mess_family_by_read): the
+ * anchor row (0, lowest latency) and the smoothed points, bandwidth and
+ * latency each made a running maximum (anchor: the family's lowest latency).  An R between two measured ones is
+ * interpolated: rows at the same index fractions of both neighbours, weighted
+ * by the distance in R.  An R outside the measured range is a copy of the
+ * nearest measured one (extrapolated).  Rows ascending here; written
+ * descending.  Returns 0, or -1 (errno ENOMEM, or EINVAL: no points).
+ */
+#define MESS_NRATIOS 51
+enum mess_bwlat_how { BWLAT_MEASURED, BWLAT_INTERPOLATED, BWLAT_EXTRAPOLATED };
+struct mess_bwlat {
+	unsigned read_pct;
+	enum mess_bwlat_how how;
+	unsigned lo, hi;   /* the measured R it comes from (itself when measured) */
+	size_t points;     /* points measured at this R, also when too few */
+	size_t n;
+	double *mbps, *ns; /* ascending */
+};
+int mess_bwlat_build(const struct mess_family *f, struct mess_bwlat *b /* [MESS_NRATIOS] */);
+void mess_bwlat_free(struct mess_bwlat *b);
+/* bwlat/README: how each file was made. */
+void mess_bwlat_readme(const struct mess_bwlat *b, FILE *o);
+
+/*
+ * Write SUB/bwlat_0.txt .. SUB/bwlat_100.txt and SUB/README in the output
+ * directory (out.h), rows "bandwidth_MBps latency_ns" in descending
+ * bandwidth.  On error returns -1 with errno set and the reason in err (and
+ * outdir_error() for I/O errors).
  */
 struct outdir;
 int mess_write_bwlat_dir(const struct mess_family *f, struct outdir *od, const char *sub,

@@ -128,47 +128,104 @@ static int plotbuf_write(struct plotbuf *b, size_t ns, const struct svg_plot *pl
 	return rc;
 }
 
-int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
-                   struct outdir *od, const char *name, const char *title)
+/*
+ * One plot of a family: per curve its measured points (markers) and its
+ * smoothed line through them in mess_curve_order(); `issued` curves as dashed
+ * lines.  By-read groups too thin to be curves show their points only.
+ */
+static int plot_family(const struct mess_family *f, const struct mess_family *issued,
+                       struct outdir *od, const char *name, const char *title, double peak_gbps,
+                       double unloaded_ns)
 {
 	struct plotbuf b;
-	size_t nf = f->ncurves, ni = issued ? issued->ncurves : 0, ns = nf + ni, tot = 0;
+	size_t nf = f->ncurves, ni = issued ? issued->ncurves : 0, nc = nf + ni, tot = 0, ns = 0;
 	unsigned rmin = 100, rmax = 0;
+	char vlab[64], hlab[64];
 
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = 0; i < nc; i++) {
 		const struct mess_curve *c = i < nf ? &f->curve[i] : &issued->curve[i - nf];
-		tot += c->n;
+		tot += 2 * c->n;
 		rmin = c->read_pct_rounded < rmin ? c->read_pct_rounded : rmin;
 		rmax = c->read_pct_rounded > rmax ? c->read_pct_rounded : rmax;
 	}
-	if (plotbuf_init(&b, ns, tot) < 0)
+	if (plotbuf_init(&b, 2 * nc, tot) < 0)
 		return -1;
 	double *p = b.xy;
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = 0; i < nc; i++) {
 		const struct mess_curve *c = i < nf ? &f->curve[i] : &issued->curve[i - nf];
-		struct svg_series *s = &b.s[i];
-		s->x = p;
-		s->y = p + c->n;
-		for (size_t k = 0; k < c->n; k++) {
-			p[k] = c->pt[k].bw_smooth;
-			p[c->n + k] = c->pt[k].lat_smooth;
+		int group = c->store_pct == MESS_NO_KERNEL;
+		size_t *o = mess_curve_order(c);
+		if (!o) {
+			b.s[0].n = 0;
+			free(b.s);
+			free(b.xy);
+			free(b.label);
+			errno = ENOMEM;
+			return -1;
 		}
-		p += 2 * c->n;
-		s->n = c->n;
-		s->markers = i < nf;
-		s->dashed = i >= nf;
-		if (i < nf)
-			snprintf(b.label[i], sizeof b.label[i], "%u%% reads (%u%% st)",
-			         c->read_pct_rounded, c->store_pct);
-		else
-			snprintf(b.label[i], sizeof b.label[i], "%u%% st, issued", c->store_pct);
-		s->label = b.label[i];
-		svg_ramp(rmax > rmin ? (double)(rmax - c->read_pct_rounded) / (rmax - rmin) : 0, s->color);
+		char color[8];
+		svg_ramp(rmax > rmin ? (double)(rmax - c->read_pct_rounded) / (rmax - rmin) : 0, color);
+		for (int line = 0; line < 2; line++) {
+			if (i >= nf && !line)
+				continue; /* issued: the line only */
+			if (line && group && c->thin)
+				continue; /* not a curve: its points only */
+			struct svg_series *s = &b.s[ns];
+			s->x = p;
+			s->y = p + c->n;
+			for (size_t k = 0; k < c->n; k++) {
+				const struct mess_point *q = &c->pt[line ? o[k] : k];
+				p[k] = line ? q->bw_smooth : q->bw_mean;
+				p[c->n + k] = line ? q->lat_smooth : q->lat_mean;
+			}
+			p += 2 * c->n;
+			s->n = c->n;
+			s->markers = !line;
+			s->no_line = !line;
+			s->dashed = i >= nf;
+			memcpy(s->color, color, sizeof color);
+			if (line) {
+				if (i >= nf)
+					snprintf(b.label[ns], sizeof b.label[ns], "%u%% st, issued", c->store_pct);
+				else if (group)
+					snprintf(b.label[ns], sizeof b.label[ns], "%u%% reads", c->read_pct_rounded);
+				else
+					snprintf(b.label[ns], sizeof b.label[ns], "%u%% reads (%u%% st)",
+					         c->read_pct_rounded, c->store_pct);
+				s->label = b.label[ns];
+			}
+			ns++;
+		}
+		free(o);
 	}
-	struct svg_plot pl = {.title = title, .xlabel = "bandwidth at memory (GB/s)",
+	snprintf(vlab, sizeof vlab, "theoretical peak %.1f GB/s", peak_gbps);
+	snprintf(hlab, sizeof hlab, "unloaded %.1f ns", unloaded_ns);
+	struct svg_plot pl = {.title = title, .xlabel = "bandwidth at memory (GB/s); dots measured, lines smoothed",
 	                      .ylabel = "load-to-use latency (ns)", .x_from_zero = 1,
-	                      .y_from_zero = 1};
+	                      .y_from_zero = 1, .vline = peak_gbps, .vline_label = vlab,
+	                      .hline = unloaded_ns, .hline_label = hlab, .colorbar = 1,
+	                      .cb_lo = rmax, .cb_hi = rmin, .cb_title = "read % at memory"};
 	return plotbuf_write(&b, ns, &pl, od, name);
+}
+
+int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
+                   struct outdir *od, const char *name, const char *title, double peak_gbps,
+                   double unloaded_ns)
+{
+	return plot_family(f, issued, od, name, title, peak_gbps, unloaded_ns);
+}
+
+int mess_write_svg_by_read(const struct mess_family *f, struct outdir *od, const char *name,
+                           const char *title, double peak_gbps, double unloaded_ns)
+{
+	struct mess_family g;
+	if (mess_family_by_read(f, &g) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	int rc = plot_family(&g, NULL, od, name, title, peak_gbps, unloaded_ns);
+	mess_family_free(&g);
+	return rc;
 }
 
 int lat_write_svg(const struct lat_sets *ls, struct outdir *od, const char *name)
@@ -283,7 +340,7 @@ int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak
 	mess_write_csv(&f, o);
 	if (outdir_close(od, o) != 0)
 		goto out;
-	if (mess_write_bwlat_dir(&f, od, "bwlat", err, sizeof err) < 0) {
+	if (f.ncurves && mess_write_bwlat_dir(&f, od, "bwlat", err, sizeof err) < 0) {
 		if (!outdir_error(od)[0])
 			fprintf(diag, "rvmess: %s\n", err);
 		goto out;
@@ -304,6 +361,7 @@ int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak
 	}
 	if (summary_out)
 		mess_metrics_print(&m, summary_out);
+	double unl = m.unloaded_lat_ns;
 	mess_metrics_free(&m);
 	struct mess_family fi = {0};
 	if (mark_issued) {
@@ -316,7 +374,10 @@ int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak
 		}
 	}
 	rc = mess_write_svg(&f, mark_issued ? &fi : NULL, od, "mess.svg",
-	                    "Mess bandwidth-latency curves");
+	                    "Mess bandwidth-latency curves, one per kernel", peak_gbps, unl);
+	if (rc == 0)
+		rc = mess_write_svg_by_read(&f, od, "mess_read.svg",
+		                            "Mess curves by measured read % (Mess 2 groups)", peak_gbps, unl);
 	mess_family_free(&fi);
 out:
 	mess_family_free(&f);

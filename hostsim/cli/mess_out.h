@@ -40,10 +40,16 @@ int mess_write_outputs(const struct rvm_log *log, struct outdir *od, double peak
 /* The platform's theoretical peak from the log's mess records (GB/s), 0 if none. */
 double mess_log_peak_gbps(const struct rvm_log *log);
 
-/* Plot a family (smoothed curves with their points); `issued`, when not
- * NULL, is the same family against issued bandwidth, drawn dashed. */
+/* Plot a family, one curve per kernel: its measured points and its smoothed
+ * line; `issued`, when not NULL, is the same family against issued bandwidth,
+ * drawn dashed.  peak_gbps and unloaded_ns (0: unknown) are drawn as reference
+ * lines.  Many curves: a colour bar (read %) instead of the legend. */
 int mess_write_svg(const struct mess_family *f, const struct mess_family *issued,
-                   struct outdir *od, const char *name, const char *title);
+                   struct outdir *od, const char *name, const char *title, double peak_gbps,
+                   double unloaded_ns);
+/* The same for the Mess 2 groups by measured read % (mess_family_by_read). */
+int mess_write_svg_by_read(const struct mess_family *f, struct outdir *od, const char *name,
+                           const char *title, double peak_gbps, double unloaded_ns);
 
 /* lat.svg: one line per dataset, latency vs size (log2 axis). */
 int lat_write_svg(const struct lat_sets *s, struct outdir *od, const char *name);

@@ -122,6 +122,8 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 			y0 = fmin(y0, y); y1 = fmax(y1, y);
 		}
 	if (!isfinite(x0)) { x0 = 0; x1 = 1; y0 = 0; y1 = 1; }
+	if (p->vline > 0 && isfinite(p->vline) && !p->xlog2) { x0 = fmin(x0, clampv(p->vline)); x1 = fmax(x1, clampv(p->vline)); }
+	if (p->hline > 0 && isfinite(p->hline)) { y0 = fmin(y0, clampv(p->hline)); y1 = fmax(y1, clampv(p->hline)); }
 	if (p->y_from_zero && y0 > 0) y0 = 0;
 	if (p->x_from_zero && !p->xlog2 && x0 > 0) x0 = 0;
 	if (x1 <= x0) x1 = x0 + 1;
@@ -178,17 +180,54 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 	xml_text(o, p->ylabel);
 	fputs("</text>\n", o);
 
-	for (size_t i = 0; i < ns; i++) {
-		fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s points=\"",
-		        s[i].color, s[i].dashed ? " stroke-dasharray=\"5,4\"" : "");
-		for (size_t k = 0; k < s[i].n; k++) {
-			double x = s[i].x[k], y = clampv(s[i].y[k]);
-			if (!isfinite(s[i].x[k]) || !isfinite(s[i].y[k]) || (p->xlog2 && x <= 0))
-				continue;
-			x = p->xlog2 ? log2(x) : clampv(x);
-			fprintf(o, "%.1f,%.1f ", PX(x), PY(y));
+	if (p->vline > 0 && isfinite(p->vline) && !p->xlog2) {
+		double x = PX(clampv(p->vline));
+		fprintf(o, "<line class=\"vline\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" "
+		        "stroke-dasharray=\"2,3\"/><text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">",
+		        x, MT, x, MT + ph, x - 4, MT + 14);
+		xml_text(o, p->vline_label);
+		fputs("</text>\n", o);
+	}
+	if (p->hline > 0 && isfinite(p->hline)) {
+		double y = PY(clampv(p->hline));
+		fprintf(o, "<line class=\"hline\" x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" "
+		        "stroke-dasharray=\"2,3\"/><text x=\"%d\" y=\"%.1f\" font-size=\"11\">",
+		        ML, y, ML + pw, y, ML + 4, y - 4);
+		xml_text(o, p->hline_label);
+		fputs("</text>\n", o);
+	}
+	size_t nlab = 0, shown = 0;
+	for (size_t i = 0; i < ns; i++)
+		nlab += s[i].label != NULL;
+	int bar = nlab > SVG_LEGEND_MAX && p->colorbar;
+	if (bar) { /* the colour bar: t = 0 at the top */
+		const double bx = W - MR + 20, by = MT + 24, bh = ph - 40;
+		fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"colorbar\">", bx, MT + 10);
+		xml_text(o, p->cb_title);
+		fputs("</text>\n", o);
+		for (int k = 0; k < 50; k++) {
+			char c[8];
+			svg_ramp(k / 49.0, c);
+			fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"%.2f\" fill=\"%s\"/>\n", bx,
+			        by + bh * k / 50.0, bh / 50.0 + 0.3, c);
 		}
-		fputs("\"/>\n", o);
+		for (int k = 0; k <= 4; k++)
+			fprintf(o, "<text x=\"%.1f\" y=\"%.1f\">%g</text>\n", bx + 22, by + bh * k / 4.0 + 4,
+			        p->cb_lo + (p->cb_hi - p->cb_lo) * k / 4.0);
+	}
+	for (size_t i = 0; i < ns; i++) {
+		if (!s[i].no_line) {
+			fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s points=\"",
+			        s[i].color, s[i].dashed ? " stroke-dasharray=\"5,4\"" : "");
+			for (size_t k = 0; k < s[i].n; k++) {
+				double x = s[i].x[k], y = clampv(s[i].y[k]);
+				if (!isfinite(s[i].x[k]) || !isfinite(s[i].y[k]) || (p->xlog2 && x <= 0))
+					continue;
+				x = p->xlog2 ? log2(x) : clampv(x);
+				fprintf(o, "%.1f,%.1f ", PX(x), PY(y));
+			}
+			fputs("\"/>\n", o);
+		}
 		if (s[i].markers)
 			for (size_t k = 0; k < s[i].n; k++) {
 				double x = s[i].x[k], y = clampv(s[i].y[k]);
@@ -197,11 +236,24 @@ int svg_write(FILE *o, const struct svg_plot *p, const struct svg_series *s, siz
 				x = p->xlog2 ? log2(x) : clampv(x);
 				marker(o, s[i].shape, PX(x), PY(y), s[i].color);
 			}
-		/* legend */
-		double ly = MT + 10 + 16.0 * (double)i;
-		fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>"
-		        "<text x=\"%d\" y=\"%.1f\">", W - MR + 12, ly, W - MR + 36, ly, s[i].color,
-		        s[i].dashed ? " stroke-dasharray=\"5,4\"" : "", W - MR + 42, ly + 4);
+		/* legend: inside the canvas; beyond SVG_LEGEND_MAX entries a colour
+		 * bar, or the count of the ones left out */
+		if (!s[i].label || bar)
+			continue;
+		if (shown == SVG_LEGEND_MAX - 1 && nlab > SVG_LEGEND_MAX) {
+			fprintf(o, "<text x=\"%d\" y=\"%.1f\">... %zu more</text>\n", W - MR + 12,
+			        MT + 10 + 16.0 * (double)shown + 4, nlab - shown);
+			shown++;
+			continue;
+		}
+		if (shown >= SVG_LEGEND_MAX)
+			continue;
+		double ly = MT + 10 + 16.0 * (double)shown++;
+		if (!s[i].no_line)
+			fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>",
+			        W - MR + 12, ly, W - MR + 36, ly, s[i].color,
+			        s[i].dashed ? " stroke-dasharray=\"5,4\"" : "");
+		fprintf(o, "<text x=\"%d\" y=\"%.1f\">", W - MR + 42, ly + 4);
 		xml_text(o, s[i].label);
 		fputs("</text>\n", o);
 		if (s[i].markers)

@@ -34,7 +34,8 @@ static void test_lat_diff(void **state)
 static void test_mess_diff(void **state)
 {
 	struct mess_point pa[3] = { 0 }, pb[2] = { 0 };
-	struct mess_curve a = { 0, 100, 3, pa }, b = { 0, 100, 2, pb };
+	struct mess_curve a = { .store_pct = 0, .read_pct_rounded = 100, .n = 3, .pt = pa },
+	                  b = { .store_pct = 0, .read_pct_rounded = 100, .n = 2, .pt = pb };
 	struct cmp_diff d;
 
 	(void)state;

@@ -78,18 +78,20 @@ static void test_saturation(void **st)
 	assert_float_equal(m.unloaded_lat_ns, 100.0, 1e-9);
 	assert_int_equal(m.sat_curves, 6);
 	for (size_t i = 0; i < f.ncurves; i++) {
-		/* first point with bw >= peak_s / 2 is where latency reaches 2x */
-		double peak_s = 20.0 * (1.0 - 0.4 * f.curve[i].store_pct / 100.0);
-		double want = -1;
-		for (int k = 0; k < NP; k++) {
-			double bw = peak_s * 0.95 * k / (NP - 1);
-			if (bw >= peak_s / 2) {
-				want = bw;
+		/* lat = L0 / (1 - bw/peak_s) crosses 2 L0 at bw = peak_s / 2; the
+		 * metric is the straight line between the two samples around it */
+		double peak_s = 20.0 * (1.0 - 0.4 * f.curve[i].store_pct / 100.0), want = -1;
+		for (int k = 1; k < NP; k++) {
+			double b2 = peak_s * 0.95 * k / (NP - 1), b1 = peak_s * 0.95 * (k - 1) / (NP - 1);
+			double l1 = 100.0 / (1 - b1 / peak_s), l2 = 100.0 / (1 - b2 / peak_s);
+			if (l2 >= 200.0) {
+				want = b1 + (200.0 - l1) / (l2 - l1) * (b2 - b1);
 				break;
 			}
 		}
 		assert_true(m.curve[i].saturated);
 		assert_float_equal(m.curve[i].sat_bw, want, 1e-9);
+		assert_true(m.curve[i].sat_bw < peak_s / 2); /* the chord lies above a convex curve */
 	}
 	/* more writes -> lower saturated bandwidth */
 	assert_true(m.curve[0].sat_bw > m.curve[5].sat_bw);
@@ -157,28 +159,105 @@ static void test_outliers(void **st)
 	mess_family_free(&f);
 }
 
-static void test_smoothing_never_unphysical(void **st)
+/* A 3-point curve by hand: unloaded 100 ns (its largest pause), 2x = 200 ns
+ * between (5 GB/s, 150 ns) and (9 GB/s, 300 ns): 5 + 50/150 * 4. */
+static void test_crossing_by_hand(void **st)
 {
 	(void)st;
-	/* a quadratic is reproduced exactly; noisy data near zero never goes negative */
-	struct mess_point pt[11];
-	struct mess_curve c = {.store_pct = 0, .n = 11, .pt = pt};
-	for (int k = 0; k < 11; k++)
-		pt[k] = (struct mess_point){.bw_mean = 0.5 * k * k + 1, .lat_mean = 3.0 * k + 50};
-	mess_curve_smooth(&c);
-	for (int k = 0; k < 11; k++) {
-		assert_float_equal(pt[k].bw_smooth, 0.5 * k * k + 1, 1e-6);
-		assert_float_equal(pt[k].lat_smooth, 3.0 * k + 50, 1e-6);
+	struct mess_sample s[3] = {
+		{.store_pct = 0, .pause = 100, .bw_gbps = 1, .rd_frac = 1, .lat_ns = 100},
+		{.store_pct = 0, .pause = 10, .bw_gbps = 5, .rd_frac = 1, .lat_ns = 150},
+		{.store_pct = 0, .pause = 0, .bw_gbps = 9, .rd_frac = 1, .lat_ns = 300},
+	};
+	struct mess_family f;
+	struct mess_metrics m;
+	assert_int_equal(mess_family_build(s, 3, &f), 0);
+	assert_int_equal(mess_metrics(&f, 0, 0, &m), 0);
+	assert_true(m.curve[0].saturated);
+	assert_float_equal(m.curve[0].sat_bw, 5.0 + 50.0 / 150.0 * 4.0, 1e-12);
+	mess_metrics_free(&m);
+	mess_family_free(&f);
+}
+
+/* The kernel curve's read %: its loaded points, not the chase-dominated idle ones. */
+static void test_read_label(void **st)
+{
+	(void)st;
+	const double bw[5] = {1, 2, 10, 19, 19.1}, rd[5] = {0.98, 0.84, 0.505, 0.505, 0.504};
+	struct mess_sample s[5];
+	for (int k = 0; k < 5; k++)
+		s[k] = (struct mess_sample){.store_pct = 100, .pause = (uint64_t)(50 - 10 * k),
+		                            .bw_gbps = bw[k], .rd_frac = rd[k], .lat_ns = 100 + k};
+	struct mess_family f;
+	assert_int_equal(mess_family_build(s, 5, &f), 0);
+	assert_int_equal(f.curve[0].read_pct_rounded, 50); /* the mean of all five is 66 % */
+	assert_int_equal(f.curve[0].pt[0].read_pct_rounded, 98); /* per point: its own */
+	assert_int_equal(f.curve[0].pt[4].read_pct_rounded, 50);
+	mess_family_free(&f);
+}
+
+/* The knee of a real curve (hostsim dram, 60 % stores) plus noise: the smoothed
+ * values stay inside the curve's measured range and near each point; the
+ * measured means are untouched. */
+static void test_smoothing_stays_in_range(void **st)
+{
+	(void)st;
+	const double bw[16] = {1.15, 2.02, 3.86, 7.38, 13.28, 20.59, 21.37, 21.36,
+	                       21.35, 21.36, 21.36, 21.36, 21.36, 21.36, 21.36, 21.36};
+	const double lat[16] = {114.1, 114.8, 116.4, 119.6, 126.8, 167.3, 313.7, 379.9,
+	                        391.9, 393.6, 394.2, 394.4, 394.5, 394.5, 394.4, 394.4};
+	struct mess_point pt[16];
+	struct mess_curve c = {.store_pct = 60, .n = 16, .pt = pt};
+	for (int noisy = 0; noisy < 2; noisy++) {
+		for (int k = 0; k < 16; k++)
+			pt[k] = (struct mess_point){.pause = (uint64_t)(16 - k),
+			                            .bw_mean = bw[k] * (noisy && k % 2 ? 1.01 : 1),
+			                            .lat_mean = lat[k] * (noisy && k % 3 ? 0.99 : 1)};
+		double bmin = 1e9, bmax = 0, lmin = 1e9, lmax = 0;
+		for (int k = 0; k < 16; k++) {
+			bmin = fmin(bmin, pt[k].bw_mean), bmax = fmax(bmax, pt[k].bw_mean);
+			lmin = fmin(lmin, pt[k].lat_mean), lmax = fmax(lmax, pt[k].lat_mean);
+		}
+		struct mess_point before[16];
+		memcpy(before, pt, sizeof pt);
+		mess_curve_smooth(&c);
+		for (int k = 0; k < 16; k++) {
+			assert_true(pt[k].bw_smooth >= bmin && pt[k].bw_smooth <= bmax);
+			assert_true(pt[k].lat_smooth >= lmin && pt[k].lat_smooth <= lmax);
+			assert_true(fabs(pt[k].bw_smooth - pt[k].bw_mean) <= MESS_SMOOTH_BAND * pt[k].bw_mean + 1e-12);
+			assert_true(fabs(pt[k].lat_smooth - pt[k].lat_mean) <= MESS_SMOOTH_BAND * pt[k].lat_mean + 1e-12);
+			assert_true(pt[k].bw_mean == before[k].bw_mean && pt[k].lat_mean == before[k].lat_mean);
+			assert_true(pt[k].pause == before[k].pause); /* rows stay in pressure order */
+		}
 	}
-	const double bw[11] = {0, 0.01, 0, 5, 0, 0.02, 0, 7, 0.01, 0, 0};
-	for (int k = 0; k < 11; k++)
-		pt[k] = (struct mess_point){.bw_mean = bw[k], .lat_mean = k % 2 ? 1000 : 1};
+	/* the smoothing removes noise: a flat latency with +-1 ns alternating noise */
+	for (int k = 0; k < 16; k++)
+		pt[k] = (struct mess_point){.pause = (uint64_t)(16 - k), .bw_mean = 1.0 + k,
+		                            .lat_mean = 100.0 + (k % 2 ? 1 : -1)};
 	mess_curve_smooth(&c);
-	for (int k = 0; k < 11; k++) {
-		assert_true(pt[k].bw_smooth >= 0.0);
-		assert_true(pt[k].bw_smooth <= 7.0);
-		assert_true(pt[k].lat_smooth >= 1.0 && pt[k].lat_smooth <= 1000.0);
-	}
+	for (int k = 4; k < 12; k++)
+		assert_true(fabs(pt[k].lat_smooth - 100.0) < 0.7);
+	/* fewer than 10 points: nothing to smooth, the measured values */
+	c.n = 9;
+	mess_curve_smooth(&c);
+	for (int k = 0; k < 9; k++)
+		assert_true(pt[k].lat_smooth == pt[k].lat_mean && pt[k].bw_smooth == pt[k].bw_mean);
+}
+
+/* At saturation the line follows latency, not the noise in bandwidth. */
+static void test_order_saturated(void **st)
+{
+	(void)st;
+	const double bw[6] = {1, 5, 10, 10.02, 9.99, 10.01}, lat[6] = {100, 110, 150, 200, 250, 300};
+	struct mess_point pt[6];
+	struct mess_curve c = {.n = 6, .pt = pt};
+	for (int k = 0; k < 6; k++)
+		pt[k] = (struct mess_point){.pause = (uint64_t)(6 - k), .bw_mean = bw[k], .lat_mean = lat[k]};
+	size_t *o = mess_curve_order(&c);
+	assert_non_null(o);
+	for (size_t k = 0; k < 6; k++)
+		assert_int_equal(o[k], k);
+	free(o);
 }
 
 static void test_csv_roundtrip(void **st)
@@ -236,6 +315,12 @@ static void test_csv_errors(void **st)
 	                  "bandwidth_smooth,latency_smooth,rw_ratio\n";
 	char buf[1024];
 	expect_csv_error("", "1: empty");
+	expect_csv_error(hdr, "1: no data rows");
+	snprintf(buf, sizeof buf, "%s\n\n", hdr);
+	expect_csv_error(buf, "3: no data rows");
+	snprintf(buf, sizeof buf, "%s100,0,1.0,0,1.0,80,0,1.0,80,100\n100,5,1,0,1,80,0,1,80,100\n"
+	         "100,0,2.0,0,1.0,90,0,2.0,90,100\n", hdr);
+	expect_csv_error(buf, "4: duplicate row: rw_ratio 100 pause 0 is already on line 2");
 	expect_csv_error("read_pct_rounded,pause\n", "1: header lacks column bandwidth_mean");
 	snprintf(buf, sizeof buf, "%s100,0,1.0,0,1.0,80,0,1.0,80,100\n100,5,x,0,1,80,0,1,80,100\n", hdr);
 	expect_csv_error(buf, "3: column bandwidth_mean: not a number");
@@ -294,6 +379,77 @@ static void test_svg_huge_values(void **st)
 	}
 }
 
+/* Two kernels whose read share is the same at every point: R = 50 and R = 60,
+ * 8 points each (too few to smooth: the rows are the measured values). */
+static size_t two_groups(struct mess_sample *s)
+{
+	size_t n = 0;
+	for (int g = 0; g < 2; g++)
+		for (int k = 1; k <= 8; k++)
+			s[n++] = (struct mess_sample){.store_pct = g ? 80u : 100u, .pause = (uint64_t)(100 - k),
+			                              .bw_gbps = g ? 2.0 * k : k, .rd_frac = g ? 0.6 : 0.5,
+			                              .lat_ns = 100 + (g ? 20.0 : 10.0) * (k - 1)};
+	return n;
+}
+
+static void test_bwlat_layout(void **st)
+{
+	(void)st;
+	struct mess_sample s[16];
+	struct mess_family f;
+	struct mess_bwlat b[MESS_NRATIOS];
+	assert_int_equal(mess_family_build(s, two_groups(s), &f), 0);
+	assert_int_equal(mess_bwlat_build(&f, b), 0);
+	for (unsigned r = 0; r <= 100; r += 2) {
+		const struct mess_bwlat *x = &b[r / 2];
+		assert_int_equal(x->read_pct, r);
+		assert_int_equal(x->n, 9); /* the anchor and 8 points */
+		enum mess_bwlat_how want = r == 50 || r == 60 ? BWLAT_MEASURED
+		                         : r > 50 && r < 60   ? BWLAT_INTERPOLATED
+		                                              : BWLAT_EXTRAPOLATED;
+		assert_int_equal(x->how, want);
+		double w = r <= 50 ? 0 : r >= 60 ? 1 : (r - 50) / 10.0;
+		for (int i = 0; i < 9; i++) { /* row i: anchor (0, 100 ns), then point i */
+			double b50 = 1000.0 * i, l50 = i ? 100 + 10.0 * (i - 1) : 100;
+			double b60 = 2000.0 * i, l60 = i ? 100 + 20.0 * (i - 1) : 100;
+			assert_float_equal(x->mbps[i], (1 - w) * b50 + w * b60, 1e-9);
+			assert_float_equal(x->ns[i], (1 - w) * l50 + w * l60, 1e-9);
+		}
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&buf, &len);
+	mess_bwlat_readme(b, o);
+	fclose(o);
+	assert_non_null(strstr(buf, "\nbwlat_50.txt measured (8 points)\n"));
+	assert_non_null(strstr(buf, "\nbwlat_54.txt interpolated between 50 and 60\n"));
+	assert_non_null(strstr(buf, "\nbwlat_0.txt extrapolated: a copy of 50, the nearest measured\n"));
+	assert_non_null(strstr(buf, "\nbwlat_100.txt extrapolated: a copy of 60, the nearest measured\n"));
+	free(buf);
+	mess_bwlat_free(b);
+	mess_family_free(&f);
+}
+
+/* A group of idle points only (the chase's reads: R = 98) is not a curve. */
+static void test_bwlat_thin_group(void **st)
+{
+	(void)st;
+	struct mess_sample s[19];
+	size_t n = two_groups(s);
+	for (int k = 0; k < 3; k++)
+		s[n++] = (struct mess_sample){.store_pct = 100, .pause = 1000u + (unsigned)k, .bw_gbps = 0.1,
+		                              .rd_frac = 0.98, .lat_ns = 100};
+	struct mess_family f;
+	struct mess_bwlat b[MESS_NRATIOS];
+	assert_int_equal(mess_family_build(s, n, &f), 0);
+	assert_int_equal(mess_bwlat_build(&f, b), 0);
+	assert_int_equal(b[49].how, BWLAT_EXTRAPOLATED);
+	assert_int_equal(b[49].points, 3);
+	assert_float_equal(b[49].mbps[b[49].n - 1], 16000.0, 1e-9); /* a copy of R = 60 */
+	mess_bwlat_free(b);
+	mess_family_free(&f);
+}
+
 static void test_bwlat_dir(void **st)
 {
 	(void)st;
@@ -313,30 +469,48 @@ static void test_bwlat_dir(void **st)
 	assert_int_equal(outdir_commit(&od), 0);
 	char path[512], sub[256];
 	snprintf(sub, sizeof sub, "%s/bwlat", dir);
-	unsigned want[] = {100, 84, 72, 62, 56, 50};
-	for (size_t i = 0; i < 6; i++) {
-		snprintf(path, sizeof path, "%s/bwlat_%u.txt", sub, want[i]);
+	for (unsigned r = 0; r <= 100; r += 2) {
+		snprintf(path, sizeof path, "%s/bwlat_%u.txt", sub, r);
 		FILE *in = fopen(path, "r");
 		assert_non_null(in);
-		double mbps, ns, prev = -1;
+		double mbps, ns, prev = INFINITY, prevns = INFINITY;
 		int rows = 0;
 		while (fscanf(in, "%lf %lf", &mbps, &ns) == 2) {
-			assert_true(mbps >= prev);
-			assert_true(ns > 0);
+			assert_true(mbps <= prev); /* descending bandwidth, latency with it */
+			assert_true(ns <= prevns && ns > 0);
 			prev = mbps;
+			prevns = ns;
 			rows++;
 		}
 		fclose(in);
-		assert_int_equal(rows, NP);
+		assert_true(rows >= 2);
+		assert_float_equal(prev, 0.0, 0); /* the anchor last */
 		unlink(path);
 	}
-	snprintf(path, sizeof path, "%s/bwlat_98.txt", sub);
-	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof path, "%s/README", sub);
+	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rmdir(sub), 0);
 	snprintf(path, sizeof path, "%s/" OUTDIR_MANIFEST, dir);
 	unlink(path);
 	rmdir(dir);
 	mess_family_free(&f);
+}
+
+static void test_metrics_empty(void **st)
+{
+	(void)st;
+	struct mess_family f = {0};
+	struct mess_metrics m;
+	assert_int_equal(mess_metrics(&f, 0, 0, &m), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&buf, &len);
+	mess_metrics_print(&m, o);
+	fclose(o);
+	assert_null(strstr(buf, "0.0 ns"));
+	assert_non_null(strstr(buf, "no Mess curve points"));
+	free(buf);
+	mess_metrics_free(&m);
 }
 
 static void test_svg(void **st)
@@ -371,6 +545,56 @@ static void test_svg(void **st)
 	free(buf);
 }
 
+/* The largest y of any <text> in an SVG (the legend's last line among them). */
+static double max_text_y(const char *svg)
+{
+	double m = 0;
+	for (const char *q = svg; (q = strstr(q, "<text ")); q++) {
+		const char *y = strstr(q, " y=\"");
+		if (y)
+			m = fmax(m, atof(y + 4));
+	}
+	return m;
+}
+
+/* 51 curves (the full Mess family): the legend must stay inside the 600-pixel
+ * canvas: a colour bar when asked for, else "N more"; the reference lines. */
+static void test_svg_many_curves(void **st)
+{
+	(void)st;
+	static double x[2] = {1, 20}, y[2] = {100, 300};
+	struct svg_series s[51];
+	char lab[51][16];
+	for (int i = 0; i < 51; i++) {
+		snprintf(lab[i], sizeof lab[i], "%d%% reads", 100 - i);
+		s[i] = (struct svg_series){.label = lab[i], .x = x, .y = y, .n = 2};
+		svg_ramp(i / 50.0, s[i].color);
+	}
+	for (int bar = 0; bar < 2; bar++) {
+		struct svg_plot p = {.title = "t", .xlabel = "x", .ylabel = "y", .colorbar = bar,
+		                     .cb_lo = 100, .cb_hi = 50, .cb_title = "read %",
+		                     .vline = 25.6, .vline_label = "peak 25.6", .hline = 114, .hline_label = "unloaded"};
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *o = open_memstream(&buf, &len);
+		assert_int_equal(svg_write(o, &p, s, 51), 0);
+		fclose(o);
+		assert_true(max_text_y(buf) < 600);
+		if (bar) {
+			assert_non_null(strstr(buf, "class=\"colorbar\""));
+			assert_null(strstr(buf, ">100% reads<"));
+		} else {
+			assert_non_null(strstr(buf, "... 22 more"));
+		}
+		assert_non_null(strstr(buf, "class=\"vline\""));
+		assert_non_null(strstr(buf, ">peak 25.6<"));
+		assert_non_null(strstr(buf, "class=\"hline\""));
+		/* the x axis reaches the peak although no point does */
+		assert_non_null(strstr(buf, ">30</text>"));
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,12 +602,19 @@ int main(void)
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_wave),
 		cmocka_unit_test(test_outliers),
-		cmocka_unit_test(test_smoothing_never_unphysical),
+		cmocka_unit_test(test_crossing_by_hand),
+		cmocka_unit_test(test_read_label),
+		cmocka_unit_test(test_smoothing_stays_in_range),
+		cmocka_unit_test(test_order_saturated),
+		cmocka_unit_test(test_bwlat_layout),
+		cmocka_unit_test(test_bwlat_thin_group),
+		cmocka_unit_test(test_metrics_empty),
 		cmocka_unit_test(test_csv_roundtrip),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_bwlat_dir),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_svg_huge_values),
+		cmocka_unit_test(test_svg_many_curves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,6 +229,29 @@ static void test_ticks_ns(void **state)
 	assert_int_equal(rvm_ticks_ns(UINT64_C(4000000) * 86400 * 365), UINT64_C(31536000000000000));
 }
 
+/* A window's ns come from its cycles at the measuring hart's frequency, not
+ * from the 10 MHz timer; the timer only without a cycle counter. */
+static void test_meas_ns_from_cycles(void **state)
+{
+	(void)state;
+	struct stamp a = {.cycles = 1000, .ticks = 7}, b = {.cycles = 1000 + 45678, .ticks = 7 + 5};
+	struct meas m;
+	rvm.timebase = 10000000;
+	rvm.cpu_hz[stub_hart] = 1500000000; /* 1.5 GHz: 45678 cycles = 30452 ns */
+	rvm.cpu_hz[0] = 1;                  /* another hart's frequency is not used */
+	meas_take(&m, &a, &b, 100);
+	assert_int_equal(m.cycles, 45678);
+	assert_int_equal(m.ticks, 5);
+	assert_int_equal(m.ns, 30452); /* the timer would say 500 */
+	b.cycles = a.cycles;            /* no cycle counter: the timer */
+	meas_take(&m, &a, &b, 100);
+	assert_int_equal(m.ns, 500);
+	b.cycles = a.cycles + 45678;    /* frequency unknown: the timer */
+	rvm.cpu_hz[stub_hart] = 0;
+	meas_take(&m, &a, &b, 100);
+	assert_int_equal(m.ns, 500);
+}
+
 static void test_rng(void **state)
 {
 	struct rng a, b;
@@ -361,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_muldiv),
 		cmocka_unit_test(test_ticks_ns),
+		cmocka_unit_test(test_meas_ns_from_cycles),
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_chain_random_single_cycle),
 		cmocka_unit_test(test_chain_check_detects),

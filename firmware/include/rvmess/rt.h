@@ -114,6 +114,8 @@ void rec_trap_unlock(void);
 uint64_t rvm_muldiv(uint64_t a, uint64_t b, uint64_t c);
 /* ticks of the timebase to nanoseconds */
 uint64_t rvm_ticks_ns(uint64_t ticks);
+/* cycles -> ns at hz cycles per second (0 when hz is 0) */
+uint64_t rvm_cycles_ns(uint64_t cycles, uint64_t hz);
 
 /* xorshift64* PRNG */
 struct rng { uint64_t s; };
