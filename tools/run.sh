@@ -101,9 +101,11 @@ CMD=()
 [ -f "$IMAGE" ] || { echo "run.sh: image $IMAGE not found (build it with make images)" >&2; exit 2; }
 command -v "${CMD[0]}" >/dev/null || { echo "run.sh: ${CMD[0]} not found (tools/deps.sh installs it)" >&2; exit 2; }
 
+# One clock reading names the run directory and dates run.txt, so the two agree.
+RUN_EPOCH=$(date +%s)
 new_run_dir() { # RUNS TARGET -> OUT = a new RUNS/<date>-<target>, RUNS/latest -> it
 	local stamp name i=1
-	stamp=$(date +%Y%m%d-%H%M%S)
+	stamp=$(date -d "@$RUN_EPOCH" +%Y%m%d-%H%M%S)
 	name=$stamp-$2
 	mkdir -p "$1" || exit 2
 	while ! mkdir "$1/$name" 2>/dev/null; do
@@ -138,7 +140,7 @@ rm -f "$OUT/exit.status" "$OUT/stats.txt" "$OUT/hostsim.cfg"
 
 # What reproduces the run.
 {
-	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "date: $(date -u -d "@$RUN_EPOCH" +%Y-%m-%dT%H:%M:%SZ)"
 	echo "target: $TARGET"
 	echo "harts: $HARTS"
 	echo "image: $IMAGE${orig:+ (a copy of $orig configured from $CFG)}"
