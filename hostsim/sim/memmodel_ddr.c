@@ -146,7 +146,6 @@ enum { F_CH, F_BG, F_BA, F_RA, F_CO, NF };
 static const char *const fnames[NF] = { "ch", "bg", "ba", "ra", "co" };
 
 struct dburst { uint64_t s, e; uint16_t rank, bg; uint8_t w; };
-struct pwrite { uint64_t la, t; unsigned slot; };
 
 struct dbank {
 	int64_t row;          /* open row, -1 closed */
@@ -155,20 +154,28 @@ struct dbank {
 	int used;
 };
 
+struct dloc { unsigned ch, ra, bg, ba; int64_t row; };
+struct pwrite { uint64_t la, t; struct dloc l; };
+
 #define NACT 16
 struct drank {
 	uint64_t act[NACT];   /* committed activates, sorted (may lie ahead) */
 	uint16_t act_bg[NACT];
 	unsigned nact;
 	uint64_t ref_off;     /* first refresh at ref_off + tREFI */
+	uint64_t ep, ep_t;    /* cache: epoch ep begins at ep_t (ep >= 1) */
 };
 
 struct dchan {
 	struct dburst *bus;   /* committed bursts sorted by start, from head */
 	size_t head, n, cap;
-	uint64_t *rq_free, *wq_free;  /* per queue slot: when it frees */
+	uint64_t *rq_free;    /* min-heap: when each read-queue slot frees */
+	uint64_t *wq_free;    /* min-heap: the same for the write-queue slots
+	                         not held by a pending write (nwq of them) */
+	unsigned nwq;
 	struct pwrite *pend;  /* writes queued, not yet scheduled, oldest first */
 	unsigned npend;
+	uint64_t pmask;       /* bit (la & 63) of every pending write */
 	struct dbank *bk;     /* ranks * bgs * banks */
 	struct drank *rk;
 };
@@ -177,7 +184,7 @@ struct ddr {
 	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap;
 	unsigned fbits[NF], fshift[NF], order[NF];
 	uint64_t t[NT];       /* ticks (T_BL unused) */
-	uint64_t burst, front, maxsep;
+	uint64_t burst, front;
 	uint64_t peak;
 	int refpushed;        /* bus_place moved a command out of a refresh */
 	struct dchan *ch;
@@ -288,8 +295,6 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 	if (!d->burst)
 		d->burst = 1;
 	d->front = CYC2T(c->ddr_frontend);
-	d->maxsep = d->burst + mx(d->t[T_WTR_L], d->t[T_WTR_S]) + d->t[T_CL] + d->t[T_RTW] + d->t[T_RTRS] +
-	            d->t[T_CCD_L] + d->t[T_CCD_S];
 	d->peak = (uint64_t)((double)mts * width * d->nch + 0.5); /* MB/s */
 	return 0;
 }
@@ -334,6 +339,7 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		ch->bus = malloc(ch->cap * sizeof *ch->bus);
 		ch->rq_free = calloc(d->rq, sizeof *ch->rq_free);
 		ch->wq_free = calloc(d->wq, sizeof *ch->wq_free);
+		ch->nwq = d->wq;
 		ch->pend = calloc(d->wq, sizeof *ch->pend);
 		ch->bk = calloc(nbk, sizeof *ch->bk);
 		ch->rk = calloc(d->nra, sizeof *ch->rk);
@@ -352,8 +358,6 @@ oom:
 }
 
 /* ---- mapping ------------------------------------------------------------------ */
-
-struct dloc { unsigned ch, ra, bg, ba; int64_t row; };
 
 static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 {
@@ -389,11 +393,19 @@ void memmodel_ddr_map(const void *st, uint64_t la, unsigned *ch, unsigned *ra, u
 
 /* ---- refresh ------------------------------------------------------------------ */
 
-/* Refresh epoch of t for rank rk: the number of refreshes begun by t. */
+/* Refresh epoch of t for rank rk: the number of refreshes begun by t (the
+ * last answer is cached: time mostly moves forward). */
 static uint64_t epoch(const struct ddr *d, const struct drank *rk, uint64_t t)
 {
+	struct drank *w = (struct drank *)rk;
+	if (t >= w->ep_t && t - w->ep_t < d->t[T_REFI])
+		return w->ep;
 	uint64_t s = rk->ref_off + d->t[T_REFI];
-	return t < s ? 0 : (t - s) / d->t[T_REFI] + 1;
+	if (t < s) /* (the cache starts as epoch 0 over [0, tREFI), inside it) */
+		return 0;
+	w->ep = (t - s) / d->t[T_REFI] + 1;
+	w->ep_t = rk->ref_off + w->ep * d->t[T_REFI];
+	return w->ep;
 }
 
 /* The earliest time >= t outside the rank's refresh windows. */
@@ -423,18 +435,18 @@ static uint64_t after(const struct ddr *d, const struct dburst *x, unsigned rank
 	return x->e + (x->bg == bg ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
 }
 
-/* First index of ch->bus whose burst may still constrain a burst at >= t. */
-static size_t bus_from(const struct ddr *d, const struct dchan *ch, uint64_t t)
+/* First index of ch->bus whose burst starts at or after t. */
+static size_t bus_from(const struct dchan *ch, uint64_t t)
 {
 	size_t lo = ch->head, hi = ch->head + ch->n;
 	while (lo < hi) {
 		size_t m = lo + (hi - lo) / 2;
-		if (ch->bus[m].e + d->maxsep <= t)
+		if (ch->bus[m].s < t)
 			lo = m + 1;
 		else
 			hi = m;
 	}
-	return lo > ch->head ? lo - 1 : lo;
+	return lo;
 }
 
 /*
@@ -445,7 +457,7 @@ static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *r
                           int w, uint64_t c0, uint64_t lat)
 {
 	uint64_t s = c0 + lat;
-	size_t end = ch->head + ch->n, i = bus_from(d, ch, s);
+	size_t end = ch->head + ch->n, i = bus_from(ch, s);
 	for (;;) {
 		if (i > ch->head)
 			s = mx(s, after(d, &ch->bus[i - 1], rank, bg, w));
@@ -457,14 +469,18 @@ static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *r
 		}
 		if (i == end)
 			break;
+		if (end - i > d->cap) { /* may not overtake more than the cap */
+			i = end - d->cap;
+			continue;
+		}
 		struct dburst me = { s, s + d->burst, (uint16_t)rank, (uint16_t)bg, (uint8_t)w };
-		if (end - i <= d->cap && after(d, &me, ch->bus[i].rank, ch->bus[i].bg, ch->bus[i].w) <= ch->bus[i].s)
+		if (after(d, &me, ch->bus[i].rank, ch->bus[i].bg, ch->bus[i].w) <= ch->bus[i].s)
 			break;
 		i++;
 	}
 	/* insert before index i; make room (drop bursts far in the past first) */
 	if (ch->head + ch->n == ch->cap) {
-		size_t keep = bus_from(d, ch, s > CYC2T(4096) ? s - CYC2T(4096) : 0);
+		size_t keep = bus_from(ch, s > CYC2T(4096) ? s - CYC2T(4096) : 0);
 		if (keep > i)
 			keep = i;
 		size_t drop = keep - ch->head;
@@ -517,9 +533,19 @@ static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned b
 	return a;
 }
 
-static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a)
+static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a, uint64_t te)
 {
-	(void)d;
+	/* forget activates that cannot constrain one at te or later (with a
+	 * margin for requests that come slightly out of time order) */
+	uint64_t old = te > d->t[T_FAW] + CYC2T(64) ? te - d->t[T_FAW] - CYC2T(64) : 0;
+	unsigned drop = 0;
+	while (drop < rk->nact && rk->act[drop] < old)
+		drop++;
+	if (drop) {
+		memmove(rk->act, rk->act + drop, (rk->nact - drop) * sizeof rk->act[0]);
+		memmove(rk->act_bg, rk->act_bg + drop, (rk->nact - drop) * sizeof rk->act_bg[0]);
+		rk->nact -= drop;
+	}
 	unsigned n = rk->nact;
 	if (n == NACT) { /* forget the oldest */
 		memmove(rk->act, rk->act + 1, (NACT - 1) * sizeof rk->act[0]);
@@ -598,7 +624,7 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 		b->row = l->row;
 		b->row_ep = rowep;
 		b->act_ok = a + d->t[T_RC];
-		act_commit(d, rk, l->bg, a);
+		act_commit(d, rk, l->bg, a, te);
 	}
 	if (kind == 0)
 		d->st.hits++;
@@ -619,14 +645,34 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 
 /* ---- queues --------------------------------------------------------------------- */
 
-/* The slot of q[0..n) that frees first. */
-static unsigned first_free(const uint64_t *q, unsigned n)
+/* Min-heap of n slot-free times: replace the top with v / add v. */
+static void heap_down(uint64_t *h, unsigned n, unsigned i)
 {
-	unsigned k = 0;
-	for (unsigned i = 1; i < n; i++)
-		if (q[i] < q[k])
-			k = i;
-	return k;
+	for (;;) {
+		unsigned l = 2 * i + 1, m = i;
+		if (l < n && h[l] < h[m])
+			m = l;
+		if (l + 1 < n && h[l + 1] < h[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		uint64_t x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+}
+
+static void heap_push(uint64_t *h, unsigned *n, uint64_t v)
+{
+	unsigned i = (*n)++;
+	h[i] = v;
+	while (i && h[(i - 1) / 2] > h[i]) {
+		uint64_t x = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
 }
 
 /* Drain pending writes of channel ch at time t down to the low watermark:
@@ -635,22 +681,24 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 {
 	d->st.drains++;
 	while (ch->npend > d->lo) {
-		struct dloc l0, l;
-		ddr_map(d, ch->pend[0].la, &l0);
+		const struct dloc l0 = ch->pend[0].l;
 		unsigned k = 0;
 		for (unsigned i = 0; i < ch->npend; i++) {
-			ddr_map(d, ch->pend[i].la, &l);
-			if (i && (l.ra != l0.ra || l.bg != l0.bg || l.ba != l0.ba || l.row != l0.row)) {
+			const struct dloc *l = &ch->pend[i].l;
+			if (i && (l->ra != l0.ra || l->bg != l0.bg || l->ba != l0.ba || l->row != l0.row)) {
 				ch->pend[k++] = ch->pend[i];
 				continue;
 			}
 			uint64_t c;
-			transfer(d, &l, 1, mx(t, ch->pend[i].t), &c);
-			ch->wq_free[ch->pend[i].slot] = c;
+			transfer(d, l, 1, mx(t, ch->pend[i].t), &c);
+			heap_push(ch->wq_free, &ch->nwq, c);
 			d->st.wq_res_t += c - ch->pend[i].t;
 		}
 		ch->npend = k;
 	}
+	ch->pmask = 0;
+	for (unsigned i = 0; i < ch->npend; i++)
+		ch->pmask |= 1ull << (ch->pend[i].la & 63);
 }
 
 static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
@@ -664,32 +712,35 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
 		d->st.first_t = t ? t : 1;
 	if (w) {
 		d->st.writes++;
-		unsigned k = first_free(ch->wq_free, d->wq);
-		uint64_t te = mx(t, ch->wq_free[k]);
+		/* a free slot exists: npend < ddr-wq-hi <= ddr-wq */
+		uint64_t te = mx(t, ch->wq_free[0]);
 		if (te > t) {
 			d->st.wq_waits++;
 			d->st.wq_wait_t += te - t;
 		}
-		ch->wq_free[k] = NOTIME;
-		ch->pend[ch->npend++] = (struct pwrite){ la, te, k };
+		ch->wq_free[0] = ch->wq_free[--ch->nwq];
+		heap_down(ch->wq_free, ch->nwq, 0);
+		ch->pend[ch->npend++] = (struct pwrite){ la, te, l };
+		ch->pmask |= 1ull << (la & 63);
 		if (ch->npend >= d->hi)
 			drain(d, ch, te);
 		return t2cyc_up(te) + 1;
 	}
 	d->st.reads++;
-	for (unsigned i = 0; i < ch->npend; i++)
-		if (ch->pend[i].la == la) {
-			d->st.fwd++;
-			return now + t2cyc_up(d->front) + 1;
-		}
-	unsigned k = first_free(ch->rq_free, d->rq);
-	uint64_t te = mx(t, ch->rq_free[k]);
+	if (ch->pmask & (1ull << (la & 63)))
+		for (unsigned i = 0; i < ch->npend; i++)
+			if (ch->pend[i].la == la) {
+				d->st.fwd++;
+				return now + t2cyc_up(d->front) + 1;
+			}
+	uint64_t te = mx(t, ch->rq_free[0]);
 	if (te > t) {
 		d->st.rq_waits++;
 		d->st.rq_wait_t += te - t;
 	}
 	uint64_t c, s = transfer(d, &l, 0, te, &c);
-	ch->rq_free[k] = c;
+	ch->rq_free[0] = c;
+	heap_down(ch->rq_free, d->rq, 0);
 	d->st.rq_res_t += c - te;
 	return t2cyc_up(s + d->burst + d->front);
 }
