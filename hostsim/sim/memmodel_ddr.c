@@ -11,11 +11,12 @@
  * and deterministic:
  *  - banks serve their requests in arrival order (PRE, ACT, RD/WR); the
  *    activates of a rank are issued in order (tRRD_S/L, tFAW);
- *  - the data bus is a list of committed bursts; a request takes the
- *    earliest gap that fits (tCCD_S/L, turnarounds), so a younger row hit to
- *    an idle bank overtakes older requests that wait for their bank: the
- *    "first ready" of FR-FCFS.  The starvation cap bounds how many committed
- *    bursts a request may overtake;
+ *  - the data bus is a list of committed bursts; a read takes the earliest
+ *    gap that fits (tCCD_S/L, turnarounds against its neighbours), so a
+ *    younger row hit to an idle bank overtakes older requests that wait for
+ *    their bank: the "first ready" of FR-FCFS.  The starvation cap bounds
+ *    how many committed bursts a read may overtake.  Drained writes go
+ *    behind everything committed, as one batch;
  *  - a read waits to enter the read queue while it is full (its slot frees
  *    when its column command issues); the wait is part of its latency;
  *  - writes are posted into the write queue and drained when it holds the
@@ -112,7 +113,7 @@ static const struct memsys_key ddr_keys[] = {
 	TK("trefi", T_REFI, "refresh interval"),
 	{ "ddr-bl", K_U32, OFF(ddr_t) + T_BL * sizeof(unsigned), 0, 64, "ddr: burst length, beats (0 = preset)" },
 	{ "ddr-page", K_STR, OFF(ddr_page), 0, 0, "ddr: page policy: open | closed" },
-	{ "ddr-map", K_STR, OFF(ddr_map), 0, 0, "ddr: address fields from the line address up (ch bg ba ra co; row above)" },
+	{ "ddr-map", K_STR, OFF(ddr_map), 0, 0, "ddr: address pieces from the line address up: ch bg ba ra co, co2 = 2 bits of co (row above)" },
 	{ "ddr-xor", K_U32, OFF(ddr_xor), 0, 1, "ddr: 1 = XOR bank group and bank with the low row bits" },
 	{ "ddr-rq", K_U32, OFF(ddr_rq), 1, 1024, "ddr: read queue entries per channel" },
 	{ "ddr-wq", K_U32, OFF(ddr_wq), 1, 1024, "ddr: write queue entries per channel" },
@@ -130,12 +131,12 @@ static void ddr_defaults(struct memsys_cfg *c)
 	memset(c->ddr_t, 0, sizeof c->ddr_t);
 	c->ddr_bgs = c->ddr_banks = c->ddr_row = c->ddr_mts = c->ddr_width = 0;
 	snprintf(c->ddr_page, sizeof c->ddr_page, "open");
-	snprintf(c->ddr_map, sizeof c->ddr_map, "co:ch:bg:ba:ra");
+	snprintf(c->ddr_map, sizeof c->ddr_map, "co2:bg:co:ch:ba:ra");
 	c->ddr_xor = 1;
 	c->ddr_rq = 32;
-	c->ddr_wq = 32;
-	c->ddr_wq_hi = 24;
-	c->ddr_wq_lo = 8;
+	c->ddr_wq = 64;
+	c->ddr_wq_hi = 48;
+	c->ddr_wq_lo = 16;
 	c->ddr_cap = 16;
 	c->ddr_frontend = 40;
 }
@@ -182,7 +183,10 @@ struct dchan {
 
 struct ddr {
 	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap;
-	unsigned fbits[NF], fshift[NF], order[NF];
+	unsigned fbits[NF];
+#define MAXPIECES 12
+	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
+	unsigned npieces, rowshift;
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t burst, front;
 	uint64_t peak;
@@ -241,30 +245,6 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 		snprintf(err, errlen, "ddr: ddr-trefi (%u) must exceed ddr-trfc (%u)", tck[T_REFI], tck[T_RFC]);
 		return -1;
 	}
-	/* the mapping: fields named low to high, each once; the row is above */
-	unsigned seen = 0, k = 0;
-	const char *s = c->ddr_map;
-	while (*s) {
-		size_t len = strcspn(s, ":");
-		int f = -1;
-		for (int i = 0; i < NF; i++)
-			if (len == 2 && strncmp(s, fnames[i], 2) == 0)
-				f = i;
-		if (f < 0 || (seen & (1u << f))) {
-			snprintf(err, errlen, "ddr: ddr-map '%.30s': fields ch bg ba ra co, each once, ':'-separated",
-			         c->ddr_map);
-			return -1;
-		}
-		seen |= 1u << f;
-		d->order[k++] = (unsigned)f;
-		s += len;
-		if (*s == ':')
-			s++;
-	}
-	if (k != NF) {
-		snprintf(err, errlen, "ddr: ddr-map '%.30s': fields ch bg ba ra co, each once, ':'-separated", c->ddr_map);
-		return -1;
-	}
 	d->nch = c->ddr_channels;
 	d->nra = c->ddr_ranks;
 	d->nbg = bgs;
@@ -275,11 +255,46 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 	d->fbits[F_BG] = log2u(bgs);
 	d->fbits[F_BA] = log2u(banks);
 	d->fbits[F_CO] = log2u(d->cols);
-	unsigned sh = 0;
-	for (unsigned i = 0; i < NF; i++) {
-		d->fshift[d->order[i]] = sh;
-		sh += d->fbits[d->order[i]];
+	/* the mapping: pieces of fields from the line address up, ':'-separated;
+	 * "co2" is two bits of the column, "co" the rest of it; every field
+	 * complete at the end; the row is above */
+	unsigned used[NF] = { 0 }, sh = 0;
+	const char *s = c->ddr_map;
+	d->npieces = 0;
+	while (*s) {
+		size_t len = strcspn(s, ":");
+		int f = -1;
+		for (int i = 0; i < NF; i++)
+			if (len >= 2 && strncmp(s, fnames[i], 2) == 0)
+				f = i;
+		unsigned nb = 0, digits = 0;
+		for (size_t q = 2; q < len; q++, digits++)
+			nb = s[q] >= '0' && s[q] <= '9' && nb < 100 ? nb * 10 + (unsigned)(s[q] - '0') : 1000;
+		if (f < 0 || d->npieces == MAXPIECES || nb > d->fbits[f] - used[f]) {
+			snprintf(err, errlen, "ddr: ddr-map '%.30s': pieces ch bg ba ra co (optionally with a bit count, "
+			         "as co2), ':'-separated, each field complete", c->ddr_map);
+			return -1;
+		}
+		if (!digits)
+			nb = d->fbits[f] - used[f];
+		d->pf[d->npieces] = (unsigned char)f;
+		d->pbits[d->npieces] = (unsigned char)nb;
+		d->ppos[d->npieces] = (unsigned char)used[f];
+		d->pshift[d->npieces] = (unsigned char)sh;
+		d->npieces++;
+		used[f] += nb;
+		sh += nb;
+		s += len;
+		if (*s == ':')
+			s++;
 	}
+	for (int f = 0; f < NF; f++)
+		if (used[f] != d->fbits[f]) {
+			snprintf(err, errlen, "ddr: ddr-map '%.30s': %s has %u bits, the map gives it %u", c->ddr_map,
+			         fnames[f], d->fbits[f], used[f]);
+			return -1;
+		}
+	d->rowshift = sh;
 	d->closed = strcmp(c->ddr_page, "closed") == 0;
 	d->xor = c->ddr_xor;
 	d->rq = c->ddr_rq;
@@ -361,13 +376,10 @@ oom:
 
 static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 {
-	unsigned v[NF];
-	unsigned bits = 0;
-	for (int f = 0; f < NF; f++) {
-		v[f] = (unsigned)((la >> d->fshift[f]) & ((1ull << d->fbits[f]) - 1));
-		bits += d->fbits[f];
-	}
-	uint64_t row = la >> bits;
+	unsigned v[NF] = { 0 };
+	for (unsigned p = 0; p < d->npieces; p++)
+		v[d->pf[p]] |= (unsigned)((la >> d->pshift[p]) & ((1u << d->pbits[p]) - 1)) << d->ppos[p];
+	uint64_t row = la >> d->rowshift;
 	if (d->xor) {
 		v[F_BG] ^= (unsigned)(row & (d->nbg - 1));
 		v[F_BA] ^= (unsigned)((row >> d->fbits[F_BG]) & (d->nba - 1));
@@ -458,6 +470,10 @@ static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *r
 {
 	uint64_t s = c0 + lat;
 	size_t end = ch->head + ch->n, i = bus_from(ch, s);
+	/* a drained write goes behind everything committed: the drain is one
+	 * batch, with one turnaround each way, not writes scattered in gaps */
+	if (w)
+		i = end;
 	for (;;) {
 		if (i > ch->head)
 			s = mx(s, after(d, &ch->bus[i - 1], rank, bg, w));

@@ -141,7 +141,7 @@ int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, cha
 		return -1;
 	}
 	if (kd->type == K_STR) {
-		/* every text key is a char[16]; the model's name is checked here,
+		/* every text key is a char[32]; the model's name is checked here,
 		 * the others by their model's check */
 		if (kd->off == OFF(mem_model) && !memmodel_find(value)) {
 			if (errlen)

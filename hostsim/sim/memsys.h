@@ -39,7 +39,7 @@ struct memsys_cfg {
 	unsigned coh_lat;       /* extra cycles when another L1 holds the line
 	                           Modified (forced write-back): 20 */
 
-	char mem_model[16];     /* "fixed" | "md1" | "dram": "dram" */
+	char mem_model[32];     /* "fixed" | "md1" | "simple-dram" (alias "dram") | "ddr": "dram" */
 	unsigned mem_latency;   /* unloaded memory latency, cycles, added after
 	                           l1d_hit + llc_hit; for dram: the latency of a
 	                           read that finds its bank's row closed by another
@@ -69,15 +69,15 @@ struct memsys_cfg {
 
 	/* ddr model (memmodel_ddr.c; docs/memsys.md "The ddr model"): a
 	 * preset, and every device value overridable (0 = the preset's) */
-	char ddr_preset[16];    /* DDR4-2666 | DDR4-3200 | DDR5-4800 */
+	char ddr_preset[32];    /* DDR4-2666 | DDR4-3200 | DDR5-4800 */
 	unsigned ddr_channels, ddr_ranks;   /* 1, 1 */
 	unsigned ddr_bgs, ddr_banks, ddr_row, ddr_mts, ddr_width; /* 0 = preset */
 #define MEMSYS_DDR_NT 20
 	unsigned ddr_t[MEMSYS_DDR_NT]; /* timings, nCK (last: burst length) */
-	char ddr_page[16];      /* open | closed */
-	char ddr_map[16];       /* address fields from the line address up */
+	char ddr_page[32];      /* open | closed */
+	char ddr_map[32];       /* address fields from the line address up */
 	unsigned ddr_xor;       /* bank bits XOR low row bits: 1 */
-	unsigned ddr_rq, ddr_wq, ddr_wq_hi, ddr_wq_lo; /* queues: 32 32 24 8 */
+	unsigned ddr_rq, ddr_wq, ddr_wq_hi, ddr_wq_lo; /* queues: 32 64 48 16 */
 	unsigned ddr_cap;       /* starvation cap: 16 */
 	unsigned ddr_frontend;  /* LLC <-> controller path, cycles: 40 */
 };
