@@ -591,7 +591,7 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 	int kind; /* 0 hit, 1 empty, 2 conflict */
 	if (b->row == l->row && epoch(d, rk, tb) == b->row_ep) {
 		kind = 0;
-		c0 = b->used ? mx(tb, b->col_t + d->t[T_CCD_L]) : tb;
+		c0 = tb; /* (tCCD_L from the bank's last burst: on the bus) */
 	} else {
 		uint64_t from = tb;
 		kind = b->row >= 0 && epoch(d, rk, tb) == b->row_ep ? 2 : 1;
