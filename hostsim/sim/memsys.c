@@ -619,6 +619,24 @@ static const char *const ev_names[MEMSYS_EV_COUNT] = {
 	"l1d_wb", "inv_sent", "inv_recv", "coh_wb", "back_inv", "upgrade",
 };
 
+static void print_ddr(FILE *f, const char *what, const struct ddr_stats *d)
+{
+	uint64_t n = d->hits + d->empties + d->conflicts;
+	double el = d->last_t > d->first_t ? (double)(d->last_t - d->first_t) : 1;
+	double pc = n ? 100.0 / (double)n : 0;
+	fprintf(f, "%s: reads %llu writes %llu; rows hit %.1f %% empty %.1f %% conflict %.1f %%; "
+	        "refresh stalls %llu; bus utilisation %.1f %%\n",
+	        what, (unsigned long long)d->reads, (unsigned long long)d->writes, pc * (double)d->hits,
+	        pc * (double)d->empties, pc * (double)d->conflicts, (unsigned long long)d->ref_stalls,
+	        100.0 * (double)d->busy_t / el);
+	fprintf(f, "%s: read queue: mean occupancy %.2f, full %llu times (%llu cycles waited); "
+	        "write queue: mean occupancy %.2f, full %llu times (%llu cycles); drains %llu; "
+	        "reads from the write queue %llu\n",
+	        what, (double)d->rq_res_t / el, (unsigned long long)d->rq_waits, (unsigned long long)d->rq_wait_t,
+	        (double)d->wq_res_t / el, (unsigned long long)d->wq_waits, (unsigned long long)d->wq_wait_t,
+	        (unsigned long long)d->drains, (unsigned long long)d->fwd);
+}
+
 void memsys_stats(const struct memsys *m, FILE *f)
 {
 	struct memsys_model_stats s;
@@ -645,21 +663,6 @@ void memsys_stats(const struct memsys *m, FILE *f)
 		fprintf(f, "; rows hit %llu miss %llu conflict %llu", (unsigned long long)s.row_hits,
 		        (unsigned long long)s.row_misses, (unsigned long long)s.row_conflicts);
 	fputc('\n', f);
-	if (s.has_ddr) {
-		const struct ddr_stats *d = &s.ddr;
-		uint64_t n = d->hits + d->empties + d->conflicts;
-		double el = d->last_t > d->first_t ? (double)(d->last_t - d->first_t) : 1;
-		double pc = n ? 100.0 / (double)n : 0;
-		fprintf(f, "ddr: reads %llu writes %llu; rows hit %.1f %% empty %.1f %% conflict %.1f %%; "
-		        "refresh stalls %llu; bus utilisation %.1f %%\n",
-		        (unsigned long long)d->reads, (unsigned long long)d->writes, pc * (double)d->hits,
-		        pc * (double)d->empties, pc * (double)d->conflicts, (unsigned long long)d->ref_stalls,
-		        100.0 * (double)d->busy_t / el);
-		fprintf(f, "ddr: read queue: mean occupancy %.2f, full %llu times (%llu cycles waited); "
-		        "write queue: mean occupancy %.2f, full %llu times (%llu cycles); drains %llu; "
-		        "reads from the write queue %llu\n",
-		        (double)d->rq_res_t / el, (unsigned long long)d->rq_waits, (unsigned long long)d->rq_wait_t,
-		        (double)d->wq_res_t / el, (unsigned long long)d->wq_waits, (unsigned long long)d->wq_wait_t,
-		        (unsigned long long)d->drains, (unsigned long long)d->fwd);
-	}
+	if (s.has_ddr)
+		print_ddr(f, "ddr", &s.ddr);
 }
