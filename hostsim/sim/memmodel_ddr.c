@@ -468,6 +468,12 @@ static size_t bus_from(const struct dchan *ch, uint64_t t)
 static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
                           int w, uint64_t c0, uint64_t lat)
 {
+	/* forget bursts that start more than 256 cycles before c0 (requests
+	 * come out of time order by far less), keeping one as a predecessor */
+	while (ch->n > 1 && ch->bus[ch->head + 1].s + CYC2T(256) <= c0) {
+		ch->head++;
+		ch->n--;
+	}
 	uint64_t s = c0 + lat;
 	size_t end = ch->head + ch->n, i = bus_from(ch, s);
 	/* a drained write goes behind everything committed: the drain is one
@@ -494,15 +500,10 @@ static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *r
 			break;
 		i++;
 	}
-	/* insert before index i; make room (drop bursts far in the past first) */
+	/* insert before index i; make room */
 	if (ch->head + ch->n == ch->cap) {
-		size_t keep = bus_from(ch, s > CYC2T(4096) ? s - CYC2T(4096) : 0);
-		if (keep > i)
-			keep = i;
-		size_t drop = keep - ch->head;
-		memmove(ch->bus, ch->bus + keep, (ch->n - drop) * sizeof *ch->bus);
-		ch->n -= drop;
-		i -= keep;
+		memmove(ch->bus, ch->bus + ch->head, ch->n * sizeof *ch->bus);
+		i -= ch->head;
 		ch->head = 0;
 		if (ch->n == ch->cap) {
 			struct dburst *nb = realloc(ch->bus, 2 * ch->cap * sizeof *nb);
@@ -553,7 +554,7 @@ static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint6
 {
 	/* forget activates that cannot constrain one at te or later (with a
 	 * margin for requests that come slightly out of time order) */
-	uint64_t old = te > d->t[T_FAW] + CYC2T(64) ? te - d->t[T_FAW] - CYC2T(64) : 0;
+	uint64_t old = te > d->t[T_FAW] + CYC2T(32) ? te - d->t[T_FAW] - CYC2T(32) : 0;
 	unsigned drop = 0;
 	while (drop < rk->nact && rk->act[drop] < old)
 		drop++;
