@@ -585,7 +585,7 @@ static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint6
 
 /* Schedule a transfer that may start at te; returns the data start and sets
  * *colp to the column command. */
-static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, uint64_t *colp)
+static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
 {
 	struct dchan *ch = &d->ch[l->ch];
 	struct drank *rk = &ch->rk[l->ra];
@@ -655,7 +655,7 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 	b->used = 1;
 	b->col_t = c;
 	b->pre_ok = mx(b->act_t + d->t[T_RAS], w ? s + d->burst + d->t[T_WR] : c + d->t[T_RTP]);
-	if (d->closed) { /* auto-precharge */
+	if (d->closed && !keep) { /* auto-precharge, unless a queued request hits */
 		b->row = -1;
 		b->act_ok = mx(b->act_ok, b->pre_ok + d->t[T_RP]);
 	}
@@ -702,7 +702,11 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 	d->st.drains++;
 	while (ch->npend > d->lo) {
 		const struct dloc l0 = ch->pend[0].l;
-		unsigned k = 0;
+		unsigned k = 0, left = 0;
+		for (unsigned i = 0; i < ch->npend; i++) {
+			const struct dloc *l = &ch->pend[i].l;
+			left += l->ra == l0.ra && l->bg == l0.bg && l->ba == l0.ba && l->row == l0.row;
+		}
 		for (unsigned i = 0; i < ch->npend; i++) {
 			const struct dloc *l = &ch->pend[i].l;
 			if (i && (l->ra != l0.ra || l->bg != l0.bg || l->ba != l0.ba || l->row != l0.row)) {
@@ -710,7 +714,7 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 				continue;
 			}
 			uint64_t c;
-			transfer(d, l, 1, mx(t, ch->pend[i].t), &c);
+			transfer(d, l, 1, mx(t, ch->pend[i].t), --left > 0, &c);
 			heap_push(ch->wq_free, &ch->nwq, c);
 			d->st.wq_res_t += c - ch->pend[i].t;
 		}
@@ -758,7 +762,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
 		d->st.rq_waits++;
 		d->st.rq_wait_t += te - t;
 	}
-	uint64_t c, s = transfer(d, &l, 0, te, &c);
+	uint64_t c, s = transfer(d, &l, 0, te, 0, &c);
 	ch->rq_free[0] = c;
 	heap_down(ch->rq_free, d->rq, 0);
 	d->st.rq_res_t += c - te;

@@ -89,6 +89,24 @@ static void test_closed_page_read(void **state)
 	memmodel_close(&mm);
 }
 
+/* closed page: a drained write keeps its row open for the queued writes
+ * to the same row; the last one precharges (after tWR) */
+static void test_closed_page_write_batch(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-page", "closed", "ddr-wq", "2", "ddr-wq-hi", "2", "ddr-wq-lo", "0", NULL);
+	memmodel_request(&mm, 0, 1, 1000);
+	memmodel_request(&mm, 1, 1, 1000); /* drains both: ACT 1000, WR 1012, WR 1018 */
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.row_misses, 1);
+	assert_int_equal(s.row_hits, 1);
+	/* second write's data: 1020 + tCCD_L = 1026..1030; PRE at 1030 + tWR,
+	 * ACT tRP later, data tRCD + tCL after that */
+	uint64_t wend = 1000 + RCD + CWL + CCD_L + BURST;
+	assert_int_equal(memmodel_request(&mm, 2, 0, 1001), wend + WR + RP + RCD + CL + BURST + FRONT);
+	memmodel_close(&mm);
+}
+
 /* open page: empty, hit, conflict */
 static void test_open_page_hit_conflict(void **state)
 {
@@ -346,6 +364,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_closed_page_read),
+		cmocka_unit_test(test_closed_page_write_batch),
 		cmocka_unit_test(test_open_page_hit_conflict),
 		cmocka_unit_test(test_conflict_waits_trc),
 		cmocka_unit_test(test_refresh),
