@@ -114,7 +114,7 @@ static const struct memsys_key ddr_keys[] = {
 	{ "ddr-bl", K_U32, OFF(ddr_t) + T_BL * sizeof(unsigned), 0, 64, "ddr: burst length, beats (0 = preset)" },
 	{ "ddr-page", K_STR, OFF(ddr_page), 0, 0, "ddr: page policy: open | closed" },
 	{ "ddr-map", K_STR, OFF(ddr_map), 0, 0, "ddr: address pieces from the line address up: ch bg ba ra co, co2 = 2 bits of co (row above)" },
-	{ "ddr-xor", K_U32, OFF(ddr_xor), 0, 1, "ddr: 1 = XOR bank group and bank with the low row bits" },
+	{ "ddr-xor", K_U32, OFF(ddr_xor), 0, 1, "ddr: 1 = XOR bank group and bank with the folded row bits" },
 	{ "ddr-rq", K_U32, OFF(ddr_rq), 1, 1024, "ddr: read queue entries per channel" },
 	{ "ddr-wq", K_U32, OFF(ddr_wq), 1, 1024, "ddr: write queue entries per channel" },
 	{ "ddr-wq-hi", K_U32, OFF(ddr_wq_hi), 1, 1024, "ddr: write drain starts with this many writes queued" },
@@ -384,8 +384,16 @@ static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 		v[d->pf[p]] |= (unsigned)((la >> d->pshift[p]) & ((1u << d->pbits[p]) - 1)) << d->ppos[p];
 	uint64_t row = la >> d->rowshift;
 	if (d->xor) {
-		v[F_BG] ^= (unsigned)(row & (d->nbg - 1));
-		v[F_BA] ^= (unsigned)((row >> d->fbits[F_BG]) & (d->nba - 1));
+		/* fold every row bit into (bank, bank group): lines that share
+		 * their low address bits, such as a line and the LLC victim it
+		 * replaces, land in different banks */
+		unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
+		uint64_t f = 0;
+		if (nb)
+			for (uint64_t r = row; r; r >>= nb)
+				f ^= r;
+		v[F_BG] ^= (unsigned)(f & (d->nbg - 1));
+		v[F_BA] ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
 	}
 	l->ch = v[F_CH];
 	l->ra = v[F_RA];

@@ -301,12 +301,18 @@ static void test_mapping(void **state)
 	assert_int_equal(row, 7);
 	assert_int_equal(ch, 0);
 	memmodel_close(&mm);
-	/* XOR: bank group ^= row bits 0-1, bank ^= row bits 2-3 */
+	/* XOR: bank group ^= fold bits 0-1, bank ^= fold bits 2-3 ... */
 	set(&c, "ddr-xor", "1");
 	assert_int_equal(memmodel_open(&mm, &c, err, sizeof err), 0);
 	memmodel_ddr_map(mm.st, la, &ch, &ra, &bg, &ba, &row);
 	assert_int_equal(bg, 2 ^ 3);
 	assert_int_equal(ba, 1 ^ 1);
+	/* ... of the whole row folded into 4 bits: row 0x10 -> 0x1 (a line
+	 * 2 MiB away, as an LLC victim, must not share the bank) */
+	memmodel_ddr_map(mm.st, (la & 2047) | 0x10ull << 11, &ch, &ra, &bg, &ba, &row);
+	assert_int_equal(row, 0x10);
+	assert_int_equal(bg, 2 ^ 1);
+	assert_int_equal(ba, 1);
 	memmodel_close(&mm);
 	/* two channels interleaved by line, two ranks above the bank */
 	set(&c, "ddr-xor", "0");
