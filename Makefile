@@ -72,6 +72,9 @@ RUN_TARGET ?= hostsim
 RUN_HARTS  ?= 8
 RUN_CONFIG ?= $(if $(filter hostsim,$(RUN_TARGET)),tools/configs/hostsim.cfg,)
 RUN_ARGS   ?=
+# hostsim's options for make run: the JEDEC-timed DDR4-3200 channel (the
+# ddr memory model, docs/memsys.md); RUN_SIM= runs hostsim's own defaults
+RUN_SIM    ?= --mem-model ddr
 STATS      ?= 0
 # The image each target runs: hostsim and QEMU virt boot virt.elf in M-mode,
 # qemu-sbi the S-mode OpenSBI payload, qemu-spike spike.elf.
@@ -90,7 +93,7 @@ run: deps
 	@$(MAKE) --no-print-directory -s all PLATFORM=$(RUN_PLATFORM)
 	@tools/run.sh --target $(RUN_TARGET) --harts $(RUN_HARTS) $(if $(RUN_CONFIG),--config $(RUN_CONFIG)) \
 		--image $(BUILD)/images/$(RUN_PLATFORM).elf --runs $(OUT) --timeout 1800 \
-		$(if $(filter 1,$(STATS)),--stats) $(RUN_ARGS)
+		$(if $(filter 1,$(STATS)),--stats) $(if $(and $(filter hostsim,$(RUN_TARGET)),$(RUN_SIM)),--sim "$(RUN_SIM)") $(RUN_ARGS)
 
 test: deps
 	@$(MAKE) --no-print-directory all unit-bins
@@ -110,7 +113,8 @@ help:
 	@echo "  make clean"
 	@echo "           V=1 prints the build commands (quiet by default)"
 	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS, STATS,"
-	@echo "           RUN_CONFIG (image config file), RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
+	@echo "           RUN_CONFIG (image config file), RUN_SIM (hostsim options: --mem-model ddr),"
+	@echo "           RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
 
 clean:
 	rm -rf $(BUILD)

@@ -18,7 +18,7 @@ build/bin/rvmess config "$OUT/virt.elf" --file "$OUT/mess.cfg" >/dev/null
 
 field() { grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2; }
 
-for model in fixed md1 dram; do
+for model in fixed md1 dram ddr; do
 	log=$OUT/$model.log
 	start=$(date +%s.%N)
 	build/bin/hostsim --harts 8 --mem-size 512M --stats --mem-model "$model" "$OUT/virt.elf" >"$log" 2>"$OUT/$model.stats"

@@ -1,5 +1,6 @@
 /*
- * Memory models: fixed, md1, dram.  See memmodel.h and docs/memsys.md.
+ * Memory models: fixed, md1, simple-dram (alias dram); ddr is in
+ * memmodel_ddr.c.  See memmodel.h and docs/memsys.md.
  *
  * Internal time is in ticks of 1/256 cycle so that fractional transfer
  * times (64 B at 25.6 B/cycle = 2.5 cycles) add up without drift.  Results
@@ -128,7 +129,7 @@ static void md1_stats(const void *st, struct memsys_model_stats *s)
 
 static uint64_t md1_peak(const void *st) { return ((const struct md1 *)st)->peak; }
 
-/* ---- dram: channels, banks, open rows, shared data bus per channel ------ */
+/* ---- simple-dram: channels, banks, open rows, shared data bus per channel  */
 
 #define MAX_ROWBUFS 16
 struct bank {
@@ -374,42 +375,50 @@ static void dram_destroy(void *st)
 
 #define NOKEYS NULL, 0
 #define KEYS(k) k, sizeof(k) / sizeof(k[0])
-static const struct memmodel_ops models[] = {
-	{ "fixed", "mem-latency cycles for every transfer, unlimited bandwidth", NOKEYS, NULL, NULL,
-	  fixed_create, fixed_request, fixed_stats, fixed_peak, free },
-	{ "md1", "one FIFO server at peak-gbps plus mem-latency (M/D/1 queue)", NOKEYS, NULL, NULL,
-	  md1_create, md1_request, md1_stats, md1_peak, free },
-	{ "dram", "channels, banks, open rows and a shared data bus per channel (the dram-* keys)",
-	  KEYS(dram_keys), dram_defaults, dram_check,
-	  dram_create, dram_request, dram_stats, dram_peak, dram_destroy },
+static const struct memmodel_ops fixed_ops = {
+	"fixed", "mem-latency cycles for every transfer, unlimited bandwidth", NOKEYS, NULL, NULL,
+	fixed_create, fixed_request, fixed_stats, fixed_peak, free,
 };
+static const struct memmodel_ops md1_ops = {
+	"md1", "one FIFO server at peak-gbps plus mem-latency (M/D/1 queue)", NOKEYS, NULL, NULL,
+	md1_create, md1_request, md1_stats, md1_peak, free,
+};
+static const struct memmodel_ops dram_ops = {
+	"simple-dram", "banks, open rows and a shared data bus per channel, no JEDEC timing (the dram-* keys; "
+	"alias: dram)",
+	KEYS(dram_keys), dram_defaults, dram_check,
+	dram_create, dram_request, dram_stats, dram_peak, dram_destroy,
+};
+static const struct memmodel_ops *const models[] = { &fixed_ops, &md1_ops, &dram_ops, &memmodel_ddr };
 #define NMODELS (sizeof models / sizeof models[0])
 
 const struct memmodel_ops *memmodel_at(size_t i)
 {
-	return i < NMODELS ? &models[i] : NULL;
+	return i < NMODELS ? models[i] : NULL;
 }
 
 void memmodel_defaults(struct memsys_cfg *cfg)
 {
 	for (size_t i = 0; i < NMODELS; i++)
-		if (models[i].defaults)
-			models[i].defaults(cfg);
+		if (models[i]->defaults)
+			models[i]->defaults(cfg);
 }
 
 int memmodel_check(const struct memsys_cfg *cfg, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < NMODELS; i++)
-		if (models[i].check && models[i].check(cfg, err, errlen))
+		if (models[i]->check && models[i]->check(cfg, err, errlen))
 			return -1;
 	return 0;
 }
 
 const struct memmodel_ops *memmodel_find(const char *name)
 {
+	if (strcmp(name, "dram") == 0) /* the simple model's first name */
+		name = dram_ops.name;
 	for (size_t i = 0; i < NMODELS; i++)
-		if (strcmp(models[i].name, name) == 0)
-			return &models[i];
+		if (strcmp(models[i]->name, name) == 0)
+			return models[i];
 	return NULL;
 }
 
@@ -418,7 +427,7 @@ const char *memmodel_names(void)
 	static char names[128];
 	if (!names[0])
 		for (size_t i = 0; i < NMODELS; i++)
-			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", models[i].name);
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", models[i]->name);
 	return names;
 }
 

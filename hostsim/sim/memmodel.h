@@ -57,7 +57,12 @@ struct memmodel {
 	void *st;
 };
 
-/* Look a model up by name; NULL if unknown. */
+/* The ddr model (memmodel_ddr.c), and its address mapping (for tests). */
+extern const struct memmodel_ops memmodel_ddr;
+void memmodel_ddr_map(const void *st, uint64_t line_addr, unsigned *ch, unsigned *rank, unsigned *bg,
+                      unsigned *bank, uint64_t *row);
+
+/* Look a model up by name ("dram" is simple-dram); NULL if unknown. */
 const struct memmodel_ops *memmodel_find(const char *name);
 /* The i-th model of the table, NULL past the end. */
 const struct memmodel_ops *memmodel_at(size_t i);

@@ -81,7 +81,7 @@ static const struct memsys_key keys[] = {
 	{ "coh-lat", K_U32, OFF(coh_lat), 0, 10000, "extra cycles when another L1 holds the line Modified" },
 	{ "mem-model", K_STR, OFF(mem_model), 0, 0, "memory model (see below)" },
 	{ "mem-latency", K_U32, OFF(mem_latency), 0, 1000000, "unloaded memory latency, cycles" },
-	{ "peak-gbps", K_DBL, OFF(peak_gbps), 0.001, 1e6, "peak memory bandwidth, GB/s (md1, dram)" },
+	{ "peak-gbps", K_DBL, OFF(peak_gbps), 0.001, 1e6, "peak memory bandwidth, GB/s (md1, simple-dram)" },
 	{ "freq-ghz", K_DBL, OFF(freq_ghz), 0.001, 1000, "core clock, GHz" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -141,10 +141,18 @@ int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, cha
 		return -1;
 	}
 	if (kd->type == K_STR) {
-		if (!memmodel_find(value)) {
+		/* every text key is a char[32]; the model's name is checked here,
+		 * the others by their model's check */
+		if (kd->off == OFF(mem_model) && !memmodel_find(value)) {
 			if (errlen)
 				snprintf(err, errlen, "memsys: key '%s': unknown model '%.40s' (known: %s)",
 				         kd->name, value, memmodel_names());
+			return -1;
+		}
+		if (strlen(value) >= sizeof c->mem_model) {
+			if (errlen)
+				snprintf(err, errlen, "memsys: key '%s': '%.40s' is too long (at most %zu characters)",
+				         kd->name, value, sizeof c->mem_model - 1);
 			return -1;
 		}
 		snprintf(cp, sizeof c->mem_model, "%s", value);
@@ -611,6 +619,24 @@ static const char *const ev_names[MEMSYS_EV_COUNT] = {
 	"l1d_wb", "inv_sent", "inv_recv", "coh_wb", "back_inv", "upgrade",
 };
 
+static void print_ddr(FILE *f, const char *what, const struct ddr_stats *d)
+{
+	uint64_t n = d->hits + d->empties + d->conflicts;
+	double el = d->last_t > d->first_t ? (double)(d->last_t - d->first_t) : 1;
+	double pc = n ? 100.0 / (double)n : 0;
+	fprintf(f, "%s: reads %llu writes %llu; rows hit %.1f %% empty %.1f %% conflict %.1f %%; "
+	        "refresh stalls %llu; bus utilisation %.1f %%\n",
+	        what, (unsigned long long)d->reads, (unsigned long long)d->writes, pc * (double)d->hits,
+	        pc * (double)d->empties, pc * (double)d->conflicts, (unsigned long long)d->ref_stalls,
+	        100.0 * (double)d->busy_t / el);
+	fprintf(f, "%s: read queue: mean occupancy %.2f, full %llu times (%llu cycles waited); "
+	        "write queue: mean occupancy %.2f, full %llu times (%llu cycles); drains %llu; "
+	        "reads from the write queue %llu\n",
+	        what, (double)d->rq_res_t / el, (unsigned long long)d->rq_waits, (unsigned long long)d->rq_wait_t,
+	        (double)d->wq_res_t / el, (unsigned long long)d->wq_waits, (unsigned long long)d->wq_wait_t,
+	        (unsigned long long)d->drains, (unsigned long long)d->fwd);
+}
+
 void memsys_stats(const struct memsys *m, FILE *f)
 {
 	struct memsys_model_stats s;
@@ -633,8 +659,10 @@ void memsys_stats(const struct memsys *m, FILE *f)
 	        (unsigned long long)m->mc_reads, (unsigned long long)m->mc_writes, m->cfg.mem_model,
 	        (unsigned long long)s.reads, (unsigned long long)s.writes, (unsigned long long)s.busy,
 	        (unsigned long long)m->mm.ops->peak_mbps(m->mm.st));
-	if (strcmp(m->cfg.mem_model, "dram") == 0)
+	if (s.row_hits + s.row_misses + s.row_conflicts)
 		fprintf(f, "; rows hit %llu miss %llu conflict %llu", (unsigned long long)s.row_hits,
 		        (unsigned long long)s.row_misses, (unsigned long long)s.row_conflicts);
 	fputc('\n', f);
+	if (s.has_ddr)
+		print_ddr(f, "ddr", &s.ddr);
 }

@@ -39,7 +39,7 @@ struct memsys_cfg {
 	unsigned coh_lat;       /* extra cycles when another L1 holds the line
 	                           Modified (forced write-back): 20 */
 
-	char mem_model[16];     /* "fixed" | "md1" | "dram": "dram" */
+	char mem_model[32];     /* "fixed" | "md1" | "simple-dram" (alias "dram") | "ddr": "dram" */
 	unsigned mem_latency;   /* unloaded memory latency, cycles, added after
 	                           l1d_hit + llc_hit; for dram: the latency of a
 	                           read that finds its bank's row closed by another
@@ -66,6 +66,20 @@ struct memsys_cfg {
 	                           recent ones): approximates a controller that
 	                           batches row hits of interleaved streams
 	                           (FR-FCFS); 1 = strict open-page: 4 */
+
+	/* ddr model (memmodel_ddr.c; docs/memsys.md "The ddr model"): a
+	 * preset, and every device value overridable (0 = the preset's) */
+	char ddr_preset[32];    /* DDR4-2666 | DDR4-3200 | DDR5-4800 */
+	unsigned ddr_channels, ddr_ranks;   /* 1, 1 */
+	unsigned ddr_bgs, ddr_banks, ddr_row, ddr_mts, ddr_width; /* 0 = preset */
+#define MEMSYS_DDR_NT 20
+	unsigned ddr_t[MEMSYS_DDR_NT]; /* timings, nCK (last: burst length) */
+	char ddr_page[32];      /* open | closed */
+	char ddr_map[32];       /* address fields from the line address up */
+	unsigned ddr_xor;       /* bank bits XOR low row bits: 1 */
+	unsigned ddr_rq, ddr_wq, ddr_wq_hi, ddr_wq_lo; /* queues: 32 64 48 16 */
+	unsigned ddr_cap;       /* starvation cap: 16 */
+	unsigned ddr_frontend;  /* LLC <-> controller path, cycles: 40 */
 };
 
 /* Fill *c with the defaults above. */
@@ -160,10 +174,23 @@ void memsys_mmio_write(struct memsys *m, uint64_t off, uint64_t v);
  * Truth for tests: the memory model's own counts of the transfers it
  * served (independent of the counters above, which memsys keeps itself).
  */
+struct ddr_stats {
+	uint64_t reads, writes, hits, empties, conflicts;
+	uint64_t ref_stalls;      /* transfers whose commands a refresh delayed */
+	uint64_t rq_waits, rq_wait_t;  /* reads that waited for a read-queue slot; cycles */
+	uint64_t wq_waits, wq_wait_t;  /* same for writes */
+	uint64_t rq_res_t, wq_res_t;   /* cycles spent in the queues (occupancy x time) */
+	uint64_t busy_t;          /* data-bus cycles */
+	uint64_t first_t, last_t; /* first request, last data (cycles) */
+	uint64_t fwd;             /* reads served from the write queue */
+	uint64_t drains;          /* write drains */
+};
 struct memsys_model_stats {
 	uint64_t reads, writes;   /* line transfers */
 	uint64_t busy;            /* cycles, as MMIO BUSY */
-	uint64_t row_hits, row_misses, row_conflicts; /* dram only */
+	uint64_t row_hits, row_misses, row_conflicts; /* dram, ddr (misses: row empty) */
+	int has_ddr;              /* ddr only: */
+	struct ddr_stats ddr;     /* (times in core cycles) */
 };
 void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s);
 

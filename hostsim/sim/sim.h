@@ -43,7 +43,7 @@ struct sim_opts {
 	unsigned mul_lat, div_lat;
 	/* timing options passed to memsys (name=value, kept verbatim) */
 	unsigned nmemsys;
-	struct { char key[32]; char val[64]; } memsys[32];
+	struct { char key[32]; char val[64]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
 	char strings[2][512];    /* storage for console path from a config file */
 };
 

@@ -94,7 +94,9 @@ static void test_model_keys(void **state)
 			fclose(f);
 			assert_non_null(strstr(buf, k->name));
 			free(buf);
-			assert_int_equal(k->type, K_U32); /* all model keys so far */
+			if (k->type == K_STR) /* ddr-preset, ddr-page, ddr-map: checked by the model */
+				continue;
+			assert_int_equal(k->type, K_U32); /* all other model keys so far */
 			snprintf(v, sizeof v, "%.0f", k->max);
 			if (memsys_cfg_set(&c, k->name, v, err, sizeof err))
 				fail_msg("%s %s: %s", k->name, v, err);

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Integration test of hostsim's ddr memory model (docs/memsys.md, "The ddr
+# model") with the mess suite on a small grid (100/50/0 % loads, pause 0 and
+# 16384), one DDR4-3200 channel, 8 harts:
+#   ddr-loads-saturate    100 % loads at pause 0 move 75..95 % of the peak
+#                         (refresh, bank timing and row changes cost the rest);
+#   ddr-writes-lower      100 % stores (half the traffic writes) move less;
+#   ddr-latency-2x-<mix>  the loaded latency is >= 2x the unloaded one (for
+#                         100 % loads with 16 MSHRs per hart: with 8, 64
+#                         misses in flight bound it by Little's law, 64 lines
+#                         / 20 GB/s = 205 ns, below 2x 120 ns);
+#   ddr-stats             --stats: hit + empty + conflict = 100 %, the model's
+#                         reads/writes equal the memory-controller counts.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+RVMESS=$BUILD/bin/rvmess
+HOSTSIM=$BUILD/bin/hostsim
+scratch ddr
+[ -x "$HOSTSIM" ] || { fail ddr "$HOSTSIM not built"; finish; exit; }
+
+cp "$BUILD/images/virt.elf" "$TMP/virt.elf"
+"$RVMESS" config "$TMP/virt.elf" suites=mess mess_mix=0,50,100 mess_pause=0,16384 reps=1 \
+	mess_window_loads=4000 mess_chase_size=32M mess_gen_size=2M >/dev/null || fail config "rvmess config refused the grid"
+
+field() { # LOG MIX PAUSE KEY
+	grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2
+}
+
+timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --stats --mem-model ddr "$TMP/virt.elf" >"$TMP/ddr.log" 2>"$TMP/ddr.err"
+rc=$?
+n=$(grep -c "@RVM [0-9]* mess " "$TMP/ddr.log")
+if [ $rc != 0 ] || [ "$n" != 6 ]; then fail ddr-grid "exit $rc, $n mess records (want 6)"; finish; exit; fi
+
+rd=$(field "$TMP/ddr.log" 0 0 bw_ctr); wr=$(field "$TMP/ddr.log" 100 0 bw_ctr); peak=$(field "$TMP/ddr.log" 0 0 peak)
+if awk -v r="$rd" -v p="$peak" 'BEGIN { exit !(p == 25600 && r >= 0.75 * p && r <= 0.95 * p) }'
+then pass "ddr-loads-saturate ($rd of $peak MB/s)"
+else fail ddr-loads-saturate "100 % loads at pause 0: $rd MB/s, peak $peak MB/s (want 75..95 % of 25600)"; fi
+if awk -v r="$rd" -v w="$wr" 'BEGIN { exit !(w < r) }'; then pass "ddr-writes-lower ($rd vs $wr MB/s)"
+else fail ddr-writes-lower "100 % loads $rd MB/s, 100 % stores $wr MB/s"; fi
+cp "$TMP/virt.elf" "$TMP/virt0.elf"
+"$RVMESS" config "$TMP/virt0.elf" mess_mix=0 >/dev/null || fail config "rvmess config refused mess_mix=0"
+timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --mem-model ddr --mshrs 16 --store-buffer 16 "$TMP/virt0.elf" >"$TMP/ddr0.log" 2>&1
+for m in 0 50 100; do
+	log=$TMP/ddr.log
+	[ $m = 0 ] && log=$TMP/ddr0.log
+	idle=$(field "$log" $m 16384 nspl); busy=$(field "$log" $m 0 nspl)
+	if awk -v i="$idle" -v b="$busy" 'BEGIN { exit !(i > 0 && b >= 2 * i) }'; then pass "ddr-latency-2x-$m ($idle -> $busy ns)"
+	else fail "ddr-latency-2x-$m" "stores $m %: unloaded $idle ns, pause 0 $busy ns"; fi
+done
+
+rows=$(sed -n 's/^ddr: .* rows hit \([0-9.]*\) % empty \([0-9.]*\) % conflict \([0-9.]*\) %.*/\1 \2 \3/p' "$TMP/ddr.err")
+truth=$(sed -n 's/^ddr: reads \([0-9]*\) writes \([0-9]*\);.*/\1 \2/p' "$TMP/ddr.err")
+ctl=$(sed -n 's/^memctl: reads \([0-9]*\) writes \([0-9]*\) (lines).*/\1 \2/p' "$TMP/ddr.err")
+if [ -n "$rows" ] && [ -n "$truth" ] && [ "$truth" = "$ctl" ] &&
+	awk -v r="$rows" 'BEGIN { split(r, a, " "); s = a[1] + a[2] + a[3]; exit !(s > 99.8 && s < 100.2 && a[1] > 0 && a[3] > 0) }'
+then pass "ddr-stats (rows hit/empty/conflict $rows %, reads/writes $truth)"
+else fail ddr-stats "rows '$rows', model '$truth', memctl '$ctl'"; fi
+finish

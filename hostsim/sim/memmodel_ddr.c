@@ -1,0 +1,807 @@
+/*
+ * Memory model "ddr": JEDEC-timed DDR4/DDR5 devices behind one controller
+ * per channel.  See memmodel.h for the interface and docs/memsys.md
+ * ("The ddr model") for what is modelled, the presets and their sources.
+ *
+ * hostsim asks for one line at a time, in (nearly) time order, and needs the
+ * completion at once, so the controller is a reservation scheduler: each
+ * request is given the earliest command and data-bus slots that every timing
+ * constraint allows, given what is already committed, and those slots are
+ * then committed.  Nothing already committed moves, so the model is causal
+ * and deterministic:
+ *  - banks serve their requests in arrival order (PRE, ACT, RD/WR); the
+ *    activates of a rank are issued in order (tRRD_S/L, tFAW);
+ *  - the data bus is a list of committed bursts; a read takes the earliest
+ *    gap that fits (tCCD_S/L, turnarounds against its neighbours), so a
+ *    younger row hit to an idle bank overtakes older requests that wait for
+ *    their bank: the "first ready" of FR-FCFS.  The starvation cap bounds
+ *    how many committed bursts a read may overtake.  Drained writes go
+ *    behind everything committed, as one batch;
+ *  - a read waits to enter the read queue while it is full (its slot frees
+ *    when its column command issues); the wait is part of its latency;
+ *  - writes are posted into the write queue and drained when it holds the
+ *    high watermark, down to the low one, oldest first with the other writes
+ *    to the same row right behind it; a write waits to enter a full queue;
+ *    a read of a line still in the write queue is served from it;
+ *  - refresh: rank r is blocked for tRFC from r*tREFI/ranks + k*tREFI
+ *    (k >= 1); its rows are closed by it; a command never falls inside.
+ *
+ * Time is in ticks of 1/256 core cycle (as memmodel.c); DRAM timings are
+ * given in DRAM clocks (nCK) and converted with the data rate.
+ */
+#include "sim/memmodel.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OFF(f) offsetof(struct memsys_cfg, f)
+#define TSH 8
+#define CYC2T(c) ((uint64_t)(c) << TSH)
+#define NOTIME UINT64_MAX
+
+static uint64_t t2cyc_up(uint64_t t) { return (t + (1u << TSH) - 1) >> TSH; }
+static uint64_t mx(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* ---- presets (JEDEC speed bins; see docs/memsys.md for sources) --------- */
+
+enum { T_CL, T_CWL, T_RCD, T_RP, T_RAS, T_RC, T_RRD_S, T_RRD_L, T_CCD_S, T_CCD_L, T_FAW,
+       T_WTR_S, T_WTR_L, T_RTP, T_WR, T_RTW, T_RTRS, T_RFC, T_REFI, T_BL, NT };
+_Static_assert(NT == MEMSYS_DDR_NT, "struct memsys_cfg ddr_t[] holds every timing");
+
+struct ddr_preset {
+	const char *name;
+	unsigned mts;        /* data rate, MT/s */
+	unsigned width;      /* bytes per beat of one channel */
+	unsigned bgs, banks; /* bank groups, banks per group */
+	unsigned row;        /* row (page) per rank, bytes */
+	unsigned t[NT];      /* nCK (burst length in beats) */
+};
+
+static const struct ddr_preset presets[] = {
+	/* DDR4-2666V 19-19-19, 8 Gb x8 (1 KiB page, 8 chips: 8 KiB row) */
+	{ "DDR4-2666", 2666, 8, 4, 4, 8192,
+	  { 19, 14, 19, 19, 43, 62, 4, 7, 4, 7, 28, 4, 10, 10, 20, 2, 2, 467, 10400, 8 } },
+	/* DDR4-3200AA 22-22-22, 8 Gb x8 */
+	{ "DDR4-3200", 3200, 8, 4, 4, 8192,
+	  { 22, 16, 22, 22, 52, 74, 4, 8, 4, 8, 34, 4, 12, 12, 24, 2, 2, 560, 12480, 8 } },
+	/* DDR5-4800B 40-39-39, 16 Gb x8, one 32-bit subchannel (4 chips: 4 KiB row) */
+	{ "DDR5-4800", 4800, 4, 8, 4, 4096,
+	  { 40, 38, 39, 39, 77, 116, 8, 12, 8, 12, 32, 6, 24, 18, 72, 2, 2, 708, 9360, 16 } },
+};
+#define NPRESETS (sizeof presets / sizeof presets[0])
+
+static const struct ddr_preset *preset_find(const char *name)
+{
+	for (size_t i = 0; i < NPRESETS; i++)
+		if (strcmp(presets[i].name, name) == 0)
+			return &presets[i];
+	return NULL;
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+#define TK(n, f, h) { "ddr-" n, K_U32, OFF(ddr_t) + (f) * sizeof(unsigned), 0, 1000000, "ddr: " h ", nCK (0 = preset)" }
+static const struct memsys_key ddr_keys[] = {
+	{ "ddr-preset", K_STR, OFF(ddr_preset), 0, 0, "ddr: device preset: DDR4-2666 DDR4-3200 DDR5-4800" },
+	{ "ddr-channels", K_U32, OFF(ddr_channels), 1, 64, "ddr: channels (power of two)" },
+	{ "ddr-ranks", K_U32, OFF(ddr_ranks), 1, 16, "ddr: ranks per channel (power of two)" },
+	{ "ddr-bankgroups", K_U32, OFF(ddr_bgs), 0, 64, "ddr: bank groups per rank, power of two (0 = preset)" },
+	{ "ddr-banks", K_U32, OFF(ddr_banks), 0, 64, "ddr: banks per bank group, power of two (0 = preset)" },
+	{ "ddr-row", K_U32, OFF(ddr_row), 0, 1u << 20, "ddr: row (page) size per rank, bytes, power of two (0 = preset)" },
+	{ "ddr-mts", K_U32, OFF(ddr_mts), 0, 20000, "ddr: data rate, MT/s (0 = preset)" },
+	{ "ddr-width", K_U32, OFF(ddr_width), 0, 64, "ddr: channel width, bytes per beat (0 = preset)" },
+	TK("tcl", T_CL, "read command to data"),
+	TK("tcwl", T_CWL, "write command to data"),
+	TK("trcd", T_RCD, "activate to column command"),
+	TK("trp", T_RP, "precharge to activate"),
+	TK("tras", T_RAS, "activate to precharge"),
+	TK("trc", T_RC, "activate to activate, same bank"),
+	TK("trrd-s", T_RRD_S, "activate to activate, other bank group"),
+	TK("trrd-l", T_RRD_L, "activate to activate, same bank group"),
+	TK("tccd-s", T_CCD_S, "column to column, other bank group"),
+	TK("tccd-l", T_CCD_L, "column to column, same bank group"),
+	TK("tfaw", T_FAW, "window for four activates per rank"),
+	TK("twtr-s", T_WTR_S, "end of write data to read command, other bank group"),
+	TK("twtr-l", T_WTR_L, "end of write data to read command, same bank group"),
+	TK("trtp", T_RTP, "read command to precharge"),
+	TK("twr", T_WR, "end of write data to precharge (write recovery)"),
+	TK("trtw", T_RTW, "idle bus between read data and write data (turnaround)"),
+	TK("trtrs", T_RTRS, "idle bus between bursts of two ranks"),
+	TK("trfc", T_RFC, "refresh: rank blocked this long"),
+	TK("trefi", T_REFI, "refresh interval"),
+	{ "ddr-bl", K_U32, OFF(ddr_t) + T_BL * sizeof(unsigned), 0, 64, "ddr: burst length, beats (0 = preset)" },
+	{ "ddr-page", K_STR, OFF(ddr_page), 0, 0, "ddr: page policy: open | closed" },
+	{ "ddr-map", K_STR, OFF(ddr_map), 0, 0, "ddr: address pieces from the line address up: ch bg ba ra co, co2 = 2 bits of co (row above)" },
+	{ "ddr-xor", K_U32, OFF(ddr_xor), 0, 1, "ddr: 1 = XOR bank group and bank with the folded row bits" },
+	{ "ddr-rq", K_U32, OFF(ddr_rq), 1, 1024, "ddr: read queue entries per channel" },
+	{ "ddr-wq", K_U32, OFF(ddr_wq), 1, 1024, "ddr: write queue entries per channel" },
+	{ "ddr-wq-hi", K_U32, OFF(ddr_wq_hi), 1, 1024, "ddr: write drain starts with this many writes queued" },
+	{ "ddr-wq-lo", K_U32, OFF(ddr_wq_lo), 0, 1024, "ddr: write drain stops at this many" },
+	{ "ddr-cap", K_U32, OFF(ddr_cap), 0, 100000, "ddr: starvation cap: committed bursts a request may overtake" },
+	{ "ddr-frontend", K_U32, OFF(ddr_frontend), 0, 100000, "ddr: on-chip path LLC -> controller -> LLC, core cycles" },
+};
+
+static void ddr_defaults(struct memsys_cfg *c)
+{
+	snprintf(c->ddr_preset, sizeof c->ddr_preset, "DDR4-3200");
+	c->ddr_channels = 1;
+	c->ddr_ranks = 1;
+	memset(c->ddr_t, 0, sizeof c->ddr_t);
+	c->ddr_bgs = c->ddr_banks = c->ddr_row = c->ddr_mts = c->ddr_width = 0;
+	snprintf(c->ddr_page, sizeof c->ddr_page, "open");
+	snprintf(c->ddr_map, sizeof c->ddr_map, "co2:bg:co:ch:ba:ra");
+	c->ddr_xor = 1;
+	c->ddr_rq = 32;
+	c->ddr_wq = 64;
+	c->ddr_wq_hi = 48;
+	c->ddr_wq_lo = 16;
+	c->ddr_cap = 16;
+	c->ddr_frontend = 40;
+}
+
+/* ---- the resolved configuration and the state ------------------------------ */
+
+enum { F_CH, F_BG, F_BA, F_RA, F_CO, NF };
+static const char *const fnames[NF] = { "ch", "bg", "ba", "ra", "co" };
+
+struct dburst { uint64_t s, e; uint16_t rank, bg; uint8_t w; };
+
+struct dbank {
+	int64_t row;          /* open row, -1 closed */
+	uint64_t row_ep;      /* refresh epoch the row was opened in */
+	uint64_t act_t, col_t, pre_ok, act_ok;
+	int used;
+};
+
+struct dloc { unsigned ch, ra, bg, ba; int64_t row; };
+struct pwrite { uint64_t la, t; struct dloc l; };
+
+#define NACT 16
+struct drank {
+	uint64_t act[NACT];   /* committed activates, sorted (may lie ahead) */
+	uint16_t act_bg[NACT];
+	unsigned nact;
+	uint64_t ref_off;     /* first refresh at ref_off + tREFI */
+	uint64_t ep, ep_t;    /* cache: epoch ep begins at ep_t (ep >= 1) */
+};
+
+struct dchan {
+	struct dburst *bus;   /* committed bursts sorted by start, from head */
+	size_t head, n, cap;
+	uint64_t *rq_free;    /* min-heap: when each read-queue slot frees */
+	uint64_t *wq_free;    /* min-heap: the same for the write-queue slots
+	                         not held by a pending write (nwq of them) */
+	unsigned nwq;
+	struct pwrite *pend;  /* writes queued, not yet scheduled, oldest first */
+	unsigned npend;
+	uint64_t pmask;       /* bit (la & 63) of every pending write */
+	struct dbank *bk;     /* ranks * bgs * banks */
+	struct drank *rk;
+};
+
+struct ddr {
+	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap;
+	unsigned fbits[NF];
+#define MAXPIECES 12
+	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
+	unsigned npieces, rowshift;
+	uint64_t t[NT];       /* ticks (T_BL unused) */
+	uint64_t tck, burst, front;
+	uint64_t peak;
+	int refpushed;        /* bus_place moved a command out of a refresh */
+	struct dchan *ch;
+	struct ddr_stats st;
+};
+
+static unsigned log2u(uint64_t v) { unsigned n = 0; while (v > 1) { v >>= 1; n++; } return n; }
+static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* Checked whichever model is selected: the keys' own values.  The checks
+ * that involve other keys (line) are made when the model is opened. */
+static int ddr_check(const struct memsys_cfg *c, char *err, size_t errlen)
+{
+	if (!preset_find(c->ddr_preset)) {
+		snprintf(err, errlen, "ddr: unknown ddr-preset '%.20s' (known: DDR4-2666 DDR4-3200 DDR5-4800)", c->ddr_preset);
+		return -1;
+	}
+	if (strcmp(c->ddr_page, "open") && strcmp(c->ddr_page, "closed")) {
+		snprintf(err, errlen, "ddr: ddr-page '%.15s': open or closed", c->ddr_page);
+		return -1;
+	}
+	if (c->ddr_wq_hi > c->ddr_wq || c->ddr_wq_lo >= c->ddr_wq_hi) {
+		snprintf(err, errlen, "ddr: need ddr-wq-lo (%u) < ddr-wq-hi (%u) <= ddr-wq (%u)", c->ddr_wq_lo,
+		         c->ddr_wq_hi, c->ddr_wq);
+		return -1;
+	}
+	return 0;
+}
+
+/* Resolve the configuration (preset + overrides) into d; 0 or -1 + err. */
+static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], char *err, size_t errlen)
+{
+	if (ddr_check(c, err, errlen))
+		return -1;
+	const struct ddr_preset *p = preset_find(c->ddr_preset);
+	for (int i = 0; i < NT; i++)
+		tck[i] = c->ddr_t[i] ? c->ddr_t[i] : p->t[i];
+	unsigned mts = c->ddr_mts ? c->ddr_mts : p->mts;
+	unsigned width = c->ddr_width ? c->ddr_width : p->width;
+	unsigned bgs = c->ddr_bgs ? c->ddr_bgs : p->bgs, banks = c->ddr_banks ? c->ddr_banks : p->banks;
+	unsigned row = c->ddr_row ? c->ddr_row : p->row;
+	if (!pow2(c->ddr_channels) || !pow2(c->ddr_ranks) || !pow2(bgs) || !pow2(banks) || !pow2(row) ||
+	    row < c->line) {
+		snprintf(err, errlen, "ddr: ddr-channels, ddr-ranks, ddr-bankgroups, ddr-banks and ddr-row must be powers "
+		         "of two, ddr-row >= line");
+		return -1;
+	}
+	if (tck[T_BL] < 2 || tck[T_BL] % 2 || width * tck[T_BL] != c->line) {
+		snprintf(err, errlen, "ddr: one burst (ddr-width %u x ddr-bl %u) must move one line (%u bytes)", width,
+		         tck[T_BL], c->line);
+		return -1;
+	}
+	if (tck[T_REFI] <= tck[T_RFC]) {
+		snprintf(err, errlen, "ddr: ddr-trefi (%u) must exceed ddr-trfc (%u)", tck[T_REFI], tck[T_RFC]);
+		return -1;
+	}
+	d->nch = c->ddr_channels;
+	d->nra = c->ddr_ranks;
+	d->nbg = bgs;
+	d->nba = banks;
+	d->cols = row / c->line;
+	d->fbits[F_CH] = log2u(d->nch);
+	d->fbits[F_RA] = log2u(d->nra);
+	d->fbits[F_BG] = log2u(bgs);
+	d->fbits[F_BA] = log2u(banks);
+	d->fbits[F_CO] = log2u(d->cols);
+	/* the mapping: pieces of fields from the line address up, ':'-separated;
+	 * "co2" is two bits of the column, "co" the rest of it; every field
+	 * complete at the end; the row is above */
+	unsigned used[NF] = { 0 }, sh = 0;
+	const char *s = c->ddr_map;
+	d->npieces = 0;
+	while (*s) {
+		size_t len = strcspn(s, ":");
+		int f = -1;
+		for (int i = 0; i < NF; i++)
+			if (len >= 2 && strncmp(s, fnames[i], 2) == 0)
+				f = i;
+		unsigned nb = 0, digits = 0;
+		for (size_t q = 2; q < len; q++, digits++)
+			nb = s[q] >= '0' && s[q] <= '9' && nb < 100 ? nb * 10 + (unsigned)(s[q] - '0') : 1000;
+		if (f < 0 || d->npieces == MAXPIECES || nb > d->fbits[f] - used[f]) {
+			snprintf(err, errlen, "ddr: ddr-map '%.30s': pieces ch bg ba ra co (optionally with a bit count, "
+			         "as co2), ':'-separated, each field complete", c->ddr_map);
+			return -1;
+		}
+		if (!digits)
+			nb = d->fbits[f] - used[f];
+		d->pf[d->npieces] = (unsigned char)f;
+		d->pbits[d->npieces] = (unsigned char)nb;
+		d->ppos[d->npieces] = (unsigned char)used[f];
+		d->pshift[d->npieces] = (unsigned char)sh;
+		d->npieces++;
+		used[f] += nb;
+		sh += nb;
+		s += len;
+		if (*s == ':')
+			s++;
+	}
+	for (int f = 0; f < NF; f++)
+		if (used[f] != d->fbits[f]) {
+			snprintf(err, errlen, "ddr: ddr-map '%.30s': %s has %u bits, the map gives it %u", c->ddr_map,
+			         fnames[f], d->fbits[f], used[f]);
+			return -1;
+		}
+	d->rowshift = sh;
+	d->closed = strcmp(c->ddr_page, "closed") == 0;
+	d->xor = c->ddr_xor;
+	d->rq = c->ddr_rq;
+	d->wq = c->ddr_wq;
+	d->hi = c->ddr_wq_hi;
+	d->lo = c->ddr_wq_lo;
+	d->cap = c->ddr_cap;
+	/* nCK -> ticks: n * 2000 / mts ns * freq_ghz cycles/ns * 256 */
+	/* one DRAM clock in whole ticks (within 0.3 % of the exact value at
+	 * 1 GHz); every timing is a whole number of clocks and commands issue
+	 * on clock edges, so committed bursts leave no slivers of a clock */
+	d->tck = (uint64_t)(2000.0 / mts * c->freq_ghz * (1u << TSH) + 0.5);
+	if (!d->tck)
+		d->tck = 1;
+	for (int i = 0; i < NT; i++)
+		d->t[i] = tck[i] * d->tck;
+	d->burst = tck[T_BL] / 2 * d->tck;
+	d->front = CYC2T(c->ddr_frontend);
+	d->peak = (uint64_t)((double)mts * width * d->nch + 0.5); /* MB/s */
+	return 0;
+}
+
+
+static void ddr_destroy(void *st)
+{
+	struct ddr *d = st;
+	if (!d)
+		return;
+	if (d->ch)
+		for (unsigned i = 0; i < d->nch; i++) {
+			struct dchan *ch = &d->ch[i];
+			free(ch->bus);
+			free(ch->rq_free);
+			free(ch->wq_free);
+			free(ch->pend);
+			free(ch->bk);
+			free(ch->rk);
+		}
+	free(d->ch);
+	free(d);
+}
+
+static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
+{
+	unsigned tck[NT];
+	struct ddr *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	if (resolve(cfg, d, tck, err, errlen)) {
+		free(d);
+		return NULL;
+	}
+	d->ch = calloc(d->nch, sizeof *d->ch);
+	if (!d->ch)
+		goto oom;
+	size_t nbk = (size_t)d->nra * d->nbg * d->nba;
+	for (unsigned i = 0; i < d->nch; i++) {
+		struct dchan *ch = &d->ch[i];
+		ch->cap = 256;
+		ch->bus = malloc(ch->cap * sizeof *ch->bus);
+		ch->rq_free = calloc(d->rq, sizeof *ch->rq_free);
+		ch->wq_free = calloc(d->wq, sizeof *ch->wq_free);
+		ch->nwq = d->wq;
+		ch->pend = calloc(d->wq, sizeof *ch->pend);
+		ch->bk = calloc(nbk, sizeof *ch->bk);
+		ch->rk = calloc(d->nra, sizeof *ch->rk);
+		if (!ch->bus || !ch->rq_free || !ch->wq_free || !ch->pend || !ch->bk || !ch->rk)
+			goto oom;
+		for (size_t b = 0; b < nbk; b++)
+			ch->bk[b].row = -1;
+		for (unsigned r = 0; r < d->nra; r++)
+			ch->rk[r].ref_off = tck[T_REFI] * r / d->nra * d->tck;
+	}
+	return d;
+oom:
+	ddr_destroy(d);
+	snprintf(err, errlen, "ddr: out of memory");
+	return NULL;
+}
+
+/* ---- mapping ------------------------------------------------------------------ */
+
+static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
+{
+	unsigned v[NF] = { 0 };
+	for (unsigned p = 0; p < d->npieces; p++)
+		v[d->pf[p]] |= (unsigned)((la >> d->pshift[p]) & ((1u << d->pbits[p]) - 1)) << d->ppos[p];
+	uint64_t row = la >> d->rowshift;
+	if (d->xor) {
+		/* fold every row bit into (bank, bank group): lines that share
+		 * their low address bits, such as a line and the LLC victim it
+		 * replaces, land in different banks */
+		unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
+		uint64_t f = 0;
+		if (nb)
+			for (uint64_t r = row; r; r >>= nb)
+				f ^= r;
+		v[F_BG] ^= (unsigned)(f & (d->nbg - 1));
+		v[F_BA] ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
+	}
+	l->ch = v[F_CH];
+	l->ra = v[F_RA];
+	l->bg = v[F_BG];
+	l->ba = v[F_BA];
+	l->row = (int64_t)row;
+}
+
+void memmodel_ddr_map(const void *st, uint64_t la, unsigned *ch, unsigned *ra, unsigned *bg, unsigned *ba,
+                      uint64_t *row)
+{
+	struct dloc l;
+	ddr_map(st, la, &l);
+	*ch = l.ch;
+	*ra = l.ra;
+	*bg = l.bg;
+	*ba = l.ba;
+	*row = (uint64_t)l.row;
+}
+
+/* ---- refresh ------------------------------------------------------------------ */
+
+/* Refresh epoch of t for rank rk: the number of refreshes begun by t (the
+ * last answer is cached: time mostly moves forward). */
+static uint64_t epoch(const struct ddr *d, const struct drank *rk, uint64_t t)
+{
+	struct drank *w = (struct drank *)rk;
+	if (t >= w->ep_t && t - w->ep_t < d->t[T_REFI])
+		return w->ep;
+	uint64_t s = rk->ref_off + d->t[T_REFI];
+	if (t < s) /* (the cache starts as epoch 0 over [0, tREFI), inside it) */
+		return 0;
+	w->ep = (t - s) / d->t[T_REFI] + 1;
+	w->ep_t = rk->ref_off + w->ep * d->t[T_REFI];
+	return w->ep;
+}
+
+/* The earliest time >= t outside the rank's refresh windows. */
+static uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t)
+{
+	uint64_t e = epoch(d, rk, t);
+	if (!e)
+		return t;
+	uint64_t ws = rk->ref_off + e * d->t[T_REFI];
+	return t < ws + d->t[T_RFC] ? ws + d->t[T_RFC] : t;
+}
+
+/* ---- the data bus ------------------------------------------------------------- */
+
+/* Earliest start of a burst (rank, bg, w) that follows burst x. */
+static uint64_t after(const struct ddr *d, const struct dburst *x, unsigned rank, unsigned bg, int w)
+{
+	if (x->w == w) {
+		if (x->rank != rank)
+			return x->e + d->t[T_RTRS];
+		return mx(x->e, x->s + (x->bg == bg ? d->t[T_CCD_L] : d->t[T_CCD_S]));
+	}
+	if (!x->w)                                   /* read -> write */
+		return x->e + d->t[T_RTW];
+	if (x->rank != rank)                         /* write -> read, other rank */
+		return x->e + d->t[T_RTRS];
+	return x->e + (x->bg == bg ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
+}
+
+/* First index of ch->bus whose burst starts at or after t. */
+static size_t bus_from(const struct dchan *ch, uint64_t t)
+{
+	size_t lo = ch->head, hi = ch->head + ch->n;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (ch->bus[m].s < t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+/*
+ * Place a burst whose column command may issue at c0 or later (lat: command
+ * to data).  Returns the data start; the column command is start - lat.
+ */
+static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
+                          int w, uint64_t c0, uint64_t lat)
+{
+	/* forget bursts that start more than 256 cycles before c0 (requests
+	 * come out of time order by far less), keeping one as a predecessor */
+	while (ch->n > 1 && ch->bus[ch->head + 1].s + CYC2T(256) <= c0) {
+		ch->head++;
+		ch->n--;
+	}
+	uint64_t s = c0 + lat;
+	size_t end = ch->head + ch->n, i = bus_from(ch, s);
+	/* a drained write goes behind everything committed: the drain is one
+	 * batch, with one turnaround each way, not writes scattered in gaps */
+	if (w)
+		i = end;
+	for (;;) {
+		if (i > ch->head)
+			s = mx(s, after(d, &ch->bus[i - 1], rank, bg, w));
+		uint64_t c = ref_push(d, rk, s - lat);
+		if (c != s - lat) {
+			s = c + lat;
+			d->refpushed = 1;
+			continue;
+		}
+		if (i == end)
+			break;
+		if (end - i > d->cap) { /* may not overtake more than the cap */
+			i = end - d->cap;
+			continue;
+		}
+		struct dburst me = { s, s + d->burst, (uint16_t)rank, (uint16_t)bg, (uint8_t)w };
+		if (after(d, &me, ch->bus[i].rank, ch->bus[i].bg, ch->bus[i].w) <= ch->bus[i].s)
+			break;
+		i++;
+	}
+	/* insert before index i; make room */
+	if (ch->head + ch->n == ch->cap) {
+		memmove(ch->bus, ch->bus + ch->head, ch->n * sizeof *ch->bus);
+		i -= ch->head;
+		ch->head = 0;
+		if (ch->n == ch->cap) {
+			struct dburst *nb = realloc(ch->bus, 2 * ch->cap * sizeof *nb);
+			if (!nb)
+				abort();
+			ch->bus = nb;
+			ch->cap *= 2;
+		}
+	}
+	size_t at = i;
+	memmove(ch->bus + at + 1, ch->bus + at, (ch->head + ch->n - at) * sizeof *ch->bus);
+	ch->bus[at] = (struct dburst){ s, s + d->burst, (uint16_t)rank, (uint16_t)bg, (uint8_t)w };
+	ch->n++;
+	d->st.busy_t += d->burst;
+	if (s + d->burst > d->st.last_t)
+		d->st.last_t = s + d->burst;
+	return s;
+}
+
+/* ---- one transfer: bank commands and the data burst -------------------------- */
+
+/* The earliest activate at or after a for bank group bg of rank rk: tRRD_S/L
+ * from every committed activate on either side, at most four in any tFAW. */
+static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+{
+	for (int moved = 1; moved;) {
+		moved = 0;
+		for (unsigned i = 0; i < rk->nact; i++) {
+			uint64_t x = rk->act[i], rrd = rk->act_bg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+			if (a < x + rrd && x < a + rrd) {
+				a = x + rrd;
+				moved = 1;
+			}
+			/* act[i..i+2] and a within one tFAW window: four activates */
+			if (i + 2 < rk->nact) {
+				uint64_t lo = a < x ? a : x, hi = mx(a, rk->act[i + 2]);
+				if (hi - lo < d->t[T_FAW] && a + d->t[T_FAW] > x) {
+					a = x + d->t[T_FAW];
+					moved = 1;
+				}
+			}
+		}
+	}
+	return a;
+}
+
+static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a, uint64_t te)
+{
+	/* forget activates that cannot constrain one at te or later (with a
+	 * margin for requests that come slightly out of time order) */
+	uint64_t old = te > d->t[T_FAW] + CYC2T(32) ? te - d->t[T_FAW] - CYC2T(32) : 0;
+	unsigned drop = 0;
+	while (drop < rk->nact && rk->act[drop] < old)
+		drop++;
+	if (drop) {
+		memmove(rk->act, rk->act + drop, (rk->nact - drop) * sizeof rk->act[0]);
+		memmove(rk->act_bg, rk->act_bg + drop, (rk->nact - drop) * sizeof rk->act_bg[0]);
+		rk->nact -= drop;
+	}
+	unsigned n = rk->nact;
+	if (n == NACT) { /* forget the oldest */
+		memmove(rk->act, rk->act + 1, (NACT - 1) * sizeof rk->act[0]);
+		memmove(rk->act_bg, rk->act_bg + 1, (NACT - 1) * sizeof rk->act_bg[0]);
+		n--;
+	}
+	unsigned i = n;
+	while (i > 0 && rk->act[i - 1] > a) {
+		rk->act[i] = rk->act[i - 1];
+		rk->act_bg[i] = rk->act_bg[i - 1];
+		i--;
+	}
+	rk->act[i] = a;
+	rk->act_bg[i] = (uint16_t)bg;
+	rk->nact = n + 1;
+}
+
+/* Schedule a transfer that may start at te; returns the data start and sets
+ * *colp to the column command. */
+static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
+{
+	struct dchan *ch = &d->ch[l->ch];
+	struct drank *rk = &ch->rk[l->ra];
+	struct dbank *b = &ch->bk[((size_t)l->ra * d->nbg + l->bg) * d->nba + l->ba];
+	uint64_t lat = w ? d->t[T_CWL] : d->t[T_CL];
+	uint64_t tb = b->used ? mx(te, b->col_t) : te, c0, a = 0, pushed = 0;
+	int kind; /* 0 hit, 1 empty, 2 conflict */
+	if (b->row == l->row && epoch(d, rk, tb) == b->row_ep) {
+		kind = 0;
+		c0 = tb; /* (tCCD_L from the bank's last burst: on the bus) */
+	} else {
+		uint64_t from = tb;
+		kind = b->row >= 0 && epoch(d, rk, tb) == b->row_ep ? 2 : 1;
+		if (kind == 2) {
+			uint64_t p = ref_push(d, rk, mx(tb, b->pre_ok));
+			if (epoch(d, rk, p) != b->row_ep) {
+				kind = 1; /* a refresh closed it first */
+				from = p;
+			} else {
+				from = p + d->t[T_RP];
+			}
+		}
+		a = act_slot(d, rk, l->bg, mx(from, b->act_ok));
+		for (uint64_t ap; (ap = ref_push(d, rk, a)) != a;) {
+			pushed = 1;
+			a = act_slot(d, rk, l->bg, ap);
+		}
+		c0 = a + d->t[T_RCD];
+	}
+	d->refpushed = 0;
+	uint64_t s = bus_place(d, ch, rk, l->ra, l->bg, w, c0, lat), c = s - lat;
+	pushed |= d->refpushed;
+	/* a refresh between the activate and the column command would have
+	 * closed the row: move the activate behind it (rare; bounded) */
+	uint64_t rowep = kind ? epoch(d, rk, a) : b->row_ep;
+	if (epoch(d, rk, c) != rowep) {
+		a = ref_push(d, rk, rk->ref_off + epoch(d, rk, c) * d->t[T_REFI]);
+		kind = 1;
+		ch->n--; /* un-commit the burst just placed (it is at the insertion point) */
+		{
+			size_t j = ch->head;
+			while (j < ch->head + ch->n && ch->bus[j].s != s)
+				j++;
+			memmove(ch->bus + j, ch->bus + j + 1, (ch->head + ch->n - j) * sizeof *ch->bus);
+		}
+		d->st.busy_t -= d->burst;
+		s = bus_place(d, ch, rk, l->ra, l->bg, w, a + d->t[T_RCD], lat);
+		c = s - lat;
+		rowep = epoch(d, rk, a);
+		pushed = 1;
+	}
+	if (pushed)
+		d->st.ref_stalls++;
+	if (kind) {
+		b->act_t = a;
+		b->row = l->row;
+		b->row_ep = rowep;
+		b->act_ok = a + d->t[T_RC];
+		act_commit(d, rk, l->bg, a, te);
+	}
+	if (kind == 0)
+		d->st.hits++;
+	else if (kind == 1)
+		d->st.empties++;
+	else
+		d->st.conflicts++;
+	b->used = 1;
+	b->col_t = c;
+	b->pre_ok = mx(b->act_t + d->t[T_RAS], w ? s + d->burst + d->t[T_WR] : c + d->t[T_RTP]);
+	if (d->closed && !keep) { /* auto-precharge, unless a queued request hits */
+		b->row = -1;
+		b->act_ok = mx(b->act_ok, b->pre_ok + d->t[T_RP]);
+	}
+	*colp = c;
+	return s;
+}
+
+/* ---- queues --------------------------------------------------------------------- */
+
+/* Min-heap of n slot-free times: replace the top with v / add v. */
+static void heap_down(uint64_t *h, unsigned n, unsigned i)
+{
+	for (;;) {
+		unsigned l = 2 * i + 1, m = i;
+		if (l < n && h[l] < h[m])
+			m = l;
+		if (l + 1 < n && h[l + 1] < h[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		uint64_t x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+}
+
+static void heap_push(uint64_t *h, unsigned *n, uint64_t v)
+{
+	unsigned i = (*n)++;
+	h[i] = v;
+	while (i && h[(i - 1) / 2] > h[i]) {
+		uint64_t x = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+/* Drain pending writes of channel ch at time t down to the low watermark:
+ * the oldest, then every other pending write to its row, and again. */
+static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
+{
+	d->st.drains++;
+	while (ch->npend > d->lo) {
+		const struct dloc l0 = ch->pend[0].l;
+		unsigned k = 0, left = 0;
+		for (unsigned i = 0; i < ch->npend; i++) {
+			const struct dloc *l = &ch->pend[i].l;
+			left += l->ra == l0.ra && l->bg == l0.bg && l->ba == l0.ba && l->row == l0.row;
+		}
+		for (unsigned i = 0; i < ch->npend; i++) {
+			const struct dloc *l = &ch->pend[i].l;
+			if (i && (l->ra != l0.ra || l->bg != l0.bg || l->ba != l0.ba || l->row != l0.row)) {
+				ch->pend[k++] = ch->pend[i];
+				continue;
+			}
+			uint64_t c;
+			transfer(d, l, 1, mx(t, ch->pend[i].t), --left > 0, &c);
+			heap_push(ch->wq_free, &ch->nwq, c);
+			d->st.wq_res_t += c - ch->pend[i].t;
+		}
+		ch->npend = k;
+	}
+	ch->pmask = 0;
+	for (unsigned i = 0; i < ch->npend; i++)
+		ch->pmask |= 1ull << (ch->pend[i].la & 63);
+}
+
+static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
+{
+	struct ddr *d = st;
+	struct dloc l;
+	ddr_map(d, la, &l);
+	struct dchan *ch = &d->ch[l.ch];
+	uint64_t t = (CYC2T(now) + d->tck - 1) / d->tck * d->tck; /* the next clock edge */
+	if (!d->st.first_t || t < d->st.first_t)
+		d->st.first_t = t ? t : 1;
+	if (w) {
+		d->st.writes++;
+		/* a free slot exists: npend < ddr-wq-hi <= ddr-wq */
+		uint64_t te = mx(t, ch->wq_free[0]);
+		if (te > t) {
+			d->st.wq_waits++;
+			d->st.wq_wait_t += te - t;
+		}
+		ch->wq_free[0] = ch->wq_free[--ch->nwq];
+		heap_down(ch->wq_free, ch->nwq, 0);
+		ch->pend[ch->npend++] = (struct pwrite){ la, te, l };
+		ch->pmask |= 1ull << (la & 63);
+		if (ch->npend >= d->hi)
+			drain(d, ch, te);
+		return t2cyc_up(te) + 1;
+	}
+	d->st.reads++;
+	if (ch->pmask & (1ull << (la & 63)))
+		for (unsigned i = 0; i < ch->npend; i++)
+			if (ch->pend[i].la == la) {
+				d->st.fwd++;
+				return now + t2cyc_up(d->front) + 1;
+			}
+	uint64_t te = mx(t, ch->rq_free[0]);
+	if (te > t) {
+		d->st.rq_waits++;
+		d->st.rq_wait_t += te - t;
+	}
+	uint64_t c, s = transfer(d, &l, 0, te, 0, &c);
+	ch->rq_free[0] = c;
+	heap_down(ch->rq_free, d->rq, 0);
+	d->st.rq_res_t += c - te;
+	return t2cyc_up(s + d->burst + d->front);
+}
+
+static void ddr_stats(const void *st, struct memsys_model_stats *s)
+{
+	const struct ddr *d = st;
+	memset(s, 0, sizeof *s);
+	s->reads = d->st.reads;
+	s->writes = d->st.writes;
+	s->busy = t2cyc_up(d->st.busy_t);
+	s->row_hits = d->st.hits;
+	s->row_misses = d->st.empties;
+	s->row_conflicts = d->st.conflicts;
+	s->ddr = d->st;
+	s->ddr.busy_t = t2cyc_up(d->st.busy_t);
+	s->ddr.rq_wait_t = t2cyc_up(d->st.rq_wait_t);
+	s->ddr.wq_wait_t = t2cyc_up(d->st.wq_wait_t);
+	s->ddr.rq_res_t = t2cyc_up(d->st.rq_res_t);
+	s->ddr.wq_res_t = t2cyc_up(d->st.wq_res_t);
+	s->ddr.first_t = d->st.first_t >> TSH;
+	s->ddr.last_t = t2cyc_up(d->st.last_t);
+	s->has_ddr = 1;
+}
+
+static uint64_t ddr_peak(const void *st) { return ((const struct ddr *)st)->peak; }
+
+const struct memmodel_ops memmodel_ddr = {
+	"ddr", "JEDEC-timed DDR4/DDR5 channels, ranks, bank groups, banks; FR-FCFS controller (the ddr-* keys)",
+	ddr_keys, sizeof ddr_keys / sizeof ddr_keys[0], ddr_defaults, ddr_check,
+	ddr_create, ddr_request, ddr_stats, ddr_peak, ddr_destroy,
+};
