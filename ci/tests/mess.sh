@@ -96,7 +96,7 @@ if command -v qemu-system-riscv64 >/dev/null; then
 		check_log "qemu-$t-grid" "$TMP/q$t/console.log" "$rc" "$TMP/q$t/parsed" && pass "qemu-$t-grid"
 	done
 else
-	echo "SKIP qemu-grid qemu-system-riscv64 not installed"
+	for t in virt sbi; do skip "qemu-$t-grid" "qemu-system-riscv64 not installed"; done
 fi
 
 run_hostsim() { # NAME ARGS...

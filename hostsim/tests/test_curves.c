@@ -98,6 +98,58 @@ static void test_saturation(void **st)
 	mess_family_free(&f);
 }
 
+/* Curves with different unloaded latencies (80, 90, 100, 110, 120, 200 ns for
+ * 0..100 % stores): the family's unloaded latency is their median, 105 ns
+ * (not the first curve's 80, the last's 200 nor the mean 116.7), and each
+ * curve saturates at its first point whose latency reaches 2 x 105 ns. */
+static void test_unloaded_is_median_over_curves(void **st)
+{
+	(void)st;
+	static const double L0[6] = {80, 90, 100, 110, 120, 200};
+	struct mess_sample s[6 * NP];
+	size_t n = 0;
+	for (unsigned c = 0; c < 6; c++)
+		for (int k = 0; k < NP; k++) {
+			double peak_s = 20.0 * (1.0 - 0.4 * c / 5.0);
+			double bw = peak_s * 0.95 * k / (NP - 1);
+			s[n].store_pct = 20 * c;
+			s[n].pause = pauses[k];
+			s[n].bw_gbps = bw;
+			s[n].rd_frac = 100.0 / (100.0 + 20 * c);
+			s[n].lat_ns = L0[c] / (1.0 - bw / peak_s);
+			n++;
+		}
+	struct mess_family f;
+	assert_int_equal(mess_family_build(s, n, &f), 0);
+	assert_int_equal(f.ncurves, 6);
+	struct mess_metrics m;
+	assert_int_equal(mess_metrics(&f, 20.0, 0, &m), 0);
+	assert_float_equal(m.unloaded_lat_ns, 105.0, 1e-9);
+	unsigned nsat = 0;
+	for (unsigned c = 0; c < 6; c++) {
+		double peak_s = 20.0 * (1.0 - 0.4 * c / 5.0), want = -1;
+		for (int k = 0; k < NP; k++) {
+			double bw = peak_s * 0.95 * k / (NP - 1);
+			if (L0[c] / (1.0 - bw / peak_s) >= 210.0) {
+				want = bw;
+				break;
+			}
+		}
+		assert_int_equal(f.curve[c].store_pct, 20 * c);
+		assert_int_equal(m.curve[c].saturated, want >= 0);
+		if (want >= 0) {
+			assert_float_equal(m.curve[c].sat_bw, want, 1e-9);
+			nsat++;
+		}
+		assert_float_equal(m.curve[c].max_lat, L0[c] / (1.0 - 0.95), 1e-6);
+	}
+	assert_int_equal(m.sat_curves, nsat);
+	assert_float_equal(m.max_lat_min, 80.0 / 0.05, 1e-6);
+	assert_float_equal(m.max_lat_max, 200.0 / 0.05, 1e-6);
+	mess_metrics_free(&m);
+	mess_family_free(&f);
+}
+
 static void test_wave(void **st)
 {
 	(void)st;
@@ -315,6 +367,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flat_family),
 		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_unloaded_is_median_over_curves),
 		cmocka_unit_test(test_wave),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_smoothing_never_unphysical),
