@@ -49,9 +49,10 @@ declare -A case_seen
 case_order=()
 
 run_cmocka() { # BUILDNAME BINARY TEST
-	local bname=$1 bin=$2 t=$3 out rc summaries=0 total=0 n=0 nbad=0 c v key
-	out=$logdir/$bname-$t.log
-	"$bin" >"$out" 2>&1
+	local bname=$1 bin=$2 t=$3 out err rc summaries=0 total=0 n=0 nbad=0 c v key
+	out=$logdir/$bname-$t.log	# cmocka's report (stdout) alone: the
+	err=$logdir/$bname-$t.err	# assertion messages go to stderr
+	"$bin" >"$out" 2>"$err"
 	rc=$?
 	while read -r c v; do
 		if [ "$c" = "#summary" ]; then summaries=$((summaries + 1)); total=$((total + v)); continue; fi
@@ -66,14 +67,14 @@ run_cmocka() { # BUILDNAME BINARY TEST
 		esac
 	done < <(cmocka_verdicts "$out")
 	if [ "$summaries" = 0 ]; then
-		runner_fail "$bname/$t" "exited $rc without a cmocka summary line (see $out)"; tail -n 5 "$out"
+		runner_fail "$bname/$t" "exited $rc without a cmocka summary line (see $out)"; tail -n 5 "$out" "$err"
 	elif [ "$total" != "$n" ]; then
 		runner_fail "$bname/$t" "summary says $total tests run, $n reported (see $out)"
 	elif [ "$rc" != 0 ] && [ "$nbad" = 0 ]; then
 		runner_fail "$bname/$t" "exited $rc with no failed case (see $out)"; tail -n 5 "$out"
 	elif [ "$nbad" != 0 ]; then
 		printf 'FAIL %-40s %s tests, %s failed (see %s)\n' "$bname/$t" "$n" "$nbad" "$out"
-		grep -E '^\[  (FAILED|  ERROR) \]|error:|runtime error|ERROR: AddressSanitizer' "$out" | head -20
+		grep -hE '^\[  (FAILED|  ERROR) \]|error:|runtime error|ERROR: AddressSanitizer' "$out" "$err" | head -20
 	else
 		printf 'ok   %-40s %s tests\n' "$bname/$t" "$n"
 	fi

@@ -316,6 +316,42 @@ fdt_bad_case() {
 }
 fdt_bad_case
 
+# an FDT whose cpu@2 is status="disabled" (QEMU still starts 4 harts): the
+# image counts 3 harts, and hart 2 takes part only if it wins the lead
+# lottery (the lead always takes part).
+fdt_disabled_case() {
+	local name=fdt-disabled-hart-virt why="" lead ids
+	if ! command -v fdtput >/dev/null; then
+		skip $name "fdtput (device-tree-compiler) not installed"
+		return
+	fi
+	if ! timeout 60 qemu-system-riscv64 -M virt,dumpdtb="$TMP/virt4.dtb" -smp 4 -m 512M \
+		-display none -serial null -monitor none </dev/null >/dev/null 2>&1 ||
+		! fdtput -t s "$TMP/virt4.dtb" /cpus/cpu@2 status disabled; then
+		fail $name "cannot dump/edit QEMU's virt device tree"
+		return
+	fi
+	tools/run.sh --target qemu-virt --harts 4 --image "$TMP/virt-small.elf" --dtb "$TMP/virt4.dtb" \
+		--out "$TMP/$name" --timeout 60 >"$TMP/$name.run.out" 2>&1
+	LOG=$TMP/$name/console.log
+	STATUS=$(cat "$TMP/$name/exit.status" 2>/dev/null || echo none)
+	lead=$(sed -n 's/.*@RVM 0 hdr h=\([0-9]*\) .*/\1/p' "$LOG")
+	ids=$(sed -n 's/.*@RVM 0 hdr .* hartids=\([0-9,]*\) .*/\1/p' "$LOG" | tr ',' '\n' | sort -n | tr '\n' ' ')
+	if [ "$STATUS" != 0 ] || ! grep -aqE '@RVM [0-9]+ end .*status=ok' "$LOG"; then
+		why="run did not end ok (QEMU status $STATUS)"
+	elif ! grep -aqE '@RVM 0 hdr .* harts=3 .*fdt=ok ' "$LOG"; then
+		why="hdr should count 3 enabled harts: $(grep -a -m1 '@RVM 0 hdr' "$LOG" | cut -c1-200)"
+	elif [ "$lead" != 2 ] && [ "$ids" != "0 1 3 " ]; then
+		why="hartids '$ids' (lead $lead), want 0 1 3"
+	elif [ "$lead" = 2 ] && [ "$ids" != "0 1 2 3 " ]; then
+		why="hartids '$ids' with hart 2 as the lead, want 0 1 2 3"
+	elif [ "$lead" != 2 ] && grep -aqE '@RVM [0-9]+ [a-z]+ h=2 ' "$LOG"; then
+		why="the disabled hart 2 printed records"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+fdt_disabled_case
+
 # max_harts and chase_all_harts=0
 limits_case() {
 	local name=limits-virt why="" lead

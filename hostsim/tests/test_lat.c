@@ -334,14 +334,50 @@ static void test_plateau_single_level(void **state)
 	assert_int_equal(find(&c, p), 0);
 }
 
+/* Two levels split by a short hump (2 points over a quarter octave: too
+ * short to be a plateau) are one plateau when their medians are within the
+ * tolerance (10 and 10.5), two when they are not (10 and 15). */
+static void test_plateau_merge_across_hump(void **state)
+{
+	struct curve c;
+	struct plateau p[MAXP];
+
+	(void)state;
+	for (int far = 0; far <= 1; far++) {
+		grid(&c, 4u << 20);
+		for (size_t i = 0; i < c.n; i++)
+			c.y[i] = c.size[i] < 131072 ? 10.0 : far ? 15.0 : 10.5;
+		for (size_t i = 0; i < c.n; i++)
+			if (c.size[i] == 131072 || c.size[i] == 163840)
+				c.y[i] = 30.0;
+		if (!far) {
+			assert_int_equal(find(&c, p), 1);
+			assert_int_equal(p[0].size_first, 512);
+			assert_int_equal(p[0].size_last, 4u << 20);
+			assert_int_equal(p[0].points, c.n);
+			assert_true(p[0].y == 10.0); /* median of 32 x 10, 2 x 30, 19 x 10.5 */
+		} else {
+			assert_int_equal(find(&c, p), 2);
+			assert_int_equal(p[0].size_last, 114688);
+			assert_true(p[0].y == 10.0);
+			assert_int_equal(p[1].size_first, 196608);
+			assert_true(p[1].y == 15.0);
+		}
+	}
+}
+
 static void test_median(void **state)
 {
-	const double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 };
+	double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 }, c[] = { 7 };
 
 	(void)state;
 	assert_true(rvm_median(a, 3) == 3);
 	assert_true(rvm_median(b, 4) == 2.5);
-	assert_true(a[0] == 5); /* input untouched */
+	assert_true(rvm_median(c, 1) == 7);
+	assert_true(rvm_median(b, 0) == 0);
+	/* the caller's order is kept (rvm_median sorts a copy) */
+	assert_true(a[0] == 5 && a[1] == 1 && a[2] == 3);
+	assert_true(b[0] == 4 && b[1] == 1 && b[2] == 3 && b[3] == 2);
 }
 
 static void test_cache_levels_files(void **state)
@@ -395,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_plateau_three_levels_gradual),
 		cmocka_unit_test(test_plateau_noise),
 		cmocka_unit_test(test_plateau_single_level),
+		cmocka_unit_test(test_plateau_merge_across_hump),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_cache_levels_files),
 	};

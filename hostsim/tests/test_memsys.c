@@ -856,6 +856,37 @@ static void test_mmio_ctrl(void **state)
 	memsys_free(m);
 }
 
+/* CTRL zeroing and freezing of WRITES: a 64 KiB LLC (1024 lines) full of
+ * dirty lines writes one back per new line.  3000 stores: READS 3000, WRITES
+ * 3000 - 1024 (different bases).  After CTRL=1, 1000 stores: 1000 each; frozen
+ * (CTRL=2), 500 more change nothing; thawed (CTRL=0), the live 1500. */
+static void test_mmio_freeze_writes(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "llc-size=64K", "mem-model=fixed", NULL);
+	uint64_t t = 0, i = 0;
+	for (; i < 3000; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 3000);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 3000 - 1024);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 1);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 0);
+	for (; i < 4000; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 2);
+	for (; i < 4500; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 1000);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1000);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 2); /* freezing again keeps the first values */
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1000);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_CTRL), 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 1500);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1500);
+	memsys_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -885,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_mess_curve),
 		cmocka_unit_test(test_counters_truth),
 		cmocka_unit_test(test_mmio_ctrl),
+		cmocka_unit_test(test_mmio_freeze_writes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
