@@ -112,7 +112,8 @@ check_log() { # NAME LOG RC DIR
 				print "mix " m " pause " p ": rd_pct " f["rd_pct"] ", want " 10000 / (100 + m); exit }
 			while ((getline l < csv) > 0) { split(l, c, ",")
 				if (c[10] == 100 - m && c[2] == p) { hit = 1
-					if ((c[6] - f["nspl"]) ^ 2 > 1e-6) print "mix " m " pause " p ": mess.csv latency " c[6] ", record " f["nspl"] } }
+					if ((c[6] - f["nspl"]) ^ 2 > 1e-6) print "mix " m " pause " p ": mess.csv latency " c[6] ", record " f["nspl"]
+					if ((c[5] - f["rd_pct"] / 100) ^ 2 > 1e-8) print "mix " m " pause " p ": mess.csv read share " c[5] ", record " f["rd_pct"] "%" } }
 			if (!hit) print "mix " m " pause " p ": no mess.csv row" }')
 		[ -z "$why" ] || { fail "$name" "$why"; return 1; }
 	done; done

@@ -150,6 +150,29 @@ static void test_unloaded_is_median_over_curves(void **st)
 	mess_family_free(&f);
 }
 
+/* repeated samples of one point: mean and sample standard deviation (n - 1) */
+static void test_point_mean_and_std(void **st)
+{
+	(void)st;
+	struct mess_sample s[3];
+	for (int i = 0; i < 3; i++) {
+		s[i].store_pct = 0;
+		s[i].pause = 100;
+		s[i].bw_gbps = 1.0 + i;     /* 1 2 3: mean 2, sample std 1 */
+		s[i].lat_ns = 100.0 + 2 * i; /* 100 102 104: mean 102, sample std 2 */
+		s[i].rd_frac = 1.0;
+	}
+	struct mess_family f;
+	assert_int_equal(mess_family_build(s, 3, &f), 0);
+	assert_int_equal(f.ncurves, 1);
+	assert_int_equal(f.curve[0].n, 1);
+	assert_float_equal(f.curve[0].pt[0].bw_mean, 2.0, 1e-12);
+	assert_float_equal(f.curve[0].pt[0].bw_std, 1.0, 1e-12);
+	assert_float_equal(f.curve[0].pt[0].lat_mean, 102.0, 1e-12);
+	assert_float_equal(f.curve[0].pt[0].lat_std, 2.0, 1e-12);
+	mess_family_free(&f);
+}
+
 static void test_wave(void **st)
 {
 	(void)st;
@@ -368,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_flat_family),
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_unloaded_is_median_over_curves),
+		cmocka_unit_test(test_point_mean_and_std),
 		cmocka_unit_test(test_wave),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_smoothing_never_unphysical),

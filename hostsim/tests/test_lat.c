@@ -186,6 +186,30 @@ static void test_lat_files(void **state)
 	rvm_log_free(&log);
 }
 
+/* cpl from cycles, nspl from ns (a 2 GHz hart: they differ) */
+static void test_lat_cycles_and_ns(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct lat_sets sets;
+	size_t invalid = 0;
+
+	(void)state;
+	tb_rec(&b, 0, "hdr", 0, "proto=1");
+	tb_rec(&b, 1, "lat", 0, "chain=random stride=64 size=4096 loads=1000 cycles=3000 ticks=1 ns=1500 cpl=3.000 nspl=1.500");
+	tb_rec(&b, 2, "end", 0, "status=ok records=2");
+	assert_int_equal(rvm_log_read_mem("ns.log", b.s, b.len, NULL, &log), 0);
+	tb_free(&b);
+	lat_collect(&log, NULL, &sets, &invalid);
+	assert_int_equal(invalid, 0);
+	assert_int_equal(sets.n, 1);
+	assert_int_equal(sets.sets[0].n, 1);
+	assert_true(sets.sets[0].pts[0].cpl == 3.0);
+	assert_true(sets.sets[0].pts[0].nspl == 1.5);
+	lat_sets_free(&sets);
+	rvm_log_free(&log);
+}
+
 /* ---- plateaus -------------------------------------------------------------- */
 
 #define MAXP 200
@@ -366,6 +390,28 @@ static void test_plateau_merge_across_hump(void **state)
 	}
 }
 
+/* min_points, not the span, drops a short run: with min_span 1, a 3-point
+ * level between two long ones is a plateau when min_points is 3, not when
+ * it is 4 */
+static void test_plateau_min_points(void **state)
+{
+	struct plateau_opts o;
+	struct plateau p[MAXP];
+	struct curve d;
+
+	(void)state;
+	grid(&d, 1u << 20);
+	for (size_t i = 0; i < d.n; i++)
+		d.y[i] = i < 20 ? 5.0 : i < 23 ? 50.0 : 200.0;
+	plateau_defaults(&o);
+	o.min_span = 1.0;
+	o.min_points = 3;
+	assert_int_equal(plateau_find(d.size, d.y, NULL, d.n, &o, p, MAXP), 3);
+	assert_true(p[1].y == 50.0 && p[1].points == 3);
+	o.min_points = 4;
+	assert_int_equal(plateau_find(d.size, d.y, NULL, d.n, &o, p, MAXP), 2);
+}
+
 static void test_median(void **state)
 {
 	double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 }, c[] = { 7 };
@@ -426,12 +472,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_round_trip),
 		cmocka_unit_test(test_lat_collect_and_xgraph),
+		cmocka_unit_test(test_lat_cycles_and_ns),
 		cmocka_unit_test(test_lat_files),
 		cmocka_unit_test(test_plateau_two_levels),
 		cmocka_unit_test(test_plateau_three_levels_gradual),
 		cmocka_unit_test(test_plateau_noise),
 		cmocka_unit_test(test_plateau_single_level),
 		cmocka_unit_test(test_plateau_merge_across_hump),
+		cmocka_unit_test(test_plateau_min_points),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_cache_levels_files),
 	};

@@ -147,6 +147,18 @@ static void test_truncated_last_line(void **state)
 	rvm_log_free(&log);
 	diag_close(&d);
 	tb_free(&b);
+
+	/* one digit short */
+	memset(&b, 0, sizeof(b));
+	good_run(&b, 0);
+	make_rec(line, sizeof(line), 6, "prog", 0, "suite=lat done=1 total=2");
+	line[strlen(line) - 1] = '\0';
+	tb_printf(&b, "%s\n", line);
+	read_buf(&b, &log, &d);
+	assert_non_null(strstr(diag_text(&d), "t.log:7: truncated record (checksum has 7 of 8"));
+	rvm_log_free(&log);
+	diag_close(&d);
+	tb_free(&b);
 }
 
 static void test_truncated_log(void **state)
