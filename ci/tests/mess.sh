@@ -110,6 +110,13 @@ check_log() { # NAME LOG RC DIR
 			if (f["nspl"] == "" || f["nspl"] + 0 <= 0) { print "mix " m " pause " p ": no nspl"; exit }
 			if (f["src"] == "iss" && (f["rd_pct"] - 10000 / (100 + m)) ^ 2 > 1e-4) {
 				print "mix " m " pause " p ": rd_pct " f["rd_pct"] ", want " 10000 / (100 + m); exit }
+			# bandwidths in MB/s = bytes * 1000 / ns; the counters count 64-byte lines
+			want = (f["iss_rd"] + f["iss_wr"]) * 1000 / f["ns"]
+			if ((f["bw_iss"] - want) ^ 2 > (0.001 + 1e-4 * want) ^ 2) {
+				print "mix " m " pause " p ": bw_iss " f["bw_iss"] ", want " want; exit }
+			want = (f["ctr_rd"] + f["ctr_wr"]) * 64 * 1000 / f["ns"]
+			if (f["src"] == "ctr" && (f["bw_ctr"] - want) ^ 2 > (0.001 + 1e-4 * want) ^ 2) {
+				print "mix " m " pause " p ": bw_ctr " f["bw_ctr"] ", want " want; exit }
 			while ((getline l < csv) > 0) { split(l, c, ",")
 				if (c[10] == 100 - m && c[2] == p) { hit = 1
 					if ((c[6] - f["nspl"]) ^ 2 > 1e-6) print "mix " m " pause " p ": mess.csv latency " c[6] ", record " f["nspl"]
