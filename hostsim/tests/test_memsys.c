@@ -887,6 +887,26 @@ static void test_mmio_freeze_writes(void **state)
 	memsys_free(m);
 }
 
+/* md1 BUSY: one 64-byte transfer at 25.6 GB/s and 1 GHz holds the server
+ * 2.5 cycles, reads and writes alike; frozen BUSY stays put. */
+static void test_mmio_busy_md1(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "llc-size=64K", "mem-model=md1", "peak-gbps=25.6", NULL);
+	uint64_t t = 0, i = 0;
+	for (; i < 2000; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	/* 2000 reads (write-allocate) and 2000 - 1024 write-backs */
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), (2000 + 976) * 5 / 2);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 2);
+	for (; i < 2100; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), (2000 + 976) * 5 / 2);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), (2100 + 1076) * 5 / 2);
+	memsys_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -917,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_counters_truth),
 		cmocka_unit_test(test_mmio_ctrl),
 		cmocka_unit_test(test_mmio_freeze_writes),
+		cmocka_unit_test(test_mmio_busy_md1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
