@@ -292,7 +292,9 @@ run_virt() { # case harts image [hostsim options]
 	pass "$as"
 }
 if [ ! -e "$VIRT" ]; then
-	for c in harts-1 harts-4 harts-16 harts-4-functional; do skip "virt/$c" "$VIRT not built"; done
+	for c in virt/harts-1 virt/harts-1-l1d virt/harts-4 virt/harts-16 virt/harts-4-functional determinism/virt-harts-4; do
+		skip "$c" "$VIRT not built"
+	done
 else
 	run_virt virt/harts-1 1 "$VIRT"
 	# the image's lat suite finds hostsim's default L1D: 32 KiB, 4-cycle hits (1 GHz)

@@ -110,6 +110,11 @@ check_log() { # NAME LOG RC DIR
 			if (f["nspl"] == "" || f["nspl"] + 0 <= 0) { print "mix " m " pause " p ": no nspl"; exit }
 			if (f["src"] == "iss" && (f["rd_pct"] - 10000 / (100 + m)) ^ 2 > 1e-4) {
 				print "mix " m " pause " p ": rd_pct " f["rd_pct"] ", want " 10000 / (100 + m); exit }
+			# a generator block is 50 accesses, mix/2 of them stores; a store
+			# reads its line first (write-allocate) and writes it back
+			if (f["gen_stores"] != f["gen_iters"] * m / 2 || f["gen_loads"] != f["gen_iters"] * (50 - m / 2) ||
+			    f["iss_rd"] != (f["gen_loads"] + f["gen_stores"]) * 64 || f["iss_wr"] != f["gen_stores"] * 64) {
+				print "mix " m " pause " p ": gen_iters " f["gen_iters"] " gen_loads " f["gen_loads"] " gen_stores " f["gen_stores"] " iss_rd " f["iss_rd"] " iss_wr " f["iss_wr"] " disagree"; exit }
 			# bandwidths in MB/s = bytes * 1000 / ns; the counters count 64-byte lines
 			want = (f["iss_rd"] + f["iss_wr"]) * 1000 / f["ns"]
 			if ((f["bw_iss"] - want) ^ 2 > (0.001 + 1e-4 * want) ^ 2) {
@@ -120,7 +125,9 @@ check_log() { # NAME LOG RC DIR
 			while ((getline l < csv) > 0) { split(l, c, ",")
 				if (c[10] == 100 - m && c[2] == p) { hit = 1
 					if ((c[6] - f["nspl"]) ^ 2 > 1e-6) print "mix " m " pause " p ": mess.csv latency " c[6] ", record " f["nspl"]
-					if ((c[5] - f["rd_pct"] / 100) ^ 2 > 1e-8) print "mix " m " pause " p ": mess.csv read share " c[5] ", record " f["rd_pct"] "%" } }
+					if ((c[5] - f["rd_pct"] / 100) ^ 2 > 1e-8) print "mix " m " pause " p ": mess.csv read share " c[5] ", record " f["rd_pct"] "%"
+					bw = (f["src"] == "ctr" ? f["bw_ctr"] : f["bw_iss"]) / 1000	# at memory: the counters when there are some
+					if ((c[3] - bw) ^ 2 > 1e-10) print "mix " m " pause " p ": mess.csv bandwidth " c[3] " GB/s, record " bw } }
 			if (!hit) print "mix " m " pause " p ": no mess.csv row" }')
 		[ -z "$why" ] || { fail "$name" "$why"; return 1; }
 	done; done
