@@ -3,7 +3,7 @@
 # copy of the tree and see whether the test named for it notices.
 #
 #   tools/mutate.sh [-k PATTERN] [-l LIST] [--timeout S] [--keep] [--no-baseline] [--check]
-#   (-k: only mutations whose id or file contains PATTERN; --check: only
+#   (-k: only mutations whose "ID FILE" matches the extended regex PATTERN; --check: only
 #   validate the list)
 #
 # Each line of the list:  ID ||| FILE ||| PATTERN ||| REPLACEMENT ||| TEST [||| NOTE]
@@ -73,7 +73,7 @@ if [ $check = 1 ]; then echo "$LIST: ${#ids[@]} mutations, every pattern found o
 
 sel=()
 for i in "${!ids[@]}"; do
-	case "${ids[$i]} ${files[$i]}" in *"$pattern"*) sel+=("$i") ;; esac
+	[[ "${ids[$i]} ${files[$i]}" =~ $pattern ]] && sel+=("$i")
 done
 [ ${#sel[@]} -gt 0 ] || { echo "mutate.sh: no mutation matches '$pattern'" >&2; exit 2; }
 

@@ -434,6 +434,22 @@ static void test_coherence_invalidate(void **state)
 	memsys_free(m);
 }
 
+/* A read miss to a line another hart holds gets it Shared, not Exclusive:
+ * the reader's later store is an upgrade that invalidates the other copy. */
+static void test_coherence_read_shared(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(2, "mem-model=fixed", "mem-latency=100", NULL);
+	uint64_t a = 0x8000;
+	memsys_access(m, 0, a, 0, 0);   /* hart 0: Exclusive */
+	memsys_access(m, 1, a, 0, 500); /* hart 1: Shared, hart 0 downgraded */
+	assert_int_equal(memsys_access(m, 1, a, 1, 1000), 1000 + 4 + 30);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_UPGRADE), 1);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_INV_SENT), 1);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_INV_RECV), 1);
+	memsys_free(m);
+}
+
 static void test_coherence_pingpong_dirty_writeback(void **state)
 {
 	(void)state;
@@ -924,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_writeback_counts),
 		cmocka_unit_test(test_store_stream_half_writes),
 		cmocka_unit_test(test_coherence_invalidate),
+		cmocka_unit_test(test_coherence_read_shared),
 		cmocka_unit_test(test_coherence_pingpong_dirty_writeback),
 		cmocka_unit_test(test_intervention_keeps_dirty),
 		cmocka_unit_test(test_inclusive_back_invalidation),

@@ -3,7 +3,7 @@
 # a dependent mul chain costs mul-latency per mul, independent misses
 # overlap in the MSHRs (8 misses in parallel are much faster than 8 in a
 # dependent chain), a full store buffer stalls, and stores to different
-# lines that fit in it overlap.
+# lines that fit in it overlap (a fence still waits for them).
 # modes: timing
 # args: --l1d-hit 4 --mul-latency 3 --mshrs 8 --store-buffer 4
 #include "test.h"
@@ -111,7 +111,10 @@ _start:
 	srli t0, s8, 2
 	bltu s3, t0, 10f
 	FAIL 9
-10:	PASS
+10:	srli t0, s8, 4             # but the fence waits for them: > half a miss
+	bgeu s3, t0, 11f
+	FAIL 10
+11:	PASS
 	.data
 	.align 6
 buf:	.zero 64
