@@ -252,8 +252,18 @@ if [ ! -f "$IMG" ]; then
 else
 	cp "$IMG" "$T/img.elf"
 	"$RVMESS" config "$T/img.elf" >"$T/cfg0.txt" 2>"$T/err.txt"; rc=$?
-	if [ $rc != 0 ] || ! grep -q '^suites=' "$T/cfg0.txt" || ! grep -q '^lat_strides=' "$T/cfg0.txt"; then
-		fail config_image_show "exit $rc: $(head -2 "$T/err.txt")"
+	# the image as built holds the defaults docs/formats.md documents, every
+	# key of its key table in order (sizes there with K/M suffixes, here in bytes)
+	awk -F'|' '/^<!-- config keys/ { on = 1 } /^<!-- end of config keys/ { on = 0 }
+		on && /^\| `[a-z_]+` \|/ { k = $2; d = $4; gsub(/[ `]/, "", k); gsub(/[ `]/, "", d)
+		n = split(d, e, ","); out = ""
+		for (i = 1; i <= n; i++) { v = e[i]; m = 1
+			if (v ~ /^[0-9]+[KMGT]$/) { u = substr(v, length(v)); v = substr(v, 1, length(v) - 1)
+				m = u == "K" ? 1024 : u == "M" ? 1048576 : u == "G" ? 1073741824 : 1099511627776 }
+			out = out (i > 1 ? "," : "") (v ~ /^[0-9]+$/ ? sprintf("%.0f", v * m) : v) }
+		print k "=" out }' docs/formats.md >"$T/cfg_doc.txt"
+	if [ $rc != 0 ] || [ "$(wc -l <"$T/cfg_doc.txt")" -lt 10 ] || ! cmp -s "$T/cfg_doc.txt" "$T/cfg0.txt"; then
+		fail config_image_show "exit $rc: $(head -2 "$T/err.txt") differs from the documented defaults: $(diff "$T/cfg_doc.txt" "$T/cfg0.txt" | head -4 | tr '\n' ' ')"
 	else
 		pass config_image_show
 		"$RVMESS" config "$T/img.elf" reps=7 lat_strides=64,128,4K suites=lat,par chase_size=512K >/dev/null 2>"$T/err.txt"; rc=$?
