@@ -47,7 +47,7 @@ HLDLIBS  :=
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -fsanitize=float-cast-overflow
 
 .DEFAULT_GOAL := all
-.PHONY: all images host run test unit integration help deps clean FORCE
+.PHONY: all images host run test unit integration help deps clean mutate FORCE
 
 # Fragments add to these.
 IMAGES      :=
@@ -99,6 +99,11 @@ test: deps
 	@$(MAKE) --no-print-directory all unit-bins
 	@ci/test.sh
 
+# Mutation check (not part of `make test`): tools/mutations.txt, one planted
+# bug per line, each in a scratch copy; prints the kill rate and survivors.
+mutate:
+	@tools/mutate.sh $(MUTATE_ARGS)
+
 help:
 	@echo "rvmess make targets:"
 	@echo "  make                 build images ($(IMAGE_PLATFORMS)) and host tools"
@@ -109,6 +114,8 @@ help:
 	@echo "  make test            unit tests (plain and ASan+UBSan) and QEMU/hostsim integration tests"
 	@echo "  make fuzz            fuzz each input format FUZZ_TIME=$(FUZZ_TIME) s (clang, libFuzzer;"
 	@echo "                       FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"); see docs/fuzzing.md"
+	@echo "  make mutate          plant each bug of tools/mutations.txt in a scratch copy, run its test,"
+	@echo "                       print the kill rate and the survivors (MUTATE_ARGS=\"-k ID\" for some)"
 	@echo "  make deps            install missing Debian packages (root or sudo)"
 	@echo "  make clean"
 	@echo "           V=1 prints the build commands (quiet by default)"

@@ -49,3 +49,8 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test_rules,$(t))))
 
 .PHONY: unit-bins
 unit-bins: $(foreach t,$(UNIT_TESTS),$(BUILD)/tests/$(t) $(BUILD)/tests-asan/$(t))
+
+# The unit tests ci/test.sh expects to find (built plain and with sanitizers).
+.PHONY: print-unit-tests
+print-unit-tests:
+	@echo $(UNIT_TESTS)

@@ -409,6 +409,7 @@ static void test_image_codes(void **state)
 	CODE(c.chase_size = 64, "chase_size_not_in_128..1099511627776");
 	CODE(c.chase_size = 1000, "chase_size_not_a_multiple_of_64");
 	CODE(c.lat_nstrides = 0, "lat_strides_count_not_in_1..8");
+	CODE(c.lat_nstrides = 9, "lat_strides_count_not_in_1..8");
 	CODE(c.mess_mix[3] = 51, "mess_mix_not_a_multiple_of_2");
 	CODE(c.lat_strides[0] = 1u << 20, "lat_stride_over_lat_max/2");
 	CODE(c.suites = 0, "suites_not_in_1..31");

@@ -102,6 +102,87 @@ static void test_saturation(void **st)
 	mess_family_free(&f);
 }
 
+/* Curves with different unloaded latencies (80, 90, 100, 110, 120, 200 ns for
+ * 0..100 % stores): the family's unloaded latency is their median, 105 ns
+ * (not the first curve's 80, the last's 200 nor the mean 116.7), and each
+ * curve saturates at its first point whose latency reaches 2 x 105 ns. */
+static void test_unloaded_is_median_over_curves(void **st)
+{
+	(void)st;
+	static const double L0[6] = {80, 90, 100, 110, 120, 200};
+	struct mess_sample s[6 * NP];
+	size_t n = 0;
+	for (unsigned c = 0; c < 6; c++)
+		for (int k = 0; k < NP; k++) {
+			double peak_s = 20.0 * (1.0 - 0.4 * c / 5.0);
+			double bw = peak_s * 0.95 * k / (NP - 1);
+			s[n].store_pct = 20 * c;
+			s[n].pause = pauses[k];
+			s[n].bw_gbps = bw;
+			s[n].rd_frac = 100.0 / (100.0 + 20 * c);
+			s[n].lat_ns = L0[c] / (1.0 - bw / peak_s);
+			n++;
+		}
+	struct mess_family f;
+	assert_int_equal(mess_family_build(s, n, &f), 0);
+	assert_int_equal(f.ncurves, 6);
+	struct mess_metrics m;
+	assert_int_equal(mess_metrics(&f, 20.0, 0, &m), 0);
+	assert_float_equal(m.unloaded_lat_ns, 105.0, 1e-9);
+	unsigned nsat = 0;
+	for (unsigned c = 0; c < 6; c++) {
+		/* the 2x crossing (2 * 105 ns), interpolated between the samples around it */
+		double peak_s = 20.0 * (1.0 - 0.4 * c / 5.0), want = -1;
+		for (int k = 0; k < NP; k++) {
+			double bw = peak_s * 0.95 * k / (NP - 1), lat = L0[c] / (1.0 - bw / peak_s);
+			if (lat >= 210.0) {
+				want = bw;
+				if (k > 0) {
+					double bq = peak_s * 0.95 * (k - 1) / (NP - 1);
+					double lq = L0[c] / (1.0 - bq / peak_s);
+					want = bq + (210.0 - lq) / (lat - lq) * (bw - bq);
+				}
+				break;
+			}
+		}
+		assert_int_equal(f.curve[c].store_pct, 20 * c);
+		assert_int_equal(m.curve[c].saturated, want >= 0);
+		if (want >= 0) {
+			assert_float_equal(m.curve[c].sat_bw, want, 1e-9);
+			nsat++;
+		}
+		assert_float_equal(m.curve[c].max_lat, L0[c] / (1.0 - 0.95), 1e-6);
+	}
+	assert_int_equal(m.sat_curves, nsat);
+	assert_float_equal(m.max_lat_min, 80.0 / 0.05, 1e-6);
+	assert_float_equal(m.max_lat_max, 200.0 / 0.05, 1e-6);
+	mess_metrics_free(&m);
+	mess_family_free(&f);
+}
+
+/* repeated samples of one point: mean and sample standard deviation (n - 1) */
+static void test_point_mean_and_std(void **st)
+{
+	(void)st;
+	struct mess_sample s[3];
+	for (int i = 0; i < 3; i++) {
+		s[i].store_pct = 0;
+		s[i].pause = 100;
+		s[i].bw_gbps = 1.0 + i;     /* 1 2 3: mean 2, sample std 1 */
+		s[i].lat_ns = 100.0 + 2 * i; /* 100 102 104: mean 102, sample std 2 */
+		s[i].rd_frac = 1.0;
+	}
+	struct mess_family f;
+	assert_int_equal(mess_family_build(s, 3, &f), 0);
+	assert_int_equal(f.ncurves, 1);
+	assert_int_equal(f.curve[0].n, 1);
+	assert_float_equal(f.curve[0].pt[0].bw_mean, 2.0, 1e-12);
+	assert_float_equal(f.curve[0].pt[0].bw_std, 1.0, 1e-12);
+	assert_float_equal(f.curve[0].pt[0].lat_mean, 102.0, 1e-12);
+	assert_float_equal(f.curve[0].pt[0].lat_std, 2.0, 1e-12);
+	mess_family_free(&f);
+}
+
 static void test_wave(void **st)
 {
 	(void)st;
@@ -600,6 +681,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flat_family),
 		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_unloaded_is_median_over_curves),
+		cmocka_unit_test(test_point_mean_and_std),
 		cmocka_unit_test(test_wave),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_crossing_by_hand),

@@ -262,8 +262,19 @@ static void test_rng(void **state)
 		assert_int_equal(rng_next(&a), rng_next(&b));
 	rng_seed(&b, 2);
 	assert_int_not_equal(rng_next(&a), rng_next(&b));
-	rng_seed(&a, 0);
-	assert_int_not_equal(rng_next(&a), 0);
+	/* known answers of the documented algorithm (splitmix64 scramble of the
+	 * seed, then xorshift64*: >>12 <<25 >>27, times 0x2545f4914f6cdd1d),
+	 * from an independent implementation of it in Python */
+	static const struct { uint64_t seed, v[3]; } ka[] = {
+		{ 1, { 0x4b46a55df3611b9bull, 0xd7e1f1410e763ef4ull, 0x5f14ec66975f9b06ull } },
+		{ 0, { 0x7bbcb40d550682d0ull, 0xde7fe413d00cc9fdull, 0xb3c638353c668c91ull } },
+		{ 42, { 0x31b0ece7c4f697a2ull, 0x9008a3b1cb686f03ull, 0x7c7173abd97be16full } },
+	};
+	for (unsigned i = 0; i < sizeof ka / sizeof ka[0]; i++) {
+		rng_seed(&a, ka[i].seed);
+		for (unsigned k = 0; k < 3; k++)
+			assert_int_equal(rng_next(&a), ka[i].v[k]);
+	}
 }
 
 /* ---- chains ----------------------------------------------------------------- */

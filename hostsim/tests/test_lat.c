@@ -201,6 +201,30 @@ static void test_lat_files(void **state)
 	rvm_log_free(&log);
 }
 
+/* cpl from cycles, nspl from ns (a 2 GHz hart: they differ) */
+static void test_lat_cycles_and_ns(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct lat_sets sets;
+	size_t invalid = 0;
+
+	(void)state;
+	tb_rec(&b, 0, "hdr", 0, "proto=1");
+	tb_rec(&b, 1, "lat", 0, "chain=random stride=64 size=4096 loads=1000 cycles=3000 ticks=1 ns=1500 cpl=3.000 nspl=1.500");
+	tb_rec(&b, 2, "end", 0, "status=ok records=2");
+	assert_int_equal(rvm_log_read_mem("ns.log", b.s, b.len, NULL, &log), 0);
+	tb_free(&b);
+	lat_collect(&log, NULL, &sets, &invalid);
+	assert_int_equal(invalid, 0);
+	assert_int_equal(sets.n, 1);
+	assert_int_equal(sets.sets[0].n, 1);
+	assert_true(sets.sets[0].pts[0].cpl == 3.0);
+	assert_true(sets.sets[0].pts[0].nspl == 1.5);
+	lat_sets_free(&sets);
+	rvm_log_free(&log);
+}
+
 /* ---- plateaus -------------------------------------------------------------- */
 
 #define MAXP 200
@@ -349,14 +373,72 @@ static void test_plateau_single_level(void **state)
 	assert_int_equal(find(&c, p), 0);
 }
 
+/* Two levels split by a short hump (2 points over a quarter octave: too
+ * short to be a plateau) are one plateau when their medians are within the
+ * tolerance (10 and 10.5), two when they are not (10 and 15). */
+static void test_plateau_merge_across_hump(void **state)
+{
+	struct curve c;
+	struct plateau p[MAXP];
+
+	(void)state;
+	for (int far = 0; far <= 1; far++) {
+		grid(&c, 4u << 20);
+		for (size_t i = 0; i < c.n; i++)
+			c.y[i] = c.size[i] < 131072 ? 10.0 : far ? 15.0 : 10.5;
+		for (size_t i = 0; i < c.n; i++)
+			if (c.size[i] == 131072 || c.size[i] == 163840)
+				c.y[i] = 30.0;
+		if (!far) {
+			assert_int_equal(find(&c, p), 1);
+			assert_int_equal(p[0].size_first, 512);
+			assert_int_equal(p[0].size_last, 4u << 20);
+			assert_int_equal(p[0].points, c.n);
+			assert_true(p[0].y == 10.0); /* median of 32 x 10, 2 x 30, 19 x 10.5 */
+		} else {
+			assert_int_equal(find(&c, p), 2);
+			assert_int_equal(p[0].size_last, 114688);
+			assert_true(p[0].y == 10.0);
+			assert_int_equal(p[1].size_first, 196608);
+			assert_true(p[1].y == 15.0);
+		}
+	}
+}
+
+/* min_points, not the span, drops a short run: with min_span 1, a 3-point
+ * level between two long ones is a plateau when min_points is 3, not when
+ * it is 4 */
+static void test_plateau_min_points(void **state)
+{
+	struct plateau_opts o;
+	struct plateau p[MAXP];
+	struct curve d;
+
+	(void)state;
+	grid(&d, 1u << 20);
+	for (size_t i = 0; i < d.n; i++)
+		d.y[i] = i < 20 ? 5.0 : i < 23 ? 50.0 : 200.0;
+	plateau_defaults(&o);
+	o.min_span = 1.0;
+	o.min_points = 3;
+	assert_int_equal(plateau_find(d.size, d.y, NULL, d.n, &o, p, MAXP), 3);
+	assert_true(p[1].y == 50.0 && p[1].points == 3);
+	o.min_points = 4;
+	assert_int_equal(plateau_find(d.size, d.y, NULL, d.n, &o, p, MAXP), 2);
+}
+
 static void test_median(void **state)
 {
-	const double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 };
+	double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 }, c[] = { 7 };
 
 	(void)state;
 	assert_true(rvm_median(a, 3) == 3);
 	assert_true(rvm_median(b, 4) == 2.5);
-	assert_true(a[0] == 5); /* input untouched */
+	assert_true(rvm_median(c, 1) == 7);
+	assert_true(rvm_median(b, 0) == 0);
+	/* the caller's order is kept (rvm_median sorts a copy) */
+	assert_true(a[0] == 5 && a[1] == 1 && a[2] == 3);
+	assert_true(b[0] == 4 && b[1] == 1 && b[2] == 3 && b[3] == 2);
 }
 
 static void test_cache_levels_files(void **state)
@@ -408,11 +490,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_round_trip),
 		cmocka_unit_test(test_lat_collect_and_xgraph),
+		cmocka_unit_test(test_lat_cycles_and_ns),
 		cmocka_unit_test(test_lat_files),
 		cmocka_unit_test(test_plateau_two_levels),
 		cmocka_unit_test(test_plateau_three_levels_gradual),
 		cmocka_unit_test(test_plateau_noise),
 		cmocka_unit_test(test_plateau_single_level),
+		cmocka_unit_test(test_plateau_merge_across_hump),
+		cmocka_unit_test(test_plateau_min_points),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_cache_levels_files),
 	};

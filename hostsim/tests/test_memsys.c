@@ -436,6 +436,22 @@ static void test_coherence_invalidate(void **state)
 	memsys_free(m);
 }
 
+/* A read miss to a line another hart holds gets it Shared, not Exclusive:
+ * the reader's later store is an upgrade that invalidates the other copy. */
+static void test_coherence_read_shared(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(2, "mem-model=fixed", "mem-latency=100", NULL);
+	uint64_t a = 0x8000;
+	memsys_access(m, 0, a, 0, 0);   /* hart 0: Exclusive */
+	memsys_access(m, 1, a, 0, 500); /* hart 1: Shared, hart 0 downgraded */
+	assert_int_equal(memsys_access(m, 1, a, 1, 1000), 1000 + 4 + 30);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_UPGRADE), 1);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_INV_SENT), 1);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_INV_RECV), 1);
+	memsys_free(m);
+}
+
 static void test_coherence_pingpong_dirty_writeback(void **state)
 {
 	(void)state;
@@ -858,6 +874,57 @@ static void test_mmio_ctrl(void **state)
 	memsys_free(m);
 }
 
+/* CTRL zeroing and freezing of WRITES: a 64 KiB LLC (1024 lines) full of
+ * dirty lines writes one back per new line.  3000 stores: READS 3000, WRITES
+ * 3000 - 1024 (different bases).  After CTRL=1, 1000 stores: 1000 each; frozen
+ * (CTRL=2), 500 more change nothing; thawed (CTRL=0), the live 1500. */
+static void test_mmio_freeze_writes(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "llc-size=64K", "mem-model=fixed", NULL);
+	uint64_t t = 0, i = 0;
+	for (; i < 3000; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 3000);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 3000 - 1024);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 1);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 0);
+	for (; i < 4000; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 2);
+	for (; i < 4500; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 1000);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1000);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 2); /* freezing again keeps the first values */
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1000);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_CTRL), 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 1500);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 1500);
+	memsys_free(m);
+}
+
+/* md1 BUSY: one 64-byte transfer at 25.6 GB/s and 1 GHz holds the server
+ * 2.5 cycles, reads and writes alike; frozen BUSY stays put. */
+static void test_mmio_busy_md1(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "llc-size=64K", "mem-model=md1", "peak-gbps=25.6", NULL);
+	uint64_t t = 0, i = 0;
+	for (; i < 2000; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	/* 2000 reads (write-allocate) and 2000 - 1024 write-backs */
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), (2000 + 976) * 5 / 2);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 2);
+	for (; i < 2100; i++)
+		t = memsys_access(m, 0, i * LINE, 1, t);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), (2000 + 976) * 5 / 2);
+	memsys_mmio_write(m, MEMSYS_MMIO_CTRL, 0);
+	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_BUSY), (2100 + 1076) * 5 / 2);
+	memsys_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -875,6 +942,7 @@ int main(void)
 		cmocka_unit_test(test_writeback_counts),
 		cmocka_unit_test(test_store_stream_half_writes),
 		cmocka_unit_test(test_coherence_invalidate),
+		cmocka_unit_test(test_coherence_read_shared),
 		cmocka_unit_test(test_coherence_pingpong_dirty_writeback),
 		cmocka_unit_test(test_intervention_keeps_dirty),
 		cmocka_unit_test(test_inclusive_back_invalidation),
@@ -887,6 +955,8 @@ int main(void)
 		cmocka_unit_test(test_mess_curve),
 		cmocka_unit_test(test_counters_truth),
 		cmocka_unit_test(test_mmio_ctrl),
+		cmocka_unit_test(test_mmio_freeze_writes),
+		cmocka_unit_test(test_mmio_busy_md1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

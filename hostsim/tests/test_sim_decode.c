@@ -123,8 +123,19 @@ static void test_x0_sink(void **state)
 static void test_names_and_sweep(void **state)
 {
 	(void)state;
-	for (unsigned op = 0; op < OP_COUNT; op++)
-		assert_non_null(sim_op_name(op));
+	/* every op has its own lower-case mnemonic (a hole in the name table
+	 * is NULL or "", a copy-paste slip a duplicate) */
+	for (unsigned op = 0; op < OP_COUNT; op++) {
+		const char *n = sim_op_name(op);
+		assert_non_null(n);
+		assert_true(n[0] >= 'a' && n[0] <= 'z');
+		for (const char *c = n; *c; c++)
+			assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.' || *c == '_');
+		for (unsigned o = 0; o < op; o++)
+			if (strcmp(n, sim_op_name(o)) == 0)
+				fail_msg("ops %u and %u are both named %s", o, op, n);
+	}
+	assert_string_equal(sim_op_name(OP_COUNT), "?");
 	assert_string_equal(sim_op_name(OP_AMOMAXU_D), "amomaxu.d");
 	assert_string_equal(sim_op_name(OP_CSRRCI), "csrrci");
 	uint32_t x = 12345;

@@ -24,7 +24,14 @@ _start:
 7:	FAIL 6
 8:	bge a0, a0, 9f
 	FAIL 7
-9:	li a2, 0
+9:	# equal operands: bgeu taken, bltu and blt not
+	bgeu a1, a1, 22f
+	FAIL 17
+22:	bltu a1, a1, 23f
+	blt a1, a1, 23f
+	j 24f
+23:	FAIL 18
+24:	li a2, 0
 	# backward branch loop: 10 iterations
 	li a3, 10
 10:	addi a2, a2, 1

@@ -2,7 +2,8 @@
 # load (load-to-use = memsys latency), independent hits issue one per cycle,
 # a dependent mul chain costs mul-latency per mul, independent misses
 # overlap in the MSHRs (8 misses in parallel are much faster than 8 in a
-# dependent chain), and a full store buffer stalls.
+# dependent chain), a full store buffer stalls, and stores to different
+# lines that fit in it overlap (a fence still waits for them).
 # modes: timing
 # args: --l1d-hit 4 --mul-latency 3 --mshrs 8 --store-buffer 4
 #include "test.h"
@@ -94,7 +95,26 @@ _start:
 	li t0, 100                 # 12 stores would be ~12 cycles without stalls
 	bgeu s3, t0, 9f
 	FAIL 8
-9:	PASS
+9:	# 6. 4 stores to cold lines fit the buffer and overlap: draining them
+	# (fence) costs about one miss, not four (< 2 misses = serial / 4)
+	li s4, 0x81800000
+	fence
+	csrr s1, mcycle
+	.set i, 0
+	.rept 4
+	sd zero, (i * 128)(s4)
+	.set i, i + 1
+	.endr
+	fence
+	csrr s2, mcycle
+	sub s3, s2, s1
+	srli t0, s8, 2
+	bltu s3, t0, 10f
+	FAIL 9
+10:	srli t0, s8, 4             # but the fence waits for them: > half a miss
+	bgeu s3, t0, 11f
+	FAIL 10
+11:	PASS
 	.data
 	.align 6
 buf:	.zero 64

@@ -1,6 +1,8 @@
 # MSHRs with --mshrs 2: a load to the line of an outstanding miss merges into
 # its MSHR (ld A, ld A+8, ld A+16, ld B costs about one miss: B still finds
 # a free MSHR), while three misses to different lines need two rounds.
+# With both MSHRs busy (A, B outstanding), ld A+8 merges into A's MSHR and
+# issues at once: the next instruction issues well before A completes.
 # modes: timing
 # args: --mshrs 2
 #include "test.h"
@@ -48,4 +50,18 @@ _start:
 	add t0, t0, s5             # > 1.5 x one miss
 	bltu t0, s7, 3f
 	FAIL 3
-3:	PASS
+3:	# A, B (both MSHRs busy), A+8: merges, no stall (< half a miss)
+	li s4, 0x80700000
+	fence
+	csrr s1, mcycle
+	ld a2, 0(s4)
+	ld a3, 1024(s4)
+	ld a4, 8(s4)
+	csrr s2, mcycle
+	sub s8, s2, s1
+	srli t0, s5, 1
+	bltu s8, t0, 4f
+	FAIL 4
+4:	fence
+	add t1, a4, a3
+	PASS
