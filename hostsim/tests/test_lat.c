@@ -127,6 +127,39 @@ static void test_lat_collect_and_xgraph(void **state)
 	diag_close(&d);
 }
 
+/* Records of two datasets interleaved (as a sweep over sizes with every stride
+ * at each size prints them): one set per stride, each with all its points. */
+static void test_lat_interleaved_sets(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct lat_sets sets;
+	size_t invalid = 0;
+	unsigned long s = 0;
+
+	(void)state;
+	tb_rec(&b, s++, "hdr", 0, "proto=1");
+	tb_rec(&b, s++, "lat", 0, "chain=stride stride=64 size=512 loads=100 cycles=400 ticks=1 ns=400");
+	tb_rec(&b, s++, "lat", 0, "chain=stride stride=128 size=512 loads=100 cycles=500 ticks=1 ns=500");
+	tb_rec(&b, s++, "lat", 0, "chain=stride stride=64 size=1024 loads=100 cycles=600 ticks=1 ns=600");
+	tb_rec(&b, s++, "lat", 0, "chain=stride stride=128 size=1024 loads=100 cycles=700 ticks=1 ns=700");
+	tb_rec(&b, s++, "end", 0, "status=ok records=6");
+	assert_int_equal(rvm_log_read_mem("il.log", b.s, b.len, NULL, &log), 0);
+	tb_free(&b);
+	lat_collect(&log, NULL, &sets, &invalid);
+	assert_int_equal(invalid, 0);
+	assert_int_equal(sets.n, 2);
+	for (unsigned k = 0; k < 2; k++) {
+		assert_int_equal(sets.sets[k].stride, 64u << k);
+		assert_int_equal(sets.sets[k].n, 2);
+		assert_int_equal(sets.sets[k].pts[0].size, 512);
+		assert_int_equal(sets.sets[k].pts[1].size, 1024);
+		assert_int_equal(sets.sets[k].pts[1].cycles, 600 + 100 * k);
+	}
+	lat_sets_free(&sets);
+	rvm_log_free(&log);
+}
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -490,6 +523,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_round_trip),
 		cmocka_unit_test(test_lat_collect_and_xgraph),
+		cmocka_unit_test(test_lat_interleaved_sets),
 		cmocka_unit_test(test_lat_cycles_and_ns),
 		cmocka_unit_test(test_lat_files),
 		cmocka_unit_test(test_plateau_two_levels),
