@@ -9,6 +9,7 @@
 #include "cli/cmds.h"
 #include "cli/csv.h"
 #include "cli/lat.h"
+#include "cli/litmus_out.h"
 #include "cli/log.h"
 #include "cli/mess_out.h"
 #include "rvmess/records.h"
@@ -52,7 +53,7 @@ static void remove_stale(const char *dir)
 	static const char *const names[] = {
 		"chase.csv", "lat.csv", "lat.xg", "par.csv", "parmax.csv",
 		"cache_levels.txt", "cache_levels.csv", "lat.svg", "mess_raw.csv", "mess.csv",
-		"mess_metrics.txt", "mess.svg", "par.svg", "summary.json", NULL,
+		"mess_metrics.txt", "mess.svg", "par.svg", "summary.json", "litmus.csv", NULL,
 	};
 	char path[4096];
 	DIR *d;
@@ -177,6 +178,8 @@ int cmd_parse(int argc, char **argv)
 	char *mess_buf = NULL;
 	size_t mess_len = 0;
 	FILE *mess_table = NULL;
+	struct litmus_sum lit = { 0 };
+	int have_lit;
 
 	plateau_defaults(&po);
 	for (int i = 1; i < argc; i++) {
@@ -293,10 +296,25 @@ int cmd_parse(int argc, char **argv)
 		}
 		strcat(files, " mess_raw.csv mess.csv bwlat/ mess_metrics.txt mess.svg");
 	}
+	have_lit = rvm_log_count(&log, "litmus") || rvm_log_count(&log, "bug");
+	if (have_lit) {
+		what = "litmus.csv";
+		if (litmus_write_outputs(&log, dir, stderr, &invalid, &lit) < 0)
+			goto io_error;
+		strcat(files, " litmus.csv");
+	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";
 	if (write_summary(&log, dir, invalid, files, clean, &ri) < 0)
 		goto io_error;
+	if (have_lit) {
+		FILE *f = fopen(path_join(path, sizeof(path), dir, "summary.txt"), "a");
+		if (!f)
+			goto io_error;
+		litmus_print_verdict(f, &lit);
+		if (fclose(f) != 0)
+			goto io_error;
+	}
 	what = "summary.json";
 	{
 		struct summary_in si = { &log, &ri, &cl, peak, invalid, clean };
@@ -314,6 +332,10 @@ int cmd_parse(int argc, char **argv)
 			logp, invalid);
 	if (run_info_warning(&ri))
 		printf("WARNING: %s\n", run_info_warning(&ri));
+	if (have_lit) {
+		fputs("rvmess parse: ", stdout);
+		litmus_print_verdict(stdout, &lit);
+	}
 	if (!quiet && sets.n)
 		cache_levels_print(stdout, &cl);
 	if (mess_table)
@@ -324,7 +346,7 @@ int cmd_parse(int argc, char **argv)
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);
-	return clean ? 0 : 1;
+	return lit.bugs ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 
 io_error:
 	fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, what, strerror(errno));
