@@ -24,7 +24,8 @@
  *   F(p, s)      fence p, s
  *   AMOADD(l, n) amoadd.d of 1 to l, n times;  LRSC(l, n): lr/sc increment, n times
  *   LOCKINC(l, k, n)  n times: take the amoswap.aq lock k, increment l with a
- *                plain load and store, release with amoswap.rl
+ *                plain load and store, release with amoswap.rl (gives up
+ *                after 100000 failed tries of the lock)
  * Result registers r1..r4 are t1..t4; t0, t5, t6 are scratch; a0..a3 hold
  * the addresses of x y z w.
  */

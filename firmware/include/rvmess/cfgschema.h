@@ -89,7 +89,7 @@
 	  0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384) \
 	S(litmus_iters, NUM, 1, 100000000, 1, RVM_SUITE_LITMUS, 1000, \
 	  "litmus: iterations per test") \
-	S(litmus_delay, NUM, 0, 100000, 1, RVM_SUITE_LITMUS, 64, \
+	S(litmus_delay, NUM, 0, 100000, 1, RVM_SUITE_LITMUS, 16, \
 	  "litmus: largest random start delay of each thread per iteration, loop turns") \
 	S(litmus_test, NUM, 0, 255, 1, RVM_SUITE_LITMUS, 0, \
 	  "litmus: 0 runs every test; N runs only the Nth test of the table (docs/litmus.md)")

@@ -38,7 +38,7 @@
 	X(TRAP, trap, "cause epc tval")                                                       \
 	X(END, end, "status errors records harts states")                                     \
 	X(LITMUS, litmus, "test threads iters obs outs relaxed verdict")                      \
-	X(BUG, bug, "test outcome count harts")
+	X(BUG, bug, "test outcome count harts kinds")
 
 enum rvm_rec_type {
 #define RVM_REC_ENUM_(id, name, fields) REC_##id,
