@@ -28,10 +28,10 @@
 	addi t6, t6, -1 ; bnez t6, 2b ;
 #define LRSC(l, n) li t6, n ; 2: lr.d t0, (LOC_##l) ; addi t0, t0, 1 ; \
 	sc.d t5, t0, (LOC_##l) ; bnez t5, 2b ; addi t6, t6, -1 ; bnez t6, 2b ;
-/* the lock spin gives up after 100000 tries (a lock left taken by a broken
- * AMO must not hang the run): the count then comes out short */
-#define LOCKINC(l, k, n) li t6, n ; li t5, 100000 ; 2: li t0, 1 ; amoswap.d.aq t0, t0, (LOC_##k) ; \
-	beqz t0, 4f ; addi t5, t5, -1 ; bnez t5, 2b ; j 5f ; \
+/* the lock spin gives up after 1000000 tries in a row (a lock left taken by
+ * a broken AMO must not hang the run) and sets t4 (result register 4) */
+#define LOCKINC(l, k, n) li t6, n ; 2: li t5, 1000000 ; 3: li t0, 1 ; amoswap.d.aq t0, t0, (LOC_##k) ; \
+	beqz t0, 4f ; addi t5, t5, -1 ; bnez t5, 3b ; li t4, 1 ; j 5f ; \
 	4: ld t0, 0(LOC_##l) ; addi t0, t0, 1 ; sd t0, 0(LOC_##l) ; \
 	amoswap.d.rl zero, zero, (LOC_##k) ; addi t6, t6, -1 ; bnez t6, 2b ; 5:
 

@@ -8,7 +8,8 @@
  * heap, one 64-byte line per location, zeroed), which hart runs each thread
  * (rotated over all live harts) and each thread's random start delay (a
  * PRNG seeded from `seed` and the test), then releases every hart through a
- * barrier; the chosen harts wait their delay and run their thread, everybody
+ * barrier; the chosen harts meet at a start line, wait their delay and run
+ * their thread, everybody
  * meets at a second barrier, and the lead reads the results and the
  * locations, counts the outcome (the values the test's condition names)
  * and checks it against the condition.
@@ -64,6 +65,11 @@ static struct {
 	volatile uint64_t loc[4];
 } ctl __attribute__((aligned(64)));
 
+/* The start line: the threads of an iteration count themselves in here and
+ * start together, so that a hart slow to leave the barrier (asleep, or a
+ * host thread not running) does not decide the outcome. */
+static volatile uint32_t ready __attribute__((aligned(64)));
+
 /* Each thread's results, a line each. */
 static volatile uint64_t res[4][8] __attribute__((aligned(64)));
 
@@ -114,21 +120,41 @@ static uint64_t timeout_ticks(void)
 	return rvm_muldiv(rvm.cfg.timeout_ms, rvm.timebase, 1000);
 }
 
+/*
+ * Waiting spins for LT_SPIN polls, then sleeps in wfi (when the platform can
+ * wake harts): on hostsim a barrier is over long before that, while on QEMU,
+ * whose vCPU threads may outnumber the host's cores, spinning harts would
+ * take the host time the others need.  Followers wake the lead when they
+ * arrive, the lead wakes the followers when it releases them.
+ */
+#define LT_SPIN 20000
+
 /* Lead: wait for every other live hart, then release them.  0, or -1 when
  * one did not arrive within timeout_ms (the suite stops). */
 static int bar_lead(void)
 {
 	uint64_t t0 = pm_time(), lim = timeout_ticks();
+	uint32_t spins = 0;
 
-	while (bar_arrived != nlive - 1)
+	for (;;) {
+		if (spins > LT_SPIN && plat.ipi_clear)
+			plat.ipi_clear();
+		if (bar_arrived == nlive - 1)
+			break;
 		if (pm_time() - t0 > lim) {
 			rvm_err_at("litmus-barrier", "a_hart_did_not_arrive", 0, nlive - 1, bar_arrived);
 			return -1;
 		}
+		if (++spins > LT_SPIN && plat.ipi_send && plat.ipi_clear)
+			pm_idle();
+	}
 	bar_arrived = 0;
 	rvm_fence();
 	bar_gen = bar_gen + 1;
 	rvm_fence();
+	for (uint32_t i = 0; i < nlive; i++)
+		if (live[i] != rvm.lead)
+			rvm_wake(live[i]);
 	return 0;
 }
 
@@ -138,8 +164,12 @@ static void bar_follow(void)
 
 	rvm_fence();
 	__atomic_fetch_add(&bar_arrived, 1, __ATOMIC_SEQ_CST);
-	while (bar_gen == g)
-		;
+	rvm_wake(rvm.lead);
+	for (uint32_t spins = 0; bar_gen == g;)
+		if (++spins > LT_SPIN) {
+			rvm_wait_change(&bar_gen, g);
+			break;
+		}
 	rvm_fence();
 }
 
@@ -157,6 +187,9 @@ static void run_thread(void)
 
 	for (uint32_t i = 0; i < t->threads; i++)
 		if (ctl.hart_of[i] == me) {
+			__atomic_fetch_add(&ready, 1, __ATOMIC_SEQ_CST);
+			while (ready != t->threads)
+				;
 			delay(ctl.delay[i]);
 			t->fn[i](ctl.loc[0], ctl.loc[1], ctl.loc[2], ctl.loc[3], res[i]);
 		}
@@ -314,6 +347,7 @@ static int iterate(const struct lt_test *t, struct rng *g, uint64_t it)
 		for (uint32_t k2 = 0; k2 < 4; k2++)
 			res[i][k2] = 0;
 	}
+	ready = 0;
 	rvm_fence();
 	if (bar_lead())
 		return -1;
@@ -337,6 +371,8 @@ static void lead(void)
 	static struct hist h;
 	uint32_t sel = 0, done = 0;
 
+	if (plat.ipi_send)
+		pm_idle_init(); /* the followers wake the lead out of wfi */
 	nlive = 0;
 	for (uint32_t i = 0; i < rvm.nharts; i++) {
 		uint32_t hid = rvm.hartids[i];
