@@ -57,7 +57,7 @@ for f in none $FAULTS; do
 			tests="$tests $(grep -ao '@RVM [0-9]* bug h=[0-9]* test=[a-z0-9_]*' "$log" | sed 's/.*test=//')"
 		fi
 	done
-	uniq_tests=$(echo "$tests" | tr ' ' '\n' | sed '/^$/d' | sort | uniq -c | sort -rn | awk '{ printf "%s%s(%d)", NR > 1 ? "," : "", $2, $1 }')
+	uniq_tests=$(echo "$tests" | tr ' ' '\n' | sed '/^$/d' | sort | uniq -c | sort -rn | awk '{ printf("%s%s(%d)", (NR > 1 ? "," : ""), $2, $1) }')
 	mean=-
 	[ $det -gt 0 ] && mean=$(awk -v a="$cyc_sum" -v d="$det" 'BEGIN { printf "%.1f", a / d / 1e6 }')
 	printf '%-20s %-9s %-8s %-12s %s\n' "$f" "$det/$SEEDS" "$inj/$SEEDS" "$mean" "${uniq_tests:--}"

@@ -27,7 +27,7 @@ for order in sc tso; do
 			c=clean-$order-$h-$im
 			timeout 60 "$HS" --harts $h --memory-order $order "$TMP/$im.elf" >"$TMP/$c.log" 2>&1
 			"$RV" parse "$TMP/$c.log" -o "$TMP/$c" >/dev/null 2>&1; rc=$?
-			if [ $rc = 0 ] && ! grep -aq ' bug h=' "$TMP/$c.log" && grep -q '^litmus: bugs=0 tests=17 ' "$TMP/$c/summary.txt"; then
+			if [ $rc = 0 ] && ! grep -aq ' bug h=' "$TMP/$c.log" && grep -q "^litmus: bugs=0 tests=25 " "$TMP/$c/summary.txt"; then
 				pass "litmus-$c"
 			else
 				fail "litmus-$c" "parse exit $rc: $(grep -a ' bug h=' "$TMP/$c.log" | head -2 | tr '\n' ' ')"

@@ -51,6 +51,17 @@
 	X(amoadd4,      4, "x!=128",      LT_FORBID, (AMOADD(x,32)), (AMOADD(x,32)), (AMOADD(x,32)), (AMOADD(x,32))) \
 	X(amoswap_lock, 2, "x!=64 0:4=0 1:4=0", LT_FORBID, (LOCKINC(x,y,32)), (LOCKINC(x,y,32)), (), ()) \
 	X(lrsc2,        2, "x!=128",      LT_FORBID, (LRSC(x,64)), (LRSC(x,64)), (), ()) \
-	X(lrsc4,        4, "x!=128",      LT_FORBID, (LRSC(x,32)), (LRSC(x,32)), (LRSC(x,32)), (LRSC(x,32)))
+	X(lrsc4,        4, "x!=128",      LT_FORBID, (LRSC(x,32)), (LRSC(x,32)), (LRSC(x,32)), (LRSC(x,32))) \
+	X(iriw,         4, "2:1=1 2:2=0 3:1=1 3:2=0", LT_ALLOW, (W(x,1)), (W(y,1)), (R(1,x) R(2,y)), (R(1,y) R(2,x))) \
+	X(iriw_fences,  4, "2:1=1 2:2=0 3:1=1 3:2=0", LT_FORBID, (W(x,1)), (W(y,1)), \
+	  (R(1,x) F(r,r) R(2,y)), (R(1,y) F(r,r) R(2,x))) \
+	X(wrc,          3, "1:1=1 2:1=1 2:2=0", LT_ALLOW, (W(x,1)), (R(1,x) W(y,1)), (R(1,y) R(2,x)), ()) \
+	X(wrc_fences,   3, "1:1=1 2:1=1 2:2=0", LT_FORBID, (W(x,1)), (R(1,x) F(r,w) W(y,1)), \
+	  (R(1,y) F(r,r) R(2,x)), ()) \
+	X(isa2_fences,  3, "1:1=1 2:1=1 2:2=0", LT_FORBID, (W(x,1) F(w,w) W(y,1)), (R(1,y) F(r,w) W(z,1)), \
+	  (R(1,z) F(r,r) R(2,x)), ()) \
+	X(r_fences,     2, "y=2 1:1=0",   LT_FORBID, (W(x,1) F(w,w) W(y,1)), (W(y,2) F(rw,rw) R(1,x)), (), ()) \
+	X(s_fences,     2, "1:1=1 x=2",   LT_FORBID, (W(x,2) F(w,w) W(y,1)), (R(1,y) F(r,w) W(x,1)), (), ()) \
+	X(corw,         2, "0:1=2 x=2",   LT_FORBID, (R(1,x) W(x,1)), (W(x,2)), (), ())
 
 #endif
