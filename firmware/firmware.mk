@@ -11,7 +11,7 @@ FW_SRCS := firmware/start.S firmware/boot.c firmware/hart.c firmware/state.c fir
            firmware/record.c firmware/num.c firmware/cfg.c \
            firmware/lib/crc32.c firmware/lib/fdt.c firmware/lib/cfgcheck.c \
            $(sort $(wildcard firmware/suites/*.c)) \
-           firmware/kernels/chase.S firmware/kernels/par.S firmware/kernels/mess.S
+           firmware/kernels/chase.S firmware/kernels/par.S firmware/kernels/mess.S firmware/kernels/litmus.S
 
 FW_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 

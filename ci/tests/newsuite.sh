@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Adding a suite touches its own file and one table line per list: in a
-# copy of the tree, a `litmus` suite is firmware/suites/litmus.c plus one
+# copy of the tree, a `demo` suite is firmware/suites/demo.c plus one
 # line each in firmware/suites/suites.c (the suite table),
 # rvmess/suite_list.h (its name and config bit) and rvmess/records.h (its
-# record type).  Nothing else is edited; then `rvmess config suites=litmus`
+# record type).  Nothing else is edited; then `rvmess config suites=demo`
 # must select it, the image must run it on hostsim, and `rvmess parse` must
 # count its record as a known type.
 set -u
@@ -15,24 +15,24 @@ src=$(pwd)
 
 git ls-files -z | xargs -0 cp --parents -t "$TMP" 2>/dev/null || { fail newsuite-copy "cannot copy the tree"; exit 1; }
 cd "$TMP" || exit 1
-cat >firmware/suites/litmus.c <<'C'
+cat >firmware/suites/demo.c <<'C'
 #include "platform.h"
 #include "rvmess/rt.h"
 #include "suites/suites.h"
 
-static void suite_litmus(void)
+static void suite_demo(void)
 {
 	struct rec r;
-	rec_begin(&r, REC_LITMUS);
+	rec_begin(&r, REC_DEMO);
 	rec_u(&r, "n", 1);
 	rec_emit(&r);
 }
 
-const struct suite litmus_suite = { "litmus", RVM_SUITE_LITMUS, suite_litmus, 0, 0 };
+const struct suite demo_suite = { "demo", RVM_SUITE_DEMO, suite_demo, 0, 0 };
 C
-sed -i 's/^\tX(mess)$/\tX(mess) \\\n\tX(litmus)/' firmware/suites/suites.c
-sed -i 's/^\tX(CHECK, check)$/\tX(CHECK, check) \\\n\tX(LITMUS, litmus)/' firmware/include/rvmess/suite_list.h
-sed -i 's/^\tX(END, end, \(".*"\))$/\tX(END, end, \1) \\\n\tX(LITMUS, litmus, "n")/' firmware/include/rvmess/records.h
+sed -i 's/^\tX(litmus)$/\tX(litmus) \\\n\tX(demo)/' firmware/suites/suites.c
+sed -i 's/^\tX(LITMUS, litmus)$/\tX(LITMUS, litmus) \\\n\tX(DEMO, demo)/' firmware/include/rvmess/suite_list.h
+sed -i 's/^\tX(BUG, bug, \(".*"\))$/\tX(BUG, bug, \1) \\\n\tX(DEMO, demo, "n")/' firmware/include/rvmess/records.h
 changed=$(cd "$TMP" && for f in firmware/suites/suites.c firmware/include/rvmess/suite_list.h firmware/include/rvmess/records.h; do
 	diff "$src/$f" "$f" | grep -c '^>'; done | tr '\n' ' ')
 if [ "$changed" != "2 2 2 " ]; then # each: the line with its new continuation, and the new line
@@ -45,18 +45,18 @@ if ! make -j2 BUILD=b PLATFORM=virt b/images/virt.elf b/bin/rvmess >make.log 2>&
 fi
 pass newsuite-build
 cp b/images/virt.elf lit.elf
-b/bin/rvmess config lit.elf suites=litmus,lat lat_max=4K lat_loads=100 lat_strides=64 reps=1 >/dev/null 2>&1 ||
-	fail newsuite-config "rvmess config suites=litmus refused"
+b/bin/rvmess config lit.elf suites=demo,lat lat_max=4K lat_loads=100 lat_strides=64 reps=1 >/dev/null 2>&1 ||
+	fail newsuite-config "rvmess config suites=demo refused"
 timeout 120 "$src/$BUILD/bin/hostsim" --harts 2 lit.elf >con.log 2>&1
-if grep -aqE '^@RVM [0-9]+ cfg h=0 suites=lat,litmus ' con.log &&
-	grep -aqE '^@RVM [0-9]+ litmus h=0 n=1 \*' con.log &&
+if grep -aqE '^@RVM [0-9]+ cfg h=0 suites=lat,demo ' con.log &&
+	grep -aqE '^@RVM [0-9]+ demo h=0 n=1 \*' con.log &&
 	grep -aqE '^@RVM [0-9]+ end h=0 status=ok ' con.log; then
 	pass newsuite-runs
 else
-	fail newsuite-runs "$(grep -aE ' (cfg|litmus|end|err|warn) ' con.log | head -3 | tr '\n' ' ')"
+	fail newsuite-runs "$(grep -aE ' (cfg|demo|end|err|warn) ' con.log | head -3 | tr '\n' ' ')"
 fi
 b/bin/rvmess parse con.log -o out >/dev/null 2>&1
-if grep -q '^unknown_types: 0$' out/summary.txt && grep -q ' litmus=1' out/summary.txt; then
+if grep -q '^unknown_types: 0$' out/summary.txt && grep -q ' demo=1' out/summary.txt; then
 	pass newsuite-parsed
 else
 	fail newsuite-parsed "$(grep -E 'unknown|records_by_type' out/summary.txt 2>/dev/null | tr '\n' ' ')"

@@ -10,7 +10,8 @@
 	X(chase)  \
 	X(lat)    \
 	X(par)    \
-	X(mess)
+	X(mess)   \
+	X(litmus)
 
 #define SUITE_DECL(n) extern const struct suite n##_suite;
 #define SUITE_PTR(n) &n##_suite,

@@ -6,6 +6,7 @@
 #include "cli/cmds.h"
 #include "cli/csv.h"
 #include "cli/lat.h"
+#include "cli/litmus_out.h"
 #include "cli/log.h"
 #include "cli/mess_out.h"
 #include "cli/out.h"
@@ -62,7 +63,8 @@ static const char *hdr_field(const struct rvm_log *log, const char *key)
 }
 
 static int write_summary(const struct rvm_log *log, struct outdir *od, size_t invalid,
-			 const char *files, int clean, const struct run_info *ri)
+			 const char *files, int clean, const struct run_info *ri,
+			 const struct litmus_sum *lit)
 {
 	FILE *f = outdir_create(od, "summary.txt");
 
@@ -94,6 +96,8 @@ static int write_summary(const struct rvm_log *log, struct outdir *od, size_t in
 	if (log->unknown)
 		fprintf(f, " unknown=%zu", log->unknown);
 	fprintf(f, "\nfiles: %s\n", files);
+	if (lit)
+		litmus_print_verdict(f, lit);
 	return outdir_close(od, f);
 }
 
@@ -145,6 +149,8 @@ int cmd_parse(int argc, char **argv)
 	char *mess_buf = NULL;
 	size_t mess_len = 0;
 	FILE *mess_table = NULL;
+	struct litmus_sum lit = { 0 };
+	int have_lit;
 
 	plateau_defaults(&po);
 	for (int i = 1; i < argc; i++) {
@@ -266,9 +272,16 @@ int cmd_parse(int argc, char **argv)
 		}
 		strcat(files, " mess_raw.csv mess.csv bwlat/ mess_metrics.txt mess.svg mess_read.svg");
 	}
+	have_lit = rvm_log_count(&log, "litmus") || rvm_log_count(&log, "bug");
+	if (have_lit) {
+		what = "litmus.csv";
+		if (litmus_write_outputs(&log, &od, stderr, &invalid, &lit) < 0)
+			goto io_error;
+		strcat(files, " litmus.csv");
+	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";
-	if (write_summary(&log, &od, invalid, files, clean, &ri) < 0)
+	if (write_summary(&log, &od, invalid, files, clean, &ri, have_lit ? &lit : NULL) < 0)
 		goto io_error;
 	what = "summary.json";
 	{
@@ -292,6 +305,10 @@ int cmd_parse(int argc, char **argv)
 			logp, invalid);
 	if (run_info_warning(&ri))
 		printf("WARNING: %s\n", run_info_warning(&ri));
+	if (have_lit) {
+		fputs("rvmess parse: ", stdout);
+		litmus_print_verdict(stdout, &lit);
+	}
 	if (!quiet && sets.n)
 		cache_levels_print(stdout, &cl);
 	if (mess_table)
@@ -302,7 +319,7 @@ int cmd_parse(int argc, char **argv)
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);
-	return clean ? 0 : 1;
+	return lit.bugs ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 
 io_error:
 	if (outdir_error(&od)[0])

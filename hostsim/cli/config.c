@@ -16,7 +16,6 @@ static const char *const derived[][2] = {
 	{ "version", "fixed by the image format" },
 	{ "size", "fixed by the image format" },
 	{ "pad1", "padding" },
-	{ "pad2", "padding" },
 };
 
 /* help lines, in table order */

@@ -17,6 +17,7 @@
 #include "sim/timing.h"
 #include "sim/dev.h"
 #include "sim/csr.h"
+#include "sim/wmem.h"
 
 #define RESV_GRANULE 64ull
 
@@ -101,6 +102,11 @@ static ALWAYS_INLINE void ram_write(struct sim *s, struct sim_hart *h, uint64_t 
 		inval_code(s, off, size);
 	if (UNLIKELY(s->nresv != 0))
 		resv_kill_others(s, h, s->ram_base + off, size);
+}
+
+void sim_ram_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, uint64_t v)
+{
+	ram_write(s, h, off, size, v);
 }
 
 static ALWAYS_INLINE int store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
@@ -193,7 +199,7 @@ static ALWAYS_INLINE void sb_drain_all(struct sim_hart *h, uint64_t *t)
  * order when they complete; a full buffer stalls issue until the oldest
  * completes.  Fences, AMOs and LR/SC wait for all of them (sb_drain_all).
  */
-static void sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t addr, unsigned size)
+static uint64_t sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t addr, unsigned size)
 {
 	unsigned depth = s->opt.sb_depth;
 	while (h->sb_count && h->sb[h->sb_head] <= *t) {
@@ -214,6 +220,7 @@ static void sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t add
 	h->sb_issue = start;
 	if (done > h->sb_last)
 		h->sb_last = done;
+	return done;
 }
 
 /*
@@ -306,7 +313,10 @@ static uint32_t raw_at(struct sim *s, uint64_t pc)
 
 static struct dinsn no_page[1024]; /* all OP_UNDECODED: forces the slow fetch path */
 
-static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until, const int timing)
+/* weak: s->wm is set (wmem.h): RAM stores go through the functional store
+ * buffer, loads forward from it, ordering points drain it, faults act. */
+static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until, const int timing,
+                                        const int weak)
 {
 	uint64_t *x = h->x;
 	uint64_t pc = h->pc;
@@ -327,10 +337,12 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 #define LOAD(sz, conv) do { \
 		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, v_, o_ = a_ - rbase; \
 		if (LIKELY(o_ <= rsize - sz)) { \
-			v_ = ram_read(ram + o_, sz); \
+			if (weak) v_ = wm_load(s, h, o_, sz, t); \
+			else v_ = ram_read(ram + o_, sz); \
 			if (timing) h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); \
 		} else { \
 			SYNC(); \
+			if (weak) wm_drain_all(s, h); \
 			int c_ = mmio_load(s, h, a_, sz, &v_); \
 			if (UNLIKELY(c_)) TRAP(c_, a_); \
 			if (timing) h->ready[d->rd] = t; \
@@ -340,10 +352,16 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 #define STORE(sz) do { \
 		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, o_ = a_ - rbase; \
 		if (LIKELY(o_ <= rsize - sz)) { \
-			ram_write(s, h, o_, sz, x[d->rs2]); \
-			if (timing) sb_push(s, h, &t, a_, sz); \
+			if (weak) { \
+				uint64_t due_ = sb_push(s, h, &t, a_, sz); \
+				wm_store(s, h, o_, sz, x[d->rs2], due_, t); \
+			} else { \
+				ram_write(s, h, o_, sz, x[d->rs2]); \
+				if (timing) sb_push(s, h, &t, a_, sz); \
+			} \
 		} else { \
 			SYNC(); \
+			if (weak) wm_drain_all(s, h); \
 			int c_ = mmio_store(s, h, a_, sz, x[d->rs2]); \
 			if (UNLIKELY(c_)) TRAP(c_, a_); \
 			if (UNLIKELY(s->stop)) { pc += 4; goto out; } \
@@ -353,6 +371,9 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 		if (UNLIKELY(tg_ & 3)) TRAP(CAUSE_MISALIGNED_FETCH, tg_); \
 		pc = tg_; } while (0)
 #define BR(cond) do { if (cond) { JUMP(pc + (int64_t)d->imm); goto next_nopc; } } while (0)
+
+	if (weak)
+		wm_drain(s, h, t);
 
 	while (done < n) {
 		const struct dinsn *d;
@@ -526,6 +547,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_LOAD, a);
 			if (off2 > rsize - sz) TRAP(CAUSE_LOAD_ACCESS, a);
 			if (timing) { sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+			if (weak) wm_drain_all(s, h);
 			load(s, h, a, sz, &v);
 			x[d->rd] = sz == 4 ? (uint64_t)(int64_t)(int32_t)v : v;
 			if (!h->resv_valid) s->nresv++;
@@ -539,6 +561,11 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 			if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
 			int ok = h->resv_valid && h->resv_addr == (a & ~(RESV_GRANULE - 1));
+			if (weak) {
+				wm_drain_all(s, h);
+				if (!ok && wm_fault(s, SIM_F_SC_SPURIOUS, off2))
+					ok = 1;
+			}
 			sim_resv_drop(s, h);
 			if (timing) { sb_drain_all(h, &t); if (ok) t = tm_amo(s, h->id, a, sz, t); }
 			if (ok) ram_write(s, h, off2, sz, x[d->rs2]);
@@ -555,6 +582,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 			if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
 			if (timing) { sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+			if (weak) wm_drain_all(s, h);
 			load(s, h, a, sz, &old);
 			if (w) { old = (uint64_t)(int64_t)(int32_t)old; b = (uint64_t)(int64_t)(int32_t)b; }
 			switch (k) {
@@ -568,15 +596,22 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			case 7: nv = (w ? (uint32_t)old < (uint32_t)b : old < b) ? old : b; break;
 			default: nv = (w ? (uint32_t)old > (uint32_t)b : old > b) ? old : b; break;
 			}
-			ram_write(s, h, off2, sz, nv);
+			if (weak && wm_fault(s, SIM_F_AMO_NONATOMIC, off2))
+				wm_defer(s, h, off2, sz, nv, t + WM_AMO_LAG, t); /* a separate, later store */
+			else
+				ram_write(s, h, off2, sz, nv);
 			x[d->rd] = old;
 			break;
 		}
 		case OP_FENCE:
+			if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull))
+				break;
 			if (timing) { sb_drain_all(h, &t); wait_loads(s, h, &t); }
+			if (weak) wm_drain_all(s, h);
 			break;
 		case OP_FENCE_I:
 			if (timing) sb_drain_all(h, &t);
+			if (weak) wm_drain_all(s, h);
 			break;
 		case OP_ECALL: TRAP(CAUSE_ECALL_M, 0);
 		case OP_EBREAK: TRAP(CAUSE_BREAKPOINT, pc);
@@ -591,6 +626,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 		case OP_WFI: {
 			h->pc = pc + 4;
 			SYNC();
+			if (weak) wm_drain_all(s, h);
 			h->wfi_count++;
 			sim_wfi(s, h);
 			sim_check_irq(s, h);
@@ -643,6 +679,8 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 out:
 	h->pc = pc;
 	SYNC();
+	if (weak)
+		wm_drain(s, h, t);
 	return done;
 #undef SYNC
 #undef RESYNC
@@ -656,10 +694,12 @@ out:
 uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n)
 {
 	/* functional clock: one cycle per instruction (plus wfi sleeps) */
-	return exec_loop(s, h, n, 0, 0);
+	return exec_loop(s, h, n, 0, 0, 0);
 }
 
 uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n)
 {
-	return exec_loop(s, h, n, until, 1);
+	if (UNLIKELY(s->wm != NULL))
+		return exec_loop(s, h, n, until, 1, 1);
+	return exec_loop(s, h, n, until, 1, 0);
 }

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "sim/sim.h"
+#include "sim/wmem.h"
 #include "sim/timing.h"
 
 #define TIMING_SLACK 16u
@@ -78,11 +79,12 @@ int sim_start(struct sim *s, char *err, size_t errlen)
 	s->fdt_size = (uint64_t)n;
 	for (unsigned i = 0; i < s->nharts; i++)
 		sim_hart_reset(s, &s->harts[i], i);
-	return 0;
+	return wm_init(s, err, errlen);
 }
 
 void sim_free(struct sim *s)
 {
+	wm_free(s);
 	tm_free(s);
 	sim_devs_free(s);
 	if (s->dpages) {
@@ -205,4 +207,5 @@ void sim_print_stats(struct sim *s, FILE *f)
 	fprintf(f, "  total: instructions=%llu max_cycles=%llu host_seconds=%.3f mips=%.1f\n",
 	        (unsigned long long)s->total_insns, (unsigned long long)maxc, s->host_seconds, mips);
 	tm_print_stats(s, f);
+	wm_print_stats(s, f);
 }

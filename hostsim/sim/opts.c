@@ -27,6 +27,17 @@ void sim_opts_default(struct sim_opts *o)
 	o->div_lat = 20;
 }
 
+const char *const sim_fault_names[SIM_NFAULTS] = {
+#define SIM_FAULT_NAME_(id, name, rate) name,
+	SIM_FAULTS(SIM_FAULT_NAME_)
+#undef SIM_FAULT_NAME_
+};
+static const unsigned fault_default_rate[SIM_NFAULTS] = {
+#define SIM_FAULT_RATE_(id, name, rate) rate,
+	SIM_FAULTS(SIM_FAULT_RATE_)
+#undef SIM_FAULT_RATE_
+};
+
 void sim_opts_print(const struct sim_opts *o, FILE *f)
 {
 	fprintf(f, "harts=%u\nmem-size=%llu\ntimebase=%llu\nfreq-mhz=%llu\nseed=%llu\ntiming=%d\n",
@@ -38,6 +49,38 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 		fprintf(f, "max-insns=%llu\n", (unsigned long long)o->max_insns);
 	if (o->max_cycles)
 		fprintf(f, "max-cycles=%llu\n", (unsigned long long)o->max_cycles);
+	if (o->mem_order != SIM_MO_SC)
+		fprintf(f, "memory-order=tso\n");
+	for (unsigned i = 0; i < SIM_NFAULTS; i++)
+		if (o->inject[i])
+			fprintf(f, "inject=%s:%u\n", sim_fault_names[i], o->inject[i]);
+}
+
+/* --inject NAME[:RATE] */
+static int set_inject(struct sim_opts *o, const char *val, char *err, size_t errlen)
+{
+	const char *colon;
+	size_t n;
+	uint64_t rate;
+
+	if (!val || !*val)
+		return sim_fail(err, errlen, "option inject needs a fault name");
+	colon = strchr(val, ':');
+	n = colon ? (size_t)(colon - val) : strlen(val);
+	for (unsigned i = 0; i < SIM_NFAULTS; i++) {
+		if (strlen(sim_fault_names[i]) != n || strncmp(val, sim_fault_names[i], n))
+			continue;
+		rate = fault_default_rate[i];
+		if (colon && (sim_parse_u64(colon + 1, &rate) || rate < 1 || rate > 100))
+			return sim_fail(err, errlen, "option inject: rate '%s' must be a percentage 1..100", colon + 1);
+		o->inject[i] = (unsigned)rate;
+		return 0;
+	}
+	char names[256];
+	size_t k = 0;
+	for (unsigned i = 0; i < SIM_NFAULTS; i++)
+		k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "", sim_fault_names[i]);
+	return sim_fail(err, errlen, "option inject: unknown fault '%.*s' (known: %s)", (int)n, val, names);
 }
 
 /* Numbers and sizes: the one parser of rvmess (rvmess/numparse.h): decimal,
@@ -89,6 +132,8 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "mul-latency", "N", "multiply result latency, cycles (default 3)" },
 	{ "div-latency", "N", "divide result latency, cycles (default 20)" },
 	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
+	{ "memory-order", "sc|tso", "sc (default): stores visible at once; tso: functional store buffers" },
+	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write" },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
 
@@ -167,6 +212,13 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 	} else if (!strcmp(k, "div-latency")) {
 		if (num(k, val, 1, 1000, &v, err, errlen)) return -1;
 		o->div_lat = (unsigned)v;
+	} else if (!strcmp(k, "memory-order")) {
+		if (!val) return sim_fail(err, errlen, "option memory-order needs a value");
+		if (!strcmp(val, "sc")) o->mem_order = SIM_MO_SC;
+		else if (!strcmp(val, "tso")) o->mem_order = SIM_MO_TSO;
+		else return sim_fail(err, errlen, "option memory-order: '%s' is not sc or tso", val);
+	} else if (!strcmp(k, "inject")) {
+		if (set_inject(o, val, err, errlen)) return -1;
 	} else if (!strcmp(k, "console")) {
 		if (!val || !*val) return sim_fail(err, errlen, "option console needs a file name");
 		if (strlen(val) >= sizeof(o->strings[0])) return sim_fail(err, errlen, "option console: file name too long");

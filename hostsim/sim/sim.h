@@ -26,6 +26,25 @@
 
 /* ---- options ------------------------------------------------------------ */
 
+/* Memory orders (--memory-order) */
+enum { SIM_MO_SC = 0, SIM_MO_TSO };
+
+/* Injectable faults (--inject NAME[:RATE], docs/hostsim.md): id, name,
+ * default rate in percent of the eligible events. */
+#define SIM_FAULTS(X) \
+	X(FENCE_NOOP, "fence-noop", 100) \
+	X(AMO_NONATOMIC, "amo-nonatomic", 100) \
+	X(SC_SPURIOUS, "sc-spurious-success", 100) \
+	X(STALE_READ, "stale-read", 10) \
+	X(LOST_WRITE, "lost-write", 10)
+enum {
+#define SIM_FAULT_ENUM_(id, name, rate) SIM_F_##id,
+	SIM_FAULTS(SIM_FAULT_ENUM_)
+#undef SIM_FAULT_ENUM_
+	SIM_NFAULTS
+};
+extern const char *const sim_fault_names[SIM_NFAULTS];
+
 struct sim_opts {
 	unsigned harts;          /* 1..64 */
 	uint64_t mem_size;       /* bytes */
@@ -41,6 +60,8 @@ struct sim_opts {
 	unsigned mshrs;          /* outstanding load misses per hart */
 	unsigned sb_depth;       /* store buffer entries per hart */
 	unsigned mul_lat, div_lat;
+	int mem_order;           /* SIM_MO_* */
+	unsigned inject[SIM_NFAULTS]; /* rate in percent; 0 = not injected */
 	/* timing options passed to memsys (name=value, kept verbatim) */
 	unsigned nmemsys;
 	struct { char key[32]; char val[64]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
@@ -176,6 +197,7 @@ struct sim {
 	double host_seconds;     /* wall time of sim_run */
 
 	struct memsys *ms;       /* NULL with --no-timing */
+	struct wm *wm;           /* weak memory and faults (wmem.c); NULL for sc without faults */
 };
 
 /* machine.c */
@@ -197,6 +219,9 @@ int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, s
 int sim_build_fdt(const struct sim *s, void *buf, int bufsize);
 
 /* cpu.c */
+/* A store's effect on RAM (code cache, other harts' reservations); off is
+ * the offset in RAM.  Used by wmem.c when a buffered store drains. */
+void sim_ram_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, uint64_t v);
 void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id);
 /* Execute up to n instructions on h (functional). Returns executed. */
 uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n);

@@ -215,6 +215,63 @@ static void test_kind(void **state)
 	}
 }
 
+/* --memory-order and --inject: parsed, refused with reasons, and printed
+ * so that --config reads the same options back (hostsim.cfg of a run). */
+static void test_memory_order_inject(void **state)
+{
+	(void)state;
+	struct sim_opts o, back;
+	char err[256], *txt = NULL, path[] = "/tmp/test_sim_opts_XXXXXX";
+	size_t len = 0;
+
+	sim_opts_default(&o);
+	assert_int_equal(o.mem_order, SIM_MO_SC);
+	for (unsigned i = 0; i < SIM_NFAULTS; i++)
+		assert_int_equal(o.inject[i], 0);
+	assert_int_equal(sim_opts_set(&o, "memory-order", "tso", err, sizeof(err)), 0);
+	assert_int_equal(o.mem_order, SIM_MO_TSO);
+	assert_int_equal(sim_opts_set(&o, "inject", "stale-read:5", err, sizeof(err)), 0);
+	assert_int_equal(sim_opts_set(&o, "inject", "fence-noop", err, sizeof(err)), 0);
+	assert_int_equal(o.inject[SIM_F_STALE_READ], 5);
+	assert_int_equal(o.inject[SIM_F_FENCE_NOOP], 100); /* its default rate */
+	assert_int_equal(o.inject[SIM_F_LOST_WRITE], 0);
+
+	assert_int_equal(sim_opts_set(&o, "memory-order", "rvwmo2", err, sizeof(err)), -1);
+	assert_string_equal(err, "option memory-order: 'rvwmo2' is not sc or tso");
+	assert_int_equal(sim_opts_set(&o, "inject", "stale-read:101", err, sizeof(err)), -1);
+	assert_string_equal(err, "option inject: rate '101' must be a percentage 1..100");
+	assert_int_equal(sim_opts_set(&o, "inject", "stale", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown fault 'stale' (known: fence-noop, amo-nonatomic, "));
+	assert_int_equal(o.inject[SIM_F_STALE_READ], 5); /* a refused value changes nothing */
+
+	FILE *f = open_memstream(&txt, &len);
+	sim_opts_print(&o, f);
+	fclose(f);
+	assert_non_null(strstr(txt, "\nmemory-order=tso\n"));
+	assert_non_null(strstr(txt, "\ninject=fence-noop:100\n"));
+	assert_non_null(strstr(txt, "\ninject=stale-read:5\n"));
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, txt, len), (ssize_t)len);
+	close(fd);
+	sim_opts_default(&back);
+	assert_int_equal(sim_opts_load_file(&back, path, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(back.mem_order, SIM_MO_TSO);
+	assert_memory_equal(back.inject, o.inject, sizeof(o.inject));
+	free(txt);
+
+	/* the defaults print neither (a default run's hostsim.cfg is unchanged) */
+	sim_opts_default(&o);
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	sim_opts_print(&o, f);
+	fclose(f);
+	assert_null(strstr(txt, "memory-order"));
+	assert_null(strstr(txt, "inject"));
+	free(txt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_kind),
+		cmocka_unit_test(test_memory_order_inject),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

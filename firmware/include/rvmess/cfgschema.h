@@ -43,7 +43,7 @@
 
 #define RVM_CFG_KEYS(S, L) \
 	S(suites, SUITES, 1, RVM_SUITE_ALL, 1, 0, RVM_SUITE_CHASE | RVM_SUITE_LAT | RVM_SUITE_PAR, \
-	  "suites to run, comma-separated: chase, lat, par, mess, check, or all") \
+	  "suites to run, comma-separated: chase, lat, par, mess, check, litmus, or all") \
 	S(reps, NUM, 1, 100, 1, 0, 3, \
 	  "measured repetitions per point (the median is reported)") \
 	S(warmups, NUM, 0, 100, 1, 0, 1, \
@@ -86,7 +86,13 @@
 	  0, 20, 40, 60, 80, 100) \
 	L(mess_pause, NUM, mess_npause, RVM_CFG_MAX_PAUSES, 0, UINT32_MAX, 1, RVM_SUITE_MESS, \
 	  "nop-loop counts of the generators, one point per curve each", \
-	  0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384)
+	  0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384) \
+	S(litmus_iters, NUM, 1, 100000000, 1, RVM_SUITE_LITMUS, 1000, \
+	  "litmus: iterations per test") \
+	S(litmus_delay, NUM, 0, 100000, 1, RVM_SUITE_LITMUS, 16, \
+	  "litmus: largest random start delay of each thread per iteration, loop turns") \
+	S(litmus_test, NUM, 0, 255, 1, RVM_SUITE_LITMUS, 0, \
+	  "litmus: 0 runs every test; N runs only the Nth test of the table (docs/litmus.md)")
 
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */

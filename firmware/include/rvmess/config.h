@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define RVM_CFG_MAGIC   0x3147464d56520a00ull /* "\0\nRVMFG1" little-endian */
-#define RVM_CFG_VERSION 1u
+#define RVM_CFG_VERSION 2u
 #define RVM_CFG_SECTION ".rvmess_config"
 
 /* suites bitmask: RVM_SUITE_CHASE ..., RVM_SUITE_ALL */
@@ -67,7 +67,11 @@ struct rvm_config {
 	uint8_t  mess_mix[RVM_CFG_MAX_MIXES + 1]; /* store percentage per curve, even, 0..100 */
 	uint32_t mess_npause;
 	uint32_t mess_pause[RVM_CFG_MAX_PAUSES];  /* nop-loop counts */
-	uint32_t pad2;
+
+	/* litmus: memory-model and atomicity tests (firmware/suites/litmus_tests.h) */
+	uint32_t litmus_iters;   /* iterations per test */
+	uint32_t litmus_delay;   /* largest random start delay per thread, loop turns */
+	uint32_t litmus_test;    /* 0: every test; N: only test N (1-based, table order) */
 };
 
 #ifdef __cplusplus
@@ -75,9 +79,10 @@ struct rvm_config {
 #else
 #define RVM_STATIC_ASSERT _Static_assert
 #endif
-RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 416, "rvm_config layout changed: bump RVM_CFG_VERSION");
+RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 424, "rvm_config layout changed: bump RVM_CFG_VERSION");
 RVM_STATIC_ASSERT(RVM_SUITE_CHASE == 1 && RVM_SUITE_LAT == 2 && RVM_SUITE_PAR == 4 &&
-                  RVM_SUITE_MESS == 8 && RVM_SUITE_CHECK == 16,
+                  RVM_SUITE_MESS == 8 && RVM_SUITE_CHECK == 16 &&
+                  RVM_SUITE_LITMUS == 32,
                   "suite bits are part of the config block: append new suites to RVM_SUITE_LIST");
 
 #endif

@@ -14,7 +14,8 @@
 	X(LAT, lat)       \
 	X(PAR, par)       \
 	X(MESS, mess)     \
-	X(CHECK, check)
+	X(CHECK, check)   \
+	X(LITMUS, litmus)
 
 enum {
 #define RVM_SUITE_IDX_(id, name) RVM_SUITE_IDX_##id,

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The litmus suite on hostsim: no bug on a clean machine (sc and tso, 2 and
+# 4 harts, two seeds); the store-buffering relaxed outcome shows on tso and
+# never on sc; every injected fault is detected (parse exit 3, a bug
+# record, hostsim counted the injected events); litmus.csv holds the exact
+# atomic counts; tso runs are deterministic; bad --inject / --memory-order
+# values are refused.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+HS=$BUILD/bin/hostsim RV=$BUILD/bin/rvmess
+[ -x "$HS" ] && [ -f "$BUILD/images/virt.elf" ] || { fail litmus "build/bin/hostsim or virt.elf missing"; exit 1; }
+scratch litmus
+
+img() { # img NAME key=value...: a copy of virt.elf running the litmus suite
+	local n=$1; shift
+	cp "$BUILD/images/virt.elf" "$TMP/$n.elf" && "$RV" config "$TMP/$n.elf" suites=litmus "$@" >/dev/null
+}
+img small litmus_iters=300 || { fail litmus-config "rvmess config refused"; exit 1; }
+img small2 litmus_iters=300 seed=2
+img sb litmus_test=4 litmus_iters=1000 # sb: the 4th test of the table
+
+# clean: no bug record, a complete clean log, bugs=0
+for order in sc tso; do
+	for h in 2 4; do
+		for im in small small2; do
+			c=clean-$order-$h-$im
+			timeout 60 "$HS" --harts $h --memory-order $order "$TMP/$im.elf" >"$TMP/$c.log" 2>&1
+			"$RV" parse "$TMP/$c.log" -o "$TMP/$c" >/dev/null 2>&1; rc=$?
+			if [ $rc = 0 ] && ! grep -aq ' bug h=' "$TMP/$c.log" && grep -q "^litmus: bugs=0 tests=25 " "$TMP/$c/summary.txt"; then
+				pass "litmus-$c"
+			else
+				fail "litmus-$c" "parse exit $rc: $(grep -a ' bug h=' "$TMP/$c.log" | head -2 | tr '\n' ' ')"
+			fi
+		done
+	done
+done
+# the atomics came out exact: 2 x 64 amoadd, 4 x 32 LR/SC increments, 300 iterations each
+c=$TMP/clean-tso-4-small/litmus.csv
+if grep -qx 'amoadd2,x=128,300,ok' "$c" && grep -qx 'lrsc4,x=128,300,ok' "$c" && grep -qx 'amoswap_lock,x=64 0:4=0 1:4=0,300,ok' "$c"; then
+	pass litmus-csv-atomics
+else
+	fail litmus-csv-atomics "$(grep -E '^(amoadd2|lrsc4|amoswap_lock),' "$c" | tr '\n' ' ')"
+fi
+
+# store buffering: the relaxed outcome on tso, never on sc
+for order in sc tso; do
+	timeout 60 "$HS" --harts 4 --memory-order $order "$TMP/sb.elf" >"$TMP/sb-$order.log" 2>&1
+	"$RV" parse "$TMP/sb-$order.log" -o "$TMP/sb-$order" >/dev/null 2>&1
+	n=$(grep '^sb,0:1=0 1:1=0,' "$TMP/sb-$order/litmus.csv" | cut -d, -f3)
+	total=$(grep '^sb,' "$TMP/sb-$order/litmus.csv" | cut -d, -f3 | awk '{ s += $1 } END { print s + 0 }')
+	if [ "$total" != 1000 ]; then
+		fail "litmus-sb-$order" "outcome counts add up to $total, not the 1000 iterations"
+	elif [ $order = sc ] && [ -z "$n" ]; then pass litmus-sb-sc-never-relaxed
+	elif [ $order = tso ] && [ -n "$n" ] && [ "$n" -gt 0 ] && grep -q '^sb,0:1=0 1:1=0,[0-9]*,allowed$' "$TMP/sb-$order/litmus.csv"; then
+		pass litmus-sb-tso-relaxed
+	else fail "litmus-sb-$order" "relaxed count '${n}'"; fi
+done
+
+# tso is deterministic
+timeout 60 "$HS" --harts 4 --memory-order tso "$TMP/small.elf" >"$TMP/again.log" 2>&1
+if cmp -s "$TMP/again.log" "$TMP/clean-tso-4-small.log"; then pass litmus-tso-deterministic
+else fail litmus-tso-deterministic "two tso runs differ"; fi
+
+# every fault is detected (tso, 4 harts)
+for f in fence-noop amo-nonatomic sc-spurious-success stale-read lost-write; do
+	timeout 60 "$HS" --harts 4 --memory-order tso --inject $f --stats "$TMP/small.elf" >"$TMP/$f.log" 2>"$TMP/$f.err"
+	"$RV" parse "$TMP/$f.log" -o "$TMP/$f" >/dev/null 2>&1; rc=$?
+	n=$(grep -o "injected: $f=[0-9]*" "$TMP/$f.err" | cut -d= -f2)
+	if [ $rc = 3 ] && grep -aq ' bug h=' "$TMP/$f.log" && [ "${n:-0}" -gt 0 ] &&
+		grep -q '^litmus: bugs=[1-9]' "$TMP/$f/summary.txt"; then
+		pass "litmus-detects-$f"
+	else
+		fail "litmus-detects-$f" "parse exit $rc, injected '${n}', $(tail -1 "$TMP/$f/summary.txt" 2>/dev/null)"
+	fi
+done
+
+# refusals
+"$HS" --inject nosuch "$TMP/small.elf" >/dev/null 2>"$TMP/e1"; rc1=$?
+"$HS" --memory-order tso --no-timing "$TMP/small.elf" >/dev/null 2>"$TMP/e2"; rc2=$?
+"$HS" --inject stale-read:0 "$TMP/small.elf" >/dev/null 2>"$TMP/e3"; rc3=$?
+if [ $rc1 = 2 ] && grep -q "unknown fault 'nosuch' (known: fence-noop," "$TMP/e1" &&
+	[ $rc2 = 2 ] && grep -q 'need the timing model' "$TMP/e2" &&
+	[ $rc3 = 2 ] && grep -q "rate '0' must be a percentage 1..100" "$TMP/e3"; then
+	pass litmus-hostsim-refusals
+else
+	fail litmus-hostsim-refusals "exits $rc1 $rc2 $rc3: $(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" | tr '\n' ' ')"
+fi
+finish
