@@ -97,6 +97,21 @@ static void test_bus(void **state)
 	assert_int_equal(s.msip[1], 1);
 	assert_int_equal(sim_dev_load(&s, h, clint + 0x4000, 1, &v), 0);
 	assert_int_equal(v, 0xff); /* mtimecmp starts at ~0: one byte of it */
+	/* mtimecmp is 8 bytes a hart: hart 1's at +0x4008, hart 0's untouched */
+	assert_int_equal(sim_dev_store(&s, h, clint + 0x4008, 8, 0x1122334455667788ull), 0);
+	assert_int_equal(s.mtimecmp[1], 0x1122334455667788ull);
+	assert_int_equal(s.mtimecmp[0], ~0ull);
+	assert_int_equal(sim_dev_load(&s, h, clint + 0x400c, 4, &v), 0);
+	assert_int_equal(v, 0x11223344u);
+	/* mtime's upper word written alone keeps the lower one (the clock
+	 * does not move here: no instruction runs) */
+	assert_int_equal(sim_dev_store(&s, h, clint + 0xbff8, 8, 0x500000007ull), 0);
+	assert_int_equal(sim_dev_store(&s, h, clint + 0xbffc, 4, 9), 0);
+	assert_int_equal(sim_dev_load(&s, h, clint + 0xbff8, 8, &v), 0);
+	assert_int_equal(v, 0x900000007ull);
+	assert_int_equal(sim_dev_store(&s, h, clint + 0xbff8, 4, 3), 0);
+	assert_int_equal(sim_dev_load(&s, h, clint + 0xbff8, 8, &v), 0);
+	assert_int_equal(v, 0x900000003ull);
 	/* the finisher ends the run with its code */
 	assert_int_equal(sim_dev_store(&s, h, sim_dev_find("test")->base, 4, (7u << 16) | 0x3333), 0);
 	assert_int_equal(s.stop, 1);
