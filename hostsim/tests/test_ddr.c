@@ -174,6 +174,14 @@ static void test_refresh(void **state)
 	/* the next refresh is tREFI later */
 	assert_int_equal(rd(&mm, 2, 2 * REFI + 10), (RFC - 10) + RCD + CL + BURST + FRONT);
 	memmodel_close(&mm);
+
+	/* two ranks refresh half a tREFI apart: rank 1 (line 128, the bit above
+	 * the column) from tREFI/2 + tREFI, not at rank 0's tREFI */
+	mm = mk("ddr-ranks", "2", NULL);
+	assert_int_equal(rd(&mm, 128, REFI + 50), RCD + CL + BURST + FRONT);
+	assert_int_equal(rd(&mm, 128 + 1, REFI / 2 + REFI + 50), (RFC - 50) + RCD + CL + BURST + FRONT);
+	assert_int_equal(stats(&mm).ddr.ref_stalls, 1);
+	memmodel_close(&mm);
 }
 
 /* a read after a write to the same bank group: RD waits for the end of the
