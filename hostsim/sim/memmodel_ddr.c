@@ -548,9 +548,9 @@ static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned b
 				a = x + rrd;
 				moved = 1;
 			}
-			/* act[i..i+2] and a within one tFAW window: four activates */
-			if (i + 2 < rk->nact) {
-				uint64_t lo = a < x ? a : x, hi = mx(a, rk->act[i + 2]);
+			/* act[i..i+3] and a within one tFAW window: five activates */
+			if (i + 3 < rk->nact) {
+				uint64_t lo = a < x ? a : x, hi = mx(a, rk->act[i + 3]);
 				if (hi - lo < d->t[T_FAW] && a + d->t[T_FAW] > x) {
 					a = x + d->t[T_FAW];
 					moved = 1;

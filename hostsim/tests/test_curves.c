@@ -325,6 +325,38 @@ static void test_smoothing_stays_in_range(void **st)
 		assert_true(pt[k].lat_smooth == pt[k].lat_mean && pt[k].bw_smooth == pt[k].bw_mean);
 }
 
+/* The anchor (zero bandwidth at the family's lowest latency) is the first
+ * point of the fit: a lower anchor pulls the smoothed latency of the least
+ * loaded points down with it (within their band), the rest stays put. */
+static void test_smoothing_anchor(void **st)
+{
+	(void)st;
+	struct mess_point pt[12];
+	struct mess_curve c = {.store_pct = 0, .n = 12, .pt = pt};
+	double own[12];
+	for (int a = 0; a < 2; a++) {
+		for (int k = 0; k < 12; k++) /* lat grows with the square of bw */
+			pt[k] = (struct mess_point){.pause = (uint64_t)(12 - k), .bw_mean = 1.0 + k,
+			                            .lat_mean = 100.0 + 2.0 * k * k};
+		c.anchor_ns = a ? 60.0 : 0; /* 0: the curve's own lowest latency, 100 */
+		mess_curve_smooth(&c);
+		for (int k = 0; k < 12; k++)
+			if (!a)
+				own[k] = pt[k].lat_smooth;
+	}
+	/* own anchor: the fit follows the smooth curve closely */
+	for (int k = 0; k < 12; k++)
+		assert_true(fabs(own[k] - pt[k].lat_mean) < 0.5);
+	/* 40 ns lower: the first point is held at the curve's lowest latency,
+	 * the next three at the edge of their band (mean + 2 %), the window
+	 * that does not reach the anchor is the same as before */
+	assert_float_equal(pt[1].lat_smooth, 100.0, 1e-9);
+	for (int k = 2; k <= 4; k++)
+		assert_float_equal(pt[k].lat_smooth, (1 + MESS_SMOOTH_BAND) * pt[k].lat_mean, 1e-9);
+	for (int k = 5; k < 12; k++)
+		assert_float_equal(pt[k].lat_smooth, own[k], 1e-9);
+}
+
 /* At saturation the line follows latency, not the noise in bandwidth. */
 static void test_order_saturated(void **st)
 {
@@ -511,6 +543,33 @@ static void test_bwlat_layout(void **st)
 	mess_family_free(&f);
 }
 
+/* At the plateau (points within MESS_PLATEAU_TOL of the peak, in latency
+ * order) bandwidth falls back a little while latency keeps rising: the rows
+ * keep the highest bandwidth reached, so that bandwidth never decreases as
+ * latency grows (the simulator wants a monotonic curve). */
+static void test_bwlat_wave(void **st)
+{
+	(void)st;
+	struct mess_sample s[16];
+	struct mess_family f;
+	struct mess_bwlat b[MESS_NRATIOS];
+	size_t n = two_groups(s);
+	s[13].bw_gbps = 12.0; /* R = 60, k = 6, 7, 8: 12, 11.9, 11.8 GB/s (not 12, 14, 16) */
+	s[14].bw_gbps = 11.9;
+	s[15].bw_gbps = 11.8;
+	assert_int_equal(mess_family_build(s, n, &f), 0);
+	assert_int_equal(mess_bwlat_build(&f, b), 0);
+	const struct mess_bwlat *x = &b[30];
+	assert_int_equal(x->how, BWLAT_MEASURED);
+	assert_int_equal(x->n, 9);
+	for (int i = 0; i < 9; i++) {
+		assert_float_equal(x->mbps[i], 2000.0 * (i < 6 ? i : 6), 1e-9); /* 12000 from row 6 */
+		assert_float_equal(x->ns[i], i ? 100 + 20.0 * (i - 1) : 100, 1e-9);
+	}
+	mess_bwlat_free(b);
+	mess_family_free(&f);
+}
+
 /* A group of idle points only (the chase's reads: R = 98) is not a curve. */
 static void test_bwlat_thin_group(void **st)
 {
@@ -688,8 +747,10 @@ int main(void)
 		cmocka_unit_test(test_crossing_by_hand),
 		cmocka_unit_test(test_read_label),
 		cmocka_unit_test(test_smoothing_stays_in_range),
+		cmocka_unit_test(test_smoothing_anchor),
 		cmocka_unit_test(test_order_saturated),
 		cmocka_unit_test(test_bwlat_layout),
+		cmocka_unit_test(test_bwlat_wave),
 		cmocka_unit_test(test_bwlat_thin_group),
 		cmocka_unit_test(test_metrics_empty),
 		cmocka_unit_test(test_csv_roundtrip),

@@ -174,6 +174,14 @@ static void test_refresh(void **state)
 	/* the next refresh is tREFI later */
 	assert_int_equal(rd(&mm, 2, 2 * REFI + 10), (RFC - 10) + RCD + CL + BURST + FRONT);
 	memmodel_close(&mm);
+
+	/* two ranks refresh half a tREFI apart: rank 1 (line 128, the bit above
+	 * the column) from tREFI/2 + tREFI, not at rank 0's tREFI */
+	mm = mk("ddr-ranks", "2", NULL);
+	assert_int_equal(rd(&mm, 128, REFI + 50), RCD + CL + BURST + FRONT);
+	assert_int_equal(rd(&mm, 128 + 1, REFI / 2 + REFI + 50), (RFC - 50) + RCD + CL + BURST + FRONT);
+	assert_int_equal(stats(&mm).ddr.ref_stalls, 1);
+	memmodel_close(&mm);
 }
 
 /* a read after a write to the same bank group: RD waits for the end of the
@@ -284,6 +292,21 @@ static void test_stream_bus_utilisation(void **state)
 /* the address map, DDR4-3200 geometry (4 bank groups x 4 banks, 8 KiB row
  * = 128 lines): default map co2:bg:co:ch:ba:ra (line-address bits 0-1
  * column, 2-3 bank group, 4-8 column, 9-10 bank, row from bit 11) */
+/* four activates in any tFAW: with four bank groups of two banks, five row
+ * misses at once activate tRRD_S apart (1000, 1004, 1008, 1012); the fifth
+ * (bank group 0 again, its other bank: tRRD_L from 1000 is no bound) would
+ * go at 1016, but the window from the first holds it to 1000 + tFAW */
+static void test_faw(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-bankgroups", "4", "ddr-banks", "2", NULL);
+	for (uint64_t k = 0; k < 4; k++) /* lines 128 apart: the next bank group */
+		assert_int_equal(memmodel_request(&mm, 128 * k, 0, 1000), 1000 + 4 * k + RCD + CL + BURST + FRONT);
+	assert_int_equal(memmodel_request(&mm, 512, 0, 1000), 1000 + FAW + RCD + CL + BURST + FRONT);
+	assert_int_equal(stats(&mm).row_misses, 5);
+	memmodel_close(&mm);
+}
+
 static void test_mapping(void **state)
 {
 	(void)state;
@@ -351,6 +374,7 @@ static void test_config(void **state)
 	refuse("ddr-map", "co2:co2:co:xx:ba:ra:ch:bg", "pieces");
 	refuse("ddr-map", "co9:bg:co:ch:ba:ra", "pieces"); /* 9 > 7 column bits */
 	refuse("ddr-wq-hi", "100", "ddr-wq-lo");
+	refuse("ddr-wq-lo", "48", "ddr-wq-lo"); /* = the default ddr-wq-hi: no room between */
 	refuse("ddr-bl", "4", "one burst");
 	refuse("ddr-trfc", "20000", "ddr-trefi");
 	/* presets: DDR5-4800 moves a line in 16 beats of 4 bytes */
@@ -379,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_read_from_write_queue),
 		cmocka_unit_test(test_queue_backpressure),
 		cmocka_unit_test(test_stream_bus_utilisation),
+		cmocka_unit_test(test_faw),
 		cmocka_unit_test(test_mapping),
 		cmocka_unit_test(test_config),
 	};

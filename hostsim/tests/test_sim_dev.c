@@ -15,6 +15,7 @@
 #include "sim/sim.h"
 #include "sim/dev.h"
 #include "sim/timing.h"
+#include "sim/wmem.h"
 
 static struct sim s;
 static uint8_t blob[64 * 1024];
@@ -97,6 +98,21 @@ static void test_bus(void **state)
 	assert_int_equal(s.msip[1], 1);
 	assert_int_equal(sim_dev_load(&s, h, clint + 0x4000, 1, &v), 0);
 	assert_int_equal(v, 0xff); /* mtimecmp starts at ~0: one byte of it */
+	/* mtimecmp is 8 bytes a hart: hart 1's at +0x4008, hart 0's untouched */
+	assert_int_equal(sim_dev_store(&s, h, clint + 0x4008, 8, 0x1122334455667788ull), 0);
+	assert_int_equal(s.mtimecmp[1], 0x1122334455667788ull);
+	assert_int_equal(s.mtimecmp[0], ~0ull);
+	assert_int_equal(sim_dev_load(&s, h, clint + 0x400c, 4, &v), 0);
+	assert_int_equal(v, 0x11223344u);
+	/* mtime's upper word written alone keeps the lower one (the clock
+	 * does not move here: no instruction runs) */
+	assert_int_equal(sim_dev_store(&s, h, clint + 0xbff8, 8, 0x500000007ull), 0);
+	assert_int_equal(sim_dev_store(&s, h, clint + 0xbffc, 4, 9), 0);
+	assert_int_equal(sim_dev_load(&s, h, clint + 0xbff8, 8, &v), 0);
+	assert_int_equal(v, 0x900000007ull);
+	assert_int_equal(sim_dev_store(&s, h, clint + 0xbff8, 4, 3), 0);
+	assert_int_equal(sim_dev_load(&s, h, clint + 0xbff8, 8, &v), 0);
+	assert_int_equal(v, 0x900000003ull);
 	/* the finisher ends the run with its code */
 	assert_int_equal(sim_dev_store(&s, h, sim_dev_find("test")->base, 4, (7u << 16) | 0x3333), 0);
 	assert_int_equal(s.stop, 1);
@@ -132,6 +148,64 @@ static void test_fdt_matches_table(void **state)
 	assert_int_equal(m, n);
 }
 
+/* tso: a hart's store buffer is a FIFO.  A later store that the memory
+ * system would finish sooner (a hit behind a miss) still waits for the older
+ * one, so no other hart sees y = 1 while x is 0. */
+static void test_tso_store_order(void **state)
+{
+	(void)state;
+	char err[256];
+	struct sim_opts o;
+	struct sim t;
+	sim_opts_default(&o);
+	o.harts = 2;
+	o.mem_size = 1 << 20;
+	o.timing = 1;
+	o.mem_order = SIM_MO_TSO;
+	assert_int_equal(sim_init(&t, &o, err, sizeof(err)), 0);
+	assert_int_equal(wm_init(&t, err, sizeof(err)), 0);
+	struct sim_hart *h0 = &t.harts[0], *h1 = &t.harts[1];
+	sim_hart_reset(&t, h0, 0); /* (sim_start does this) */
+	sim_hart_reset(&t, h1, 1);
+	uint64_t x = 0x1000, y = 0x2000;
+	wm_store(&t, h0, x, 8, 1, 100, 0); /* x: visible from 100 */
+	wm_store(&t, h0, y, 8, 1, 50, 0);  /* y: done at 50, but after x */
+	assert_int_equal(wm_load(&t, h0, y, 8, 10), 1); /* its own stores: forwarded */
+	wm_drain(&t, h0, 60);
+	assert_int_equal(wm_load(&t, h1, y, 8, 60), 0);
+	assert_int_equal(wm_load(&t, h1, x, 8, 60), 0);
+	wm_drain(&t, h0, 100);
+	assert_int_equal(wm_load(&t, h1, x, 8, 100), 1);
+	assert_int_equal(wm_load(&t, h1, y, 8, 100), 1);
+	wm_free(&t);
+	sim_free(&t);
+
+	/* an injected stale read lasts the same while from the moment the store
+	 * became visible, whether or not it waited behind an older one: y (done
+	 * at 50, visible with x at 100) and a lone store z due at 100 */
+	o.inject[SIM_F_STALE_READ] = 100;
+	uint64_t end[2];
+	for (int lone = 0; lone < 2; lone++) {
+		assert_int_equal(sim_init(&t, &o, err, sizeof(err)), 0);
+		assert_int_equal(wm_init(&t, err, sizeof(err)), 0);
+		h0 = &t.harts[0], h1 = &t.harts[1];
+		sim_hart_reset(&t, h0, 0);
+		sim_hart_reset(&t, h1, 1);
+		if (!lone)
+			wm_store(&t, h0, x, 8, 1, 100, 0);
+		wm_store(&t, h0, y, 8, 1, lone ? 100 : 50, 0);
+		wm_drain(&t, h0, 100);
+		assert_int_equal(wm_load(&t, h1, y, 8, 100), 0); /* stale */
+		end[lone] = 100;
+		while (end[lone] < 1000000 && wm_load(&t, h1, y, 8, end[lone]) == 0)
+			end[lone]++;
+		assert_true(end[lone] > 100 && end[lone] < 1000000);
+		wm_free(&t);
+		sim_free(&t);
+	}
+	assert_int_equal(end[0], end[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_qemu_virt_map),
 		cmocka_unit_test(test_bus),
 		cmocka_unit_test(test_fdt_matches_table),
+		cmocka_unit_test(test_tso_store_order),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
