@@ -225,6 +225,20 @@ if [ -x "$HOSTSIM" ]; then
 		then pass "hostsim-counters-truth (image $seen, model $truth)"
 		else fail hostsim-counters-truth "image read '$seen', model served '$truth'"; fi
 	fi
+	# all arrays cached (mix 0 first takes the cold misses): the memory
+	# counters see no traffic in a window, and
+	# the point reports the kernel's nominal read share (write-allocate:
+	# 50 reads per block, one write per store), 10000 / (100 + store %)
+	cp "$BUILD/images/virt.elf" "$TMP/cached.elf"
+	"$RVMESS" config "$TMP/cached.elf" suites=mess mess_mix=0,50,100 mess_pause=0 reps=1 \
+		mess_window_loads=4000 mess_chase_size=256K mess_gen_size=3200 >/dev/null
+	timeout 120 "$HOSTSIM" --harts 2 --mem-size 512M "$TMP/cached.elf" >"$TMP/cached.log" 2>&1
+	got=""
+	for m in 50 100; do
+		got="$got $m:$(field "$TMP/cached.log" $m 0 ctr_rd)/$(field "$TMP/cached.log" $m 0 ctr_wr)/$(field "$TMP/cached.log" $m 0 rd_pct)"
+	done
+	if [ "$got" = " 50:0/0/66.667 100:0/0/50.000" ]; then pass hostsim-cached-nominal-share
+	else fail hostsim-cached-nominal-share "mix:ctr_rd/ctr_wr/rd_pct =$got, want 50:0/0/66.667 100:0/0/50.000"; fi
 	# warm-up: every point of a pause reads the same fixed latency, the first too
 	cp "$BUILD/images/virt.elf" "$TMP/warm.elf"
 	# shellcheck disable=SC2086
