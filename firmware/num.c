@@ -1,4 +1,4 @@
-/* Integer helpers: 64x64/64 scaling without overflow, ticks to ns, PRNG, stamps. */
+/* Integer helpers: 64x64/64 scaling without overflow, ticks to ns, stamps (the PRNG: rvmess/rng.h). */
 #include "platform.h"
 #include "rvmess/rt.h"
 
@@ -35,26 +35,6 @@ uint64_t rvm_ticks_ns(uint64_t ticks)
 uint64_t rvm_cycles_ns(uint64_t cycles, uint64_t hz)
 {
 	return rvm_muldiv(cycles, 1000000000u, hz);
-}
-
-void rng_seed(struct rng *g, uint64_t seed)
-{
-	/* splitmix-style scramble so that small seeds give unrelated streams */
-	uint64_t z = seed + 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	g->s = z ? z : 0x2545f4914f6cdd1dull;
-}
-
-uint64_t rng_next(struct rng *g)
-{
-	uint64_t x = g->s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	g->s = x;
-	return x * 0x2545f4914f6cdd1dull;
 }
 
 void stamp_now(struct stamp *s)

@@ -1,5 +1,6 @@
 /* Weak memory and fault injection: see wmem.h. */
 #include "sim/wmem.h"
+#include "rvmess/rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ struct wm_hart {
 struct wm {
 	int tso;
 	uint64_t fault_lo;       /* faults touch RAM offsets at or above this (the heap) */
-	uint64_t rng;
+	struct rng rng;
 	uint8_t *last_writer;    /* lost-write: hart + 1 of the last store per line, 0 none */
 	uint64_t nlines;
 	uint64_t forwards, buffered, drained;
@@ -54,7 +55,7 @@ int wm_init(struct sim *s, char *err, size_t errlen)
 	}
 	w->tso = s->opt.mem_order == SIM_MO_TSO;
 	w->fault_lo = s->image_hi > s->ram_base ? s->image_hi - s->ram_base : 0;
-	w->rng = s->opt.seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+	rng_seed(&w->rng, s->opt.seed);
 	if (s->opt.inject[SIM_F_LOST_WRITE]) {
 		w->nlines = s->ram_size / 64;
 		w->last_writer = calloc(w->nlines, 1);
@@ -78,16 +79,6 @@ void wm_free(struct sim *s)
 	s->wm = NULL;
 }
 
-static uint64_t rng_next(struct wm *w)
-{
-	uint64_t x = w->rng;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	w->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
-}
-
 int wm_fault(struct sim *s, unsigned fault, uint64_t off)
 {
 	struct wm *w = s->wm;
@@ -97,7 +88,7 @@ int wm_fault(struct sim *s, unsigned fault, uint64_t off)
 		return 0;
 	if (off != ~0ull && off < w->fault_lo)
 		return 0;
-	if (rate < 100 && (rng_next(w) >> 33) % 100 >= rate)
+	if (rate < 100 && (rng_next(&w->rng) >> 33) % 100 >= rate)
 		return 0;
 	w->events[fault]++;
 	return 1;

@@ -118,9 +118,7 @@ uint64_t rvm_ticks_ns(uint64_t ticks);
 uint64_t rvm_cycles_ns(uint64_t cycles, uint64_t hz);
 
 /* xorshift64* PRNG */
-struct rng { uint64_t s; };
-void rng_seed(struct rng *g, uint64_t seed);
-uint64_t rng_next(struct rng *g);
+#include "rvmess/rng.h"
 
 /* ---- counters -------------------------------------------------------------- */
 
