@@ -90,11 +90,6 @@ int sim_parse_u64(const char *s, uint64_t *out)
 	return rvm_parse_num(s, out) == RVM_NUM_OK ? 0 : -1;
 }
 
-int sim_parse_size(const char *s, uint64_t *out)
-{
-	return sim_parse_u64(s, out);
-}
-
 
 static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t errlen)
 {
@@ -178,7 +173,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		o->harts = (unsigned)v;
 	} else if (!strcmp(k, "mem-size")) {
 		if (!val) return sim_fail(err, errlen, "option mem-size needs a value");
-		if (sim_parse_size(val, &v)) return sim_fail(err, errlen, "option mem-size: '%s' is not a size", val);
+		if (sim_parse_u64(val, &v)) return sim_fail(err, errlen, "option mem-size: '%s' is not a size", val);
 		if (v < (1ull << 20) || v > (16ull << 30) || (v & 0xfff))
 			return sim_fail(err, errlen, "option mem-size: %s must be 1M..16G and a multiple of 4K", val);
 		o->mem_size = v;

@@ -83,8 +83,7 @@ void sim_opts_print_help(FILE *f);
 int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen);
 /* The core options in effect as --config lines (key=value). */
 void sim_opts_print(const struct sim_opts *o, FILE *f);
-/* Parse a size "256M", "1G", "4096", "64K" (binary units).  0 ok, -1 bad. */
-int sim_parse_size(const char *s, uint64_t *out);
+/* A number or size (rvmess/numparse.h: decimal, K/M/G/T or KiB..TiB suffix).  0 ok, -1 bad. */
 int sim_parse_u64(const char *s, uint64_t *out);
 /* Format a message into err (when errlen > 0) and return -1. */
 int sim_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -28,25 +28,25 @@ static void test_sizes(void **state)
 {
 	(void)state;
 	uint64_t v;
-	assert_int_equal(sim_parse_size("4096", &v), 0); assert_int_equal(v, 4096);
-	assert_int_equal(sim_parse_size("64K", &v), 0); assert_int_equal(v, 65536);
-	assert_int_equal(sim_parse_size("256M", &v), 0); assert_int_equal(v, 256ull << 20);
-	assert_int_equal(sim_parse_size("2GiB", &v), 0); assert_int_equal(v, 2ull << 30);
+	assert_int_equal(sim_parse_u64("4096", &v), 0); assert_int_equal(v, 4096);
+	assert_int_equal(sim_parse_u64("64K", &v), 0); assert_int_equal(v, 65536);
+	assert_int_equal(sim_parse_u64("256M", &v), 0); assert_int_equal(v, 256ull << 20);
+	assert_int_equal(sim_parse_u64("2GiB", &v), 0); assert_int_equal(v, 2ull << 30);
 	/* the one parser (rvmess/numparse.h): decimal only, binary suffixes */
-	assert_int_equal(sim_parse_size("0x1000", &v), -1);
-	assert_int_equal(sim_parse_size("0400M", &v), 0); assert_int_equal(v, 400ull << 20);
-	assert_int_equal(sim_parse_size("64MiB", &v), 0); assert_int_equal(v, 64ull << 20);
-	assert_int_equal(sim_parse_size("1T", &v), 0); assert_int_equal(v, 1ull << 40);
-	assert_int_equal(sim_parse_size("64MB", &v), -1);
+	assert_int_equal(sim_parse_u64("0x1000", &v), -1);
+	assert_int_equal(sim_parse_u64("0400M", &v), 0); assert_int_equal(v, 400ull << 20);
+	assert_int_equal(sim_parse_u64("64MiB", &v), 0); assert_int_equal(v, 64ull << 20);
+	assert_int_equal(sim_parse_u64("1T", &v), 0); assert_int_equal(v, 1ull << 40);
+	assert_int_equal(sim_parse_u64("64MB", &v), -1);
 	assert_int_equal(sim_parse_u64("010", &v), 0); assert_int_equal(v, 10);
 	assert_int_equal(sim_parse_u64("0x10", &v), -1);
 	assert_int_equal(sim_parse_u64("18446744073709551616", &v), -1);
-	assert_int_equal(sim_parse_size("", &v), -1);
-	assert_int_equal(sim_parse_size("-1M", &v), -1);
-	assert_int_equal(sim_parse_size("12Q", &v), -1);
-	assert_int_equal(sim_parse_size("1MM", &v), -1);
-	assert_int_equal(sim_parse_size("99999999999999999999", &v), -1);
-	assert_int_equal(sim_parse_size("17179869184G", &v), -1); /* overflows */
+	assert_int_equal(sim_parse_u64("", &v), -1);
+	assert_int_equal(sim_parse_u64("-1M", &v), -1);
+	assert_int_equal(sim_parse_u64("12Q", &v), -1);
+	assert_int_equal(sim_parse_u64("1MM", &v), -1);
+	assert_int_equal(sim_parse_u64("99999999999999999999", &v), -1);
+	assert_int_equal(sim_parse_u64("17179869184G", &v), -1); /* overflows */
 	assert_int_equal(sim_parse_u64("12", &v), 0); assert_int_equal(v, 12);
 	assert_int_equal(sim_parse_u64("12x", &v), -1);
 	assert_int_equal(sim_parse_u64(" 1", &v), -1);
