@@ -637,3 +637,179 @@ int messsim_family_load(const char *path, const struct messsim_load_opts *lo, st
 		messsim_family_free(f);
 	return rc;
 }
+
+/* ---- a family from few kernels ---------------------------------------------- */
+
+struct kpt { double pause, r, mbps, ns; };
+
+static int cmp_kpt(const void *a, const void *b)
+{
+	const struct kpt *x = a, *y = b;
+	if (x->pause != y->pause)
+		return x->pause < y->pause ? -1 : 1;
+	if (x->r != y->r)
+		return x->r < y->r ? -1 : 1;
+	if (x->mbps != y->mbps) /* ties: any fixed order */
+		return x->mbps < y->mbps ? -1 : 1;
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+int messsim_family_from_kernels(const char *path, struct messsim_family *f, char *err, size_t errlen)
+{
+	static const char *const want[] = { "pause", "rd_percentage_actual_mean", "bandwidth_mean", "latency_mean" };
+	messsim_family_init(f);
+	snprintf(f->format, sizeof f->format, "Mess 2 CSV, kernels at equal pause");
+	FILE *in = fopen(path, "r");
+	if (!in)
+		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	char *line = NULL, *cell[CSV_MAXCOLS];
+	size_t cap = 0, lineno = 0, n = 0, kcap = 0;
+	struct kpt *k = NULL;
+	int col[4] = { -1, -1, -1, -1 }, rc = 0, ncols = 0;
+	double minns = 0;
+	while (!rc && get_line(in, &line, &cap)) {
+		lineno++;
+		if (lineno == 1) {
+			ncols = csv_split(line, cell, CSV_MAXCOLS);
+			for (int i = 0; i < ncols && i < CSV_MAXCOLS; i++)
+				for (int j = 0; j < 4; j++)
+					if (!strcmp(cell[i], want[j]))
+						col[j] = i;
+			for (int j = 0; j < 4 && !rc; j++)
+				if (col[j] < 0)
+					rc = fail(err, errlen, "%s:1: header lacks column %s", path, want[j]);
+			continue;
+		}
+		const char *p = line;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			continue;
+		int nc = csv_split(line, cell, CSV_MAXCOLS);
+		double v[4];
+		for (int j = 0; j < 4 && !rc; j++) {
+			if (col[j] >= nc || !*cell[col[j]])
+				rc = fail(err, errlen, "%s:%zu: column %s is empty", path, lineno, want[j]);
+			else if (parse_num(cell[col[j]], &v[j]))
+				rc = fail(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, cell[col[j]]);
+		}
+		if (rc)
+			break;
+		struct pt chk;
+		const char *why = to_pt(v[2] * 1e3, v[3], 0, &chk);
+		if (why) {
+			rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
+			break;
+		}
+		if (!(v[0] >= 0) || !(v[1] >= 0 && v[1] <= 1)) {
+			rc = fail(err, errlen, "%s:%zu: pause must be >= 0 and rd_percentage_actual_mean a fraction 0..1",
+			          path, lineno);
+			break;
+		}
+		if (n == kcap) {
+			size_t nc2 = kcap ? 2 * kcap : 64;
+			struct kpt *nk = n < MESSSIM_MAX_POINTS ? realloc(k, nc2 * sizeof *nk) : NULL;
+			if (!nk) {
+				rc = fail(err, errlen, "%s:%zu: out of memory or more than %d rows", path, lineno,
+				          MESSSIM_MAX_POINTS);
+				break;
+			}
+			k = nk;
+			kcap = nc2;
+		}
+		k[n++] = (struct kpt){ v[0], v[1] * 100, v[2] * 1e3, v[3] };
+		if (n == 1 || v[3] < minns)
+			minns = v[3];
+	}
+	if (!rc && ferror(in))
+		rc = fail(err, errlen, "%s: read error", path);
+	if (!rc && lineno == 0)
+		rc = fail(err, errlen, "%s:1: empty file (no header)", path);
+	if (!rc && n == 0)
+		rc = fail(err, errlen, "%s:%zu: no data rows (header only)", path, lineno);
+	free(line);
+	fclose(in);
+	if (rc) {
+		free(k);
+		return rc;
+	}
+	qsort(k, n, sizeof *k, cmp_kpt);
+	double *mb = malloc((n + 1) * sizeof *mb), *ns = malloc((n + 1) * sizeof *ns);
+	if (!mb || !ns) {
+		free(k); free(mb); free(ns);
+		return fail(err, errlen, "out of memory");
+	}
+	for (unsigned r = 0; r <= 100 && !rc; r += 2) {
+		size_t m = 0;
+		for (size_t a = 0; a < n;) { /* one pause: k[a..b) sorted by read share */
+			size_t b = a;
+			while (b < n && k[b].pause == k[a].pause)
+				b++;
+			const struct kpt *lo = &k[a], *hi = &k[b - 1];
+			if (r < lo->r) {
+				mb[m] = lo->mbps; ns[m++] = lo->ns;
+			} else if (r > hi->r) {
+				mb[m] = hi->mbps; ns[m++] = hi->ns;
+			} else {
+				for (size_t i = a; i + 1 < b; i++)
+					if (r >= k[i].r && r <= k[i + 1].r) {
+						double w = k[i + 1].r > k[i].r ? (r - k[i].r) / (k[i + 1].r - k[i].r) : 0;
+						mb[m] = k[i].mbps + w * (k[i + 1].mbps - k[i].mbps);
+						ns[m++] = k[i].ns + w * (k[i + 1].ns - k[i].ns);
+						break;
+					}
+				if (b - a == 1 && r == lo->r) {
+					mb[m] = lo->mbps; ns[m++] = lo->ns;
+				}
+			}
+			a = b;
+		}
+		if (!m)
+			continue;
+		mb[m] = 0;
+		ns[m++] = minns;
+		rc = messsim_family_set(f, r, m, mb, ns, err, errlen);
+	}
+	free(k); free(mb); free(ns);
+	if (!rc) {
+		char e2[256];
+		if (messsim_family_finish(f, e2, sizeof e2))
+			rc = fail(err, errlen, "%s: %s", path, e2);
+	}
+	if (rc)
+		messsim_family_free(f);
+	return rc;
+}
+
+int messsim_family_write(const struct messsim_family *f, const char *dir, const char *origin, char *err,
+                         size_t errlen)
+{
+	char p[4096];
+	for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
+		const struct messsim_curve *c = &f->c[i];
+		snprintf(p, sizeof p, "%s/bwlat_%u.txt", dir, c->read_pct);
+		FILE *o = fopen(p, "w");
+		if (!o)
+			return fail(err, errlen, "%s: %s", p, strerror(errno));
+		for (size_t j = c->n; j-- > 0;)
+			fprintf(o, "%.3f %.3f\n", (double)c->kbps[j] / 1e3, (double)c->ps[j] / 1e3);
+		if (fclose(o))
+			return fail(err, errlen, "%s: write error", p);
+	}
+	snprintf(p, sizeof p, "%s/README", dir);
+	FILE *o = fopen(p, "w");
+	if (!o)
+		return fail(err, errlen, "%s: %s", p, strerror(errno));
+	char *d = malloc(1 << 16);
+	if (!d) {
+		fclose(o);
+		return fail(err, errlen, "out of memory");
+	}
+	messsim_family_describe(f, d, 1 << 16);
+	fprintf(o, "Mess simulator curves (bwlat_<R>.txt: rows \"bandwidth_MBps latency_ns\", highest\n"
+	           "latency first) written by rvmess sim from %s (%s).\n\n%s", origin, f->format, d);
+	free(d);
+	if (fclose(o))
+		return fail(err, errlen, "%s: write error", p);
+	return 0;
+}

@@ -96,6 +96,25 @@ void messsim_family_free(struct messsim_family *f);
 void messsim_family_describe(const struct messsim_family *f, char *buf, size_t len);
 
 /*
+ * A family from few kernels (docs/mess.md "Curves from a few kernels"): a
+ * Mess 2 CSV with the columns pause, rw_ratio (the kernel),
+ * rd_percentage_actual_mean (a fraction 0..1), bandwidth_mean (GB/s) and
+ * latency_mean (ns).  At every pause, the kernels' points are ordered by
+ * their measured read share; ratio R gets the point interpolated between
+ * the two kernels whose shares bracket R; outside the kernels' range at
+ * that pause, the nearest kernel's point (a copy, as ratios outside the
+ * measured range are copied).  Each curve also gets a zero-bandwidth
+ * anchor at the family's lowest latency.
+ * 0, or -1 + "FILE:LINE: reason".
+ */
+int messsim_family_from_kernels(const char *csv, struct messsim_family *f, char *err, size_t errlen);
+/* Write dir/bwlat_0.txt .. bwlat_100.txt (rows "MB/s ns", highest latency
+ * first: descending bandwidth on a curve without a wave) and dir/README
+ * (messsim_family_describe).  dir must exist.  0 or -1 + err. */
+int messsim_family_write(const struct messsim_family *f, const char *dir, const char *origin, char *err,
+                         size_t errlen);
+
+/*
  * Latency of curve c at bandwidth kbps on the lower branch: the first point
  * (in increasing latency) where the curve reaches kbps, linear between the
  * points around it; the first point's latency below it, the highest
@@ -111,6 +130,10 @@ int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps);
 struct messsim_opts {
 	double freq_mhz;          /* the clock of `cycle` and of returned latencies (required) */
 	unsigned window;          /* requests per window: 1000 */
+	uint64_t window_cycles;   /* a window also closes at the first request this
+	                             many cycles after it opened (0: never): more
+	                             windows at low bandwidth, where N requests take
+	                             long; 0 */
 	double convergence;       /* share of the way the estimate moves per window: 0.05 */
 	double onchip_ns;         /* on-chip part of the curves' load-to-use latency: 0 */
 	unsigned line;            /* bytes per request: 64 */
@@ -126,7 +149,8 @@ struct messsim *messsim_open(const char *path, const struct messsim_opts *o, cha
  * messsim_close, also on failure).  NULL + err. */
 struct messsim *messsim_open_family(struct messsim_family *f, const struct messsim_opts *o, char *err,
                                     size_t errlen);
-/* The latency in cycles (>= 1) of one request issued at `cycle`. */
+/* The latency in cycles (>= 1) of one request issued at `cycle` (whole
+ * cycles; the held latency's fraction is carried from request to request). */
 uint64_t messsim_request(struct messsim *s, int is_write, uint64_t cycle);
 const struct messsim_family *messsim_family_of(const struct messsim *s);
 
@@ -140,7 +164,8 @@ struct messsim_stats {
 	int64_t obs_kbps, est_kbps;
 	unsigned read_pct;        /* its read share, rounded to the curve's ratio */
 	int64_t curve_ps;         /* latency read from the curve (incl. throttle) */
-	uint64_t hold_cycles;     /* latency returned until the next window closes */
+	uint64_t hold_cycles;     /* latency held until the next window closes, rounded
+	                             (requests get whole cycles, the fraction carried) */
 	uint64_t peak_kbps;       /* highest bandwidth over the family */
 };
 void messsim_stats(const struct messsim *s, struct messsim_stats *st);

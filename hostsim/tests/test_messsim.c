@@ -343,7 +343,7 @@ static void ctrl_linear_exact(void **st)
 	assert_int_equal(x.windows, 1);
 	assert_int_equal(x.obs_kbps, 6464646);             /* 6400 kB x 1e6 / 990 */
 	assert_int_equal(x.curve_ps, 150505);              /* 100000 + 100000 x 6464646 / 12800000 */
-	assert_int_equal(x.hold_cycles, 121);              /* ceil(120.505) */
+	assert_int_equal(x.hold_cycles, 121);              /* 120.505 rounded */
 	for (int i = 0; i < 100; i++)
 		messsim_request(s, 0, t += 10);
 	messsim_stats(s, &x);
@@ -353,6 +353,25 @@ static void ctrl_linear_exact(void **st)
 	assert_int_equal(x.hold_cycles, 120);
 	assert_int_equal(x.read_pct, 100);
 	assert_int_equal(messsim_request(s, 1, t += 10), 120);
+	messsim_close(s);
+}
+
+/* The held latency's fraction is carried: 150 ns - 29.75 on-chip = 120.25
+ * cycles; 100 requests get 120 or 121 cycles, 12025 in all (one in four
+ * gets 121). */
+static void ctrl_fraction_carried(void **st)
+{
+	(void)st;
+	struct messsim *s = linear(100, 1.0, 29.75);
+	uint64_t t = 0, sum = 0;
+	for (int i = 0; i < 200; i++) /* two windows: 6400 MB/s held */
+		messsim_request(s, 0, t += 10);
+	for (int i = 0; i < 100; i++) {
+		uint64_t l = messsim_request(s, 0, t += 10);
+		assert_true(l == 120 || l == 121);
+		sum += l;
+	}
+	assert_int_equal(sum, 12025);
 	messsim_close(s);
 }
 
@@ -646,6 +665,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(bwlat_refusals, setup, teardown),
 		cmocka_unit_test(ctrl_linear_exact),
+		cmocka_unit_test(ctrl_fraction_carried),
 		cmocka_unit_test(ctrl_convergence_rate),
 		cmocka_unit_test(ctrl_min_one_cycle),
 		cmocka_unit_test(ctrl_read_share),
