@@ -22,6 +22,12 @@
 #                         model's own count (--stats), within 1 %;
 #   hostsim-trace-mem     --trace-mem writes one line per transfer: as many r
 #                         and w lines as the model served reads and writes;
+#   verilator-dpi         the DPI-C adapter (hostsim/mess/dpi/) built with
+#                         Verilator into the SystemVerilog testbench
+#                         tb_messsim.sv: 9 streams (3 rates x 100/50/0 %
+#                         reads) on a linear family, each ending at the
+#                         curve's latency within one cycle (the testbench
+#                         computes it: 100 + (200 - R) x MB/s / 12800 ns);
 #   closed-loop-small     tools/mess-validate.sh --small: unloaded <= 0.5 %,
 #                         maximum latency <= 2 %, latency at equal bandwidth
 #                         mean <= 2 % (goals); saturated bandwidth <= 3 %
@@ -131,6 +137,27 @@ else fail hostsim-mess-counters "image read '$seen', model served '$truth'"; fi
 tr=$(awk '{ c[$2]++ } END { print c["r"] + 0, c["w"] + 0 }' "$TMP/mess.trace")
 if [ -n "$truth" ] && [ "$tr" = "$truth" ]; then pass "hostsim-trace-mem ($tr)"
 else fail hostsim-trace-mem "trace r/w '$tr', model served '$truth'"; fi
+
+# ---- Verilator ------------------------------------------------------------------------
+if command -v verilator >/dev/null; then
+	mkdir -p "$TMP/vl/fam"
+	printf '12800 300\n0 100\n' >"$TMP/vl/fam/bwlat_0.txt"
+	printf '12800 200\n0 100\n' >"$TMP/vl/fam/bwlat_100.txt"
+	D=hostsim/mess/dpi
+	for c in hostsim/mess/family.c hostsim/mess/ctrl.c $D/messsim_dpi.c; do
+		${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -Ihostsim -c "$c" -o "$TMP/vl/$(basename "$c" .c).o" || break
+	done
+	if timeout 600 verilator --binary -j 2 -Wall -Wno-DECLFILENAME -Wno-UNUSEDSIGNAL $D/messsim_pkg.sv $D/tb_messsim.sv \
+		"$TMP/vl/messsim_dpi.o" "$TMP/vl/family.o" "$TMP/vl/ctrl.o" --top-module tb_messsim -o tbsim -LDFLAGS -lm \
+		--Mdir "$TMP/vl/obj" >"$TMP/vl/build.log" 2>&1; then
+		"$TMP/vl/obj/tbsim" +curves="$TMP/vl/fam" >"$TMP/vl/run.out" 2>&1
+		if [ "$(grep -c '^ok gap' "$TMP/vl/run.out")" = 9 ] && grep -q '^PASS 9 streams, 0 failed' "$TMP/vl/run.out"; then
+			pass verilator-dpi
+		else fail verilator-dpi "$(grep -m2 'FAIL' "$TMP/vl/run.out" | tr '\n' ' ')"; fi
+	else fail verilator-dpi "build: $(grep -m2 -i error "$TMP/vl/build.log" | tr '\n' ' ')"; fi
+else
+	skip verilator-dpi "verilator not installed (tools/deps.sh installs it)"
+fi
 
 # ---- closed loop ---------------------------------------------------------------------
 tools/mess-validate.sh --small --out "$TMP/val" >"$TMP/val.out" 2>&1; rc=$?
