@@ -26,19 +26,23 @@
 #    The last line is "verdict: ..." with every goal met or missed.
 # Exit status 0 (table printed, whatever the errors), 1 on a failed run.
 # --small: the CI grid (3 mixes x 5 pauses); default 6 mixes x 10 pauses.
+# --cost: also the host cost of the mess model against fixed: callgrind's
+#    instruction counts of hostsim on one Mess run (3 mixes x 2 pauses) with
+#    each model, in total and per simulated instruction.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-OUT=out/mess-validate REF=dram INPUT=kernels SMALL=0 WIN=1000 CONV=0.05
+OUT=out/mess-validate REF=dram INPUT=kernels SMALL=0 WIN=1000 CONV=0.05 COST=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--small) SMALL=1 ;;
+	--cost) COST=1 ;;
 	--ref) REF=$2; shift ;;
 	--input) INPUT=$2; shift ;;
 	--window) WIN=$2; shift ;;
 	--convergence) CONV=$2; shift ;;
 	--out) OUT=$2; shift ;;
-	*) echo "usage: $0 [--small] [--ref MODEL] [--input kernels|bwlat|csv] [--window N] [--convergence C] [--out DIR]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--small] [--cost] [--ref MODEL] [--input kernels|bwlat|csv] [--window N] [--convergence C] [--out DIR]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -155,3 +159,27 @@ END {
 	v = v ", " (mean <= goal_pt ? "per-point met" : sprintf("per-point MISSED by %.2f points", mean - goal_pt))
 	print "verdict: " v
 }' "$OUT/ref.pts" "$OUT/mess.pts" "$OUT/ref.sat" "$OUT/mess.sat"
+
+[ "$COST" = 1 ] || exit 0
+command -v valgrind >/dev/null || { echo "--cost: valgrind not installed" >&2; exit 1; }
+cp "$BUILD/images/virt.elf" "$OUT/cost.elf"
+"$BUILD/bin/rvmess" config "$OUT/cost.elf" suites=mess reps=1 warmups=1 mess_mix=0,50,100 mess_pause=0,1024 \
+	mess_window_loads=1000 mess_chase_size=32M mess_gen_size=2M >/dev/null
+unl=$(awk '/^unloaded latency/ { print $3 }' "$OUT/ref/mess_metrics.txt")
+fixlat=$(awk -v u="$unl" 'BEGIN { printf "%d", u - 34 + 0.5 }')   # the same unloaded latency
+for m in fixed mess; do
+	case $m in
+	fixed) opts="--mem-model fixed --mem-latency $fixlat" ;;
+	mess) opts="--mem-model mess --mess-curves $CURVES" ;;
+	esac
+	# shellcheck disable=SC2086
+	valgrind --tool=callgrind --callgrind-out-file="$OUT/cost-$m.cg" $SIM $opts "$OUT/cost.elf" \
+		>"$OUT/cost-$m.log" 2>"$OUT/cost-$m.err" || { echo "--cost: $m run failed" >&2; exit 1; }
+done
+awk '/^==[0-9]+== Collected :/ { c[FILENAME] = $4 } /total: instructions=/ { split($2, a, "="); n[FILENAME] = a[2] }
+	END { f = c[ARGV[1]]; m = c[ARGV[2]]; nf = n[ARGV[1]]; nm = n[ARGV[2]]
+		printf "\nhost cost (callgrind, one Mess run of 3 mixes x 2 pauses, 8 harts):\n"
+		printf "  fixed: %d host instructions for %d simulated (%.1f per simulated)\n", f, nf, f / nf
+		printf "  mess:  %d host instructions for %d simulated (%.1f per simulated)\n", m, nm, m / nm
+		printf "  mess / fixed: %.3f in total, %.3f per simulated instruction\n", m / f, (m / nm) / (f / nf) }' \
+	"$OUT/cost-fixed.err" "$OUT/cost-mess.err"

@@ -28,6 +28,10 @@
 #                         reads) on a linear family, each ending at the
 #                         curve's latency within one cycle (the testbench
 #                         computes it: 100 + (200 - R) x MB/s / 12800 ns);
+#   hostsim-profile-mem   --profile-mem: the windows' request counts add up to
+#                         the model's transfers, each window's MB/s is its
+#                         requests x 64 B over the window; rvmess sim profile
+#                         scores every window in 0..1 and writes the SVG;
 #   closed-loop-small     tools/mess-validate.sh --small: unloaded <= 0.5 %,
 #                         maximum latency <= 2 %, latency at equal bandwidth
 #                         mean <= 2 % (goals); saturated bandwidth <= 3 %
@@ -119,7 +123,7 @@ cp "$BUILD/images/virt.elf" "$TMP/virt.elf"
 "$RVMESS" config "$TMP/virt.elf" suites=mess mess_mix=0,100 mess_pause=0,16384 reps=1 \
 	mess_window_loads=4000 mess_chase_size=32M mess_gen_size=2M >/dev/null || fail config "rvmess config refused the grid"
 timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --stats --mem-model mess --mess-curves "$SHIPPED" \
-	--trace-mem "$TMP/mess.trace" "$TMP/virt.elf" >"$TMP/mess.log" 2>"$TMP/mess.err"
+	--trace-mem "$TMP/mess.trace" --profile-mem "$TMP/mess.prof" --profile-window 50000 "$TMP/virt.elf" >"$TMP/mess.log" 2>"$TMP/mess.err"
 bw=$(field "$TMP/mess.log" 0 16384 bw_ctr); lat=$(field "$TMP/mess.log" 0 16384 nspl)
 # the family's 100 % curve at that bandwidth (rows ascending by latency;
 # the first row reaching it, linear)
@@ -137,6 +141,16 @@ else fail hostsim-mess-counters "image read '$seen', model served '$truth'"; fi
 tr=$(awk '{ c[$2]++ } END { print c["r"] + 0, c["w"] + 0 }' "$TMP/mess.trace")
 if [ -n "$truth" ] && [ "$tr" = "$truth" ]; then pass "hostsim-trace-mem ($tr)"
 else fail hostsim-trace-mem "trace r/w '$tr', model served '$truth'"; fi
+
+why=$(awk -v t="$truth" 'BEGIN { split(t, a, " "); want = a[1] + a[2] }
+	/^#/ { next } { n += $2; w++; b = $2 * 64 * 1000 / 50000; if ((b - $3) ^ 2 > 0.001) { print "window " $1 ": " $3 " MB/s, want " b; exit } }
+	END { if (n != want) print n " requests in " w " windows, model served " want }' "$TMP/mess.prof")
+"$RVMESS" sim profile "$SHIPPED" "$TMP/mess.prof" -o "$TMP/prof.svg" >"$TMP/prof.out" 2>&1; rc=$?
+nw=$(grep -vc '^#' "$TMP/mess.prof")
+bad=$(awk 'NF == 6 && $1 ~ /^[0-9]+$/ { n++; if ($6 < 0 || $6 > 1) { print "score " $6; exit } } END { if (n == 0) print "no windows" }' "$TMP/prof.out")
+if [ -n "$truth" ] && [ -z "$why" ] && [ $rc = 0 ] && [ -z "$bad" ] && grep -q "^profile: $nw windows" "$TMP/prof.out" &&
+	grep -q '<svg' "$TMP/prof.svg"; then pass "hostsim-profile-mem ($nw windows)"
+else fail hostsim-profile-mem "${why:-$bad} exit $rc $(tail -1 "$TMP/prof.out")"; fi
 
 # ---- Verilator ------------------------------------------------------------------------
 if command -v verilator >/dev/null; then

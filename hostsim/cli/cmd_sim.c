@@ -7,6 +7,9 @@
  *   rvmess sim trace FAMILY TRACE       replay "cycle r|w" lines
  *   rvmess sim sweep FAMILY [--read PCT] the self-check: the synthetic rate
  *                                       swept over a curve reproduces it
+ *   rvmess sim profile FAMILY PROFILE [-o SVG]
+ *                                       hostsim --profile-mem windows placed on
+ *                                       the family: the memory stress score
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cli/cmds.h"
+#include "cli/svg.h"
 #include "mess/messsim.h"
 
 #define USAGE                                                                                                   \
@@ -23,7 +27,8 @@
 	"       rvmess sim curves MESS.csv -o DIR\n"                                                            \
 	"       rvmess sim run FAMILY --bw MBPS --read PCT [--arrivals poisson|periodic] [--requests N] [OPTIONS]\n" \
 	"       rvmess sim trace FAMILY TRACE [OPTIONS]\n"                                                      \
-	"       rvmess sim sweep FAMILY [--read PCT] [OPTIONS]\n"
+	"       rvmess sim sweep FAMILY [--read PCT] [OPTIONS]\n"                                              \
+	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"
 
 static int usage(const char *why, const char *arg)
 {
@@ -50,6 +55,10 @@ static int help(void)
 	       "                synthetic rate at the point's bandwidth and compare the simulated\n"
 	       "                latency with the curve's: exit 1 if one is off by more than 1 %%\n"
 	       "                (or one cycle)\n"
+	       "  profile       place the windows of hostsim --profile-mem FILE on the family: per\n"
+	       "                window the curve latency at its bandwidth and the memory stress score\n"
+	       "                (0 on the unloaded plateau, 1 at the curve's highest bandwidth; docs/mess.md);\n"
+	       "                -o SVG plots the windows over the measured curves\n"
 	       "options: --freq-mhz F (clock, default 1000), --window N (1000), --convergence C\n"
 	       "  (0.05), --onchip NS (0), --curve-mhz F (curve latencies in cycles at F MHz)\n"
 	       "Exit status: 0 ok; 1 sweep mismatch; 2 usage error, unreadable or refused input.\n");
@@ -268,6 +277,128 @@ static int sweep_curve(const struct args *a, const struct messsim_curve *cv, dou
 	return bad;
 }
 
+static int do_profile(const struct args *a, struct messsim *s)
+{
+	const struct messsim_family *f = messsim_family_of(s);
+	FILE *in = fopen(a->file, "r");
+	if (!in) {
+		fprintf(stderr, "rvmess sim: %s: cannot open: %s\n", a->file, strerror(errno));
+		return 2;
+	}
+	char line[512];
+	size_t lineno = 0, n = 0, cap = 0, hi = 0;
+	double *bx = NULL, *ly = NULL, *sc = NULL, sum = 0;
+	int rc = 0;
+	printf("%12s %10s %6s %10s %10s %6s\n", "cycle", "MB/s", "read%", "lat ns", "curve ns", "score");
+	while (fgets(line, sizeof line, in)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		unsigned long long cyc, req;
+		double mbps, rd, lat;
+		char extra;
+		if (sscanf(line, "%llu %llu %lf %lf %lf %c", &cyc, &req, &mbps, &rd, &lat, &extra) != 5 || !(mbps >= 0) ||
+		    !(mbps <= MESSSIM_MAX_MBPS) || !(rd >= 0 && rd <= 100) || !(lat >= 0 && lat <= MESSSIM_MAX_NS)) {
+			fprintf(stderr, "rvmess sim: %s:%zu: not a \"cycle requests MBps read_pct latency_ns\" line\n", a->file,
+			        lineno);
+			rc = 2;
+			break;
+		}
+		const struct messsim_curve *c = &f->c[(unsigned)floor(rd / 2 + 0.5)];
+		double cl, score = messsim_stress_score(c, (int64_t)(mbps * 1e3 + 0.5), &cl);
+		printf("%12llu %10.1f %6.1f %10.1f %10.1f %6.3f\n", cyc, mbps, rd, lat, cl, score);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			double *nb = realloc(bx, cap * sizeof *nb), *nl = nb ? realloc(ly, cap * sizeof *nl) : NULL,
+			       *ns = nl ? realloc(sc, cap * sizeof *ns) : NULL;
+			if (nb) bx = nb;
+			if (nl) ly = nl;
+			if (ns) sc = ns;
+			if (!ns) {
+				fprintf(stderr, "rvmess sim: out of memory\n");
+				rc = 2;
+				break;
+			}
+		}
+		bx[n] = mbps / 1e3;
+		ly[n] = lat;
+		sc[n++] = score;
+		sum += score;
+		hi += score > 0.5;
+	}
+	fclose(in);
+	if (!rc)
+		printf("profile: %zu windows, mean stress score %.3f, %zu above 0.5\n", n, n ? sum / (double)n : 0, hi);
+	if (!rc && a->out) {
+		/* the measured curves (lines) and the windows in five score bands */
+		struct svg_series ser[MESSSIM_NRATIOS + 5];
+		double *cx[MESSSIM_NRATIOS] = { 0 }, *cy[MESSSIM_NRATIOS] = { 0 };
+		char labels[MESSSIM_NRATIOS + 5][40];
+		size_t ns = 0;
+		for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
+			const struct messsim_curve *c = &f->c[i];
+			if (c->how != MESSSIM_MEASURED || !(cx[i] = malloc(c->n * sizeof(double))) ||
+			    !(cy[i] = malloc(c->n * sizeof(double))))
+				continue;
+			for (size_t j = 0; j < c->n; j++) {
+				cx[i][j] = (double)c->kbps[j] / 1e6;
+				cy[i][j] = (double)c->ps[j] / 1e3;
+			}
+			memset(&ser[ns], 0, sizeof ser[ns]);
+			snprintf(labels[ns], sizeof labels[ns], "%u %% reads", c->read_pct);
+			ser[ns].label = labels[ns];
+			ser[ns].x = cx[i];
+			ser[ns].y = cy[i];
+			ser[ns].n = c->n;
+			svg_palette(ns, ser[ns].color);
+			ns++;
+		}
+		double *wx[5], *wy[5];
+		for (int b = 0; b < 5; b++) {
+			size_t k = 0;
+			wx[b] = malloc((n ? n : 1) * sizeof(double));
+			wy[b] = malloc((n ? n : 1) * sizeof(double));
+			if (!wx[b] || !wy[b])
+				continue;
+			for (size_t j = 0; j < n; j++)
+				if ((int)(sc[j] * 5) == b || (b == 4 && sc[j] >= 1)) {
+					wx[b][k] = bx[j];
+					wy[b][k++] = ly[j];
+				}
+			memset(&ser[ns], 0, sizeof ser[ns]);
+			snprintf(labels[ns], sizeof labels[ns], "windows, score %.1f-%.1f", b / 5.0, (b + 1) / 5.0);
+			ser[ns].label = labels[ns];
+			ser[ns].x = wx[b];
+			ser[ns].y = wy[b];
+			ser[ns].n = k;
+			ser[ns].markers = 1;
+			ser[ns].no_line = 1;
+			svg_ramp(b / 4.0, ser[ns].color);
+			ns++;
+		}
+		struct svg_plot pl = { .title = "memory stress: profile windows over the curve family",
+		                       .xlabel = "bandwidth (GB/s)", .ylabel = "latency (ns)", .x_from_zero = 1 };
+		FILE *o = fopen(a->out, "w");
+		if (!o || svg_write(o, &pl, ser, ns) || fclose(o)) {
+			fprintf(stderr, "rvmess sim: %s: cannot write\n", a->out);
+			rc = 2;
+		} else
+			printf("%s written\n", a->out);
+		for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
+			free(cx[i]);
+			free(cy[i]);
+		}
+		for (int b = 0; b < 5; b++) {
+			free(wx[b]);
+			free(wy[b]);
+		}
+	}
+	free(bx);
+	free(ly);
+	free(sc);
+	return rc;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	if (argc < 2)
@@ -330,6 +461,12 @@ int cmd_sim(int argc, char **argv)
 			return usage("trace needs a TRACE file", NULL);
 		}
 		rc = do_trace(&a, s);
+	} else if (!strcmp(what, "profile")) {
+		if (!a.file) {
+			messsim_close(s);
+			return usage("profile needs a PROFILE file", NULL);
+		}
+		rc = do_profile(&a, s);
 	} else if (!strcmp(what, "sweep")) {
 		double worst = 0;
 		unsigned npts = 0;

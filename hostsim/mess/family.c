@@ -261,6 +261,38 @@ int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps)
 	return c->kbps[c->n - 1];
 }
 
+/*
+ * Memory stress score of bandwidth kbps on curve c (docs/mess.md):
+ * 0.5 x position + 0.5 x slope, position = (L(b) - L0) / (Lmax - L0) with
+ * L(b) the curve's latency at b (lower branch), L0 its first point's and
+ * Lmax its highest bandwidth's; slope = the local dL/db over the slope of the
+ * last segment before the highest bandwidth, at most 1; at or beyond the
+ * highest bandwidth 1.  *lat gets L(b) in ns.
+ */
+double messsim_stress_score(const struct messsim_curve *c, int64_t kbps, double *lat)
+{
+	int64_t l = messsim_curve_ps_at(c, kbps);
+	*lat = (double)l / 1e3;
+	size_t im = c->imax;
+	if (kbps >= c->kbps[im] || im == 0)
+		return kbps >= c->kbps[im] ? 1 : 0;
+	double l0 = (double)c->ps[0], lm = (double)c->ps[im];
+	double pos = lm > l0 ? ((double)l - l0) / (lm - l0) : 0;
+	pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
+	double sref = (double)(c->ps[im] - c->ps[im - 1]) / (double)(c->kbps[im] - c->kbps[im - 1] ? c->kbps[im] - c->kbps[im - 1] : 1);
+	double s = 0;
+	if (kbps > c->kbps[0])
+		for (size_t i = 0; i < im; i++)
+			if (c->kbps[i + 1] >= kbps) {
+				int64_t db = c->kbps[i + 1] - c->kbps[i];
+				s = db > 0 ? (double)(c->ps[i + 1] - c->ps[i]) / (double)db : 0;
+				break;
+			}
+	double sn = sref > 0 ? s / sref : 0;
+	sn = sn < 0 ? 0 : sn > 1 ? 1 : sn;
+	return 0.5 * pos + 0.5 * sn;
+}
+
 /* ---- text readers ------------------------------------------------------- */
 
 /* A number cell: digits, '.', exponent, no sign but a leading '-' (refused

@@ -125,6 +125,17 @@ int64_t messsim_curve_ps_at(const struct messsim_curve *c, int64_t kbps);
  * end values outside). */
 int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps);
 
+/*
+ * The memory stress score of a window at bandwidth kbps on curve c (Mess's
+ * profiling; docs/mess.md): 0.5 x position + 0.5 x slope.  position =
+ * (L(b) - L0) / (Lmax - L0), L(b) the curve's latency at b (lower branch),
+ * L0 its first point's, Lmax its highest bandwidth's; slope = the local
+ * dL/db over the slope of the last segment before the highest bandwidth,
+ * at most 1.  0 on the unloaded plateau, 1 at or beyond the highest
+ * bandwidth.  *lat_ns gets L(b).
+ */
+double messsim_stress_score(const struct messsim_curve *c, int64_t kbps, double *lat_ns);
+
 /* ---- the simulator ------------------------------------------------------ */
 
 struct messsim_opts {

@@ -314,7 +314,7 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	m->llc_ready = calloc(m->llc.nsets * m->llc.ways, sizeof *m->llc_ready);
 	if (!m->sharers || !m->llc_ready)
 		goto oom;
-	if (memmodel_open(&m->mm, cfg, e, sizeof e) || memmodel_trace(&m->mm, cfg->trace_mem, e, sizeof e))
+	if (memmodel_open(&m->mm, cfg, e, sizeof e) || memmodel_trace(&m->mm, cfg, e, sizeof e))
 		goto fail;
 	return m;
 oom:

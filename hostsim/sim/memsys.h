@@ -92,6 +92,10 @@ struct memsys_cfg {
 	double mess_curve_mhz;  /* curve latencies in cycles at this clock; 0: ns */
 	/* every memory transfer as a "cycle r|w" line (any model) */
 	char trace_mem[256];
+	/* per window of profile_window cycles: bandwidth, read share and mean
+	 * read latency the image produced (any model; docs/mess.md) */
+	char profile_mem[256];
+	uint64_t profile_window; /* cycles: 100000 */
 };
 
 /* Fill *c with the defaults above. */

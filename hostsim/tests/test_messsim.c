@@ -596,6 +596,29 @@ static void ctrl_deterministic(void **st)
 	messsim_close(b);
 }
 
+/* Stress score: plateau (0,100) (6400,100) then (12800,300).  3200 MB/s:
+ * latency 100 (position 0), flat (slope 0): 0.  9600: latency 200,
+ * position 0.5, slope 200/6400 = the reference slope: 0.25 + 0.5 = 0.75.
+ * 12800 and beyond: 1. */
+static void stress_score(void **st)
+{
+	(void)st;
+	struct messsim_family f;
+	messsim_family_init(&f);
+	double bw[] = { 0, 6400, 12800 }, ns[] = { 100, 100, 300 };
+	assert_int_equal(messsim_family_set(&f, 0, 3, bw, ns, err, sizeof err), 0);
+	const struct messsim_curve *c = &f.c[0];
+	double lat;
+	assert_true(messsim_stress_score(c, 3200000, &lat) == 0);
+	assert_true(lat == 100);
+	double sc = messsim_stress_score(c, 9600000, &lat);
+	assert_true(sc > 0.7499 && sc < 0.7501);
+	assert_true(lat == 200);
+	assert_true(messsim_stress_score(c, 12800000, &lat) == 1);
+	assert_true(messsim_stress_score(c, 20000000, &lat) == 1);
+	messsim_family_free(&f);
+}
+
 /* ---- API errors ------------------------------------------------------------ */
 
 static void api_errors(void **st)
@@ -673,6 +696,7 @@ int main(void)
 		cmocka_unit_test(ctrl_overflow_throttles),
 		cmocka_unit_test(ctrl_wave_falling_branch),
 		cmocka_unit_test(ctrl_deterministic),
+		cmocka_unit_test(stress_score),
 		cmocka_unit_test_setup_teardown(api_errors, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
