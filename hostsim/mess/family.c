@@ -497,6 +497,15 @@ static int csv_split(char *s, char **cell, int max)
 
 #define CSV_MAXCOLS 64
 
+/* A data line's cells (csv_split), or -1 for a blank line. */
+static int csv_row(char *line, char **cell)
+{
+	const char *p = line;
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p ? csv_split(line, cell, CSV_MAXCOLS) : -1;
+}
+
 static int load_csv(const char *path, double mhz, struct messsim_family *f, char *err, size_t errlen)
 {
 	FILE *in = fopen(path, "r");
@@ -554,12 +563,9 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 			}
 			continue;
 		}
-		const char *p = line;
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p)
+		int n = csv_row(line, cell);
+		if (n < 0)
 			continue;
-		int n = csv_split(line, cell, CSV_MAXCOLS);
 		int need = ccol > bcol ? ccol : bcol;
 		need = lcol > need ? lcol : need;
 		if (n <= need) {
@@ -621,6 +627,18 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 	return rc;
 }
 
+/* After reading path: fill the missing ratios, or free the family on any
+ * error.  Returns rc, or -1 when finishing fails. */
+static int finish_or_free(struct messsim_family *f, const char *path, int rc, char *err, size_t errlen)
+{
+	char e2[256];
+	if (!rc && messsim_family_finish(f, e2, sizeof e2))
+		rc = fail(err, errlen, "%s: %s", path, e2);
+	if (rc)
+		messsim_family_free(f);
+	return rc;
+}
+
 static int is_dir(const char *p)
 {
 	struct stat st;
@@ -660,14 +678,7 @@ int messsim_family_load(const char *path, const struct messsim_load_opts *lo, st
 	} else {
 		rc = load_csv(path, mhz, f, err, errlen);
 	}
-	if (!rc) {
-		char e2[256];
-		if (messsim_family_finish(f, e2, sizeof e2))
-			rc = fail(err, errlen, "%s: %s", path, e2);
-	}
-	if (rc)
-		messsim_family_free(f);
-	return rc;
+	return finish_or_free(f, path, rc, err, errlen);
 }
 
 /* ---- a family from few kernels ---------------------------------------------- */
@@ -712,12 +723,9 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 					rc = fail(err, errlen, "%s:1: header lacks column %s", path, want[j]);
 			continue;
 		}
-		const char *p = line;
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p)
+		int nc = csv_row(line, cell);
+		if (nc < 0)
 			continue;
-		int nc = csv_split(line, cell, CSV_MAXCOLS);
 		double v[4];
 		for (int j = 0; j < 4 && !rc; j++) {
 			if (col[j] >= nc || !*cell[col[j]])
@@ -803,14 +811,7 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 		rc = messsim_family_set(f, r, m, mb, ns, err, errlen);
 	}
 	free(k); free(mb); free(ns);
-	if (!rc) {
-		char e2[256];
-		if (messsim_family_finish(f, e2, sizeof e2))
-			rc = fail(err, errlen, "%s: %s", path, e2);
-	}
-	if (rc)
-		messsim_family_free(f);
-	return rc;
+	return finish_or_free(f, path, rc, err, errlen);
 }
 
 int messsim_family_write(const struct messsim_family *f, const char *dir, const char *origin, char *err,

@@ -255,26 +255,24 @@ static void refusals(void **st)
 	struct messsim_family f;
 	load_ok(at("one.csv"), 0, &f);
 	messsim_family_free(&f);
-	put("single.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n50,1,100\n50,2,110\n");
-	load_bad(at("single.csv"), 0, "single.csv: one read ratio (50 %); a family needs at least two");
-	put("nonnum.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n0,1,100\n100,x1,100\n");
-	load_bad(at("nonnum.csv"), 0, "nonnum.csv:3: 'x1' is not a number");
-	put("neg.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n0,1,100\n\n100,-1,100\n");
-	load_bad(at("neg.csv"), 0, "neg.csv:4: negative bandwidth");
-	put("zero.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n0,1,0\n100,1,100\n");
-	load_bad(at("zero.csv"), 0, "zero.csv:2: latency is not positive");
-	put("hdr.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n");
-	load_bad(at("hdr.csv"), 0, "hdr.csv:1: no data rows (header only)");
-	put("empty.csv", "");
-	load_bad(at("empty.csv"), 0, "empty.csv:1: empty file (no header)");
-	put("nohdr.csv", "1,2,3\n");
-	load_bad(at("nohdr.csv"), 0, "nohdr.csv:1: header has neither read_pct_rounded");
-	put("emptycell.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n0,1,100\n100,,100\n");
-	load_bad(at("emptycell.csv"), 0, "emptycell.csv:3: column 2 is empty");
-	put("inf.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n0,1,100\n100,inf,100\n");
-	load_bad(at("inf.csv"), 0, "inf.csv:3: 'inf' is not a number");
-	put("pct.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n0,1,100\n101,1,100\n");
-	load_bad(at("pct.csv"), 0, "pct.csv:3: read % 101 outside 0..100");
+#define H "read_pct_rounded,bandwidth_mean,latency_mean\n"
+	static const struct { const char *name, *text, *want; } bad[] = {
+		{ "single.csv", H "50,1,100\n50,2,110\n", "single.csv: one read ratio (50 %); a family needs at least two" },
+		{ "nonnum.csv", H "0,1,100\n100,x1,100\n", "nonnum.csv:3: 'x1' is not a number" },
+		{ "neg.csv", H "0,1,100\n\n100,-1,100\n", "neg.csv:4: negative bandwidth" },
+		{ "zero.csv", H "0,1,0\n100,1,100\n", "zero.csv:2: latency is not positive" },
+		{ "hdr.csv", H, "hdr.csv:1: no data rows (header only)" },
+		{ "empty.csv", "", "empty.csv:1: empty file (no header)" },
+		{ "nohdr.csv", "1,2,3\n", "nohdr.csv:1: header has neither read_pct_rounded" },
+		{ "emptycell.csv", H "0,1,100\n100,,100\n", "emptycell.csv:3: column 2 is empty" },
+		{ "inf.csv", H "0,1,100\n100,inf,100\n", "inf.csv:3: 'inf' is not a number" },
+		{ "pct.csv", H "0,1,100\n101,1,100\n", "pct.csv:3: read % 101 outside 0..100" },
+	};
+#undef H
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		put(bad[i].name, bad[i].text);
+		load_bad(at(bad[i].name), 0, bad[i].want);
+	}
 	load_bad(at("missing.csv"), 0, "missing.csv: cannot open");
 }
 
@@ -499,26 +497,36 @@ static struct messsim *family3(double b1, double l1, double b2, double l2, doubl
  * The equilibrium is where that meets the curve, found here by bisection
  * on the 150..300 ns segment (B = 10 + 2 (L - 150) / 150 GB/s): L = 193.2,
  * B = 10.58 GB/s.  The loop settles there within 2 %. */
-static void ctrl_closed_loop_saturating(void **st)
+/* The closed loop with q requests in flight (demand q x 64 B / L) settles
+ * within 2 % where the demand meets the curve, B = seg(L) GB/s on the
+ * segment lo..hi ns: found here by bisection. */
+static void expect_equilibrium(struct messsim *s, unsigned q, double (*seg)(double), double lo, double hi,
+                               const char *what)
 {
-	(void)st;
-	double lo = 150, hi = 300;
 	for (int i = 0; i < 60; i++) {
 		double m = (lo + hi) / 2;
-		if (2048 / m > 10 + 2 * (m - 150) / 150)
+		if (q * 64 / m > seg(m))
 			lo = m;
 		else
 			hi = m;
 	}
-	double leq = lo, beq = 2048 / lo * 1000;
-	struct messsim *s = family3(10000, 150, 12000, 300, 12800, 600);
-	double mbps, lat;
+	double leq = lo, beq = q * 64 / lo * 1000, mbps, lat;
 	uint64_t minlat;
-	closed_loop(s, 32, 400000, &mbps, &lat, &minlat);
-	print_message("equilibrium %.1f ns %.0f MB/s; loop %.1f cycles %.0f MB/s\n", leq, beq, lat, mbps);
+	closed_loop(s, q, 400000, &mbps, &lat, &minlat);
+	print_message("%s: equilibrium %.1f ns %.0f MB/s; loop %.1f cycles %.0f MB/s\n", what, leq, beq, lat, mbps);
 	assert_true(mbps > 0.98 * beq && mbps < 1.02 * beq);
 	assert_true(lat > 0.98 * leq && lat < 1.02 * leq);
 	assert_true(minlat >= 1);
+}
+
+static double seg_saturating(double l) { return 10 + 2 * (l - 150) / 150; }
+static double seg_wave(double l) { return 12 - 2 * (l - 300) / 300; }
+
+static void ctrl_closed_loop_saturating(void **st)
+{
+	(void)st;
+	struct messsim *s = family3(10000, 150, 12000, 300, 12800, 600);
+	expect_equilibrium(s, 32, seg_saturating, 150, 300, "saturating");
 	struct messsim_stats x;
 	messsim_stats(s, &x);
 	assert_int_equal(x.throttled_windows, 0);
@@ -553,22 +561,8 @@ static void ctrl_overflow_throttles(void **st)
 static void ctrl_wave_falling_branch(void **st)
 {
 	(void)st;
-	double lo = 300, hi = 600;
-	for (int i = 0; i < 60; i++) {
-		double m = (lo + hi) / 2;
-		if (4096 / m > 12 - 2 * (m - 300) / 300)
-			lo = m;
-		else
-			hi = m;
-	}
-	double leq = lo, beq = 4096 / lo * 1000;
 	struct messsim *s = family3(10000, 150, 12000, 300, 10000, 600);
-	double mbps, lat;
-	uint64_t minlat;
-	closed_loop(s, 64, 400000, &mbps, &lat, &minlat);
-	print_message("wave: equilibrium %.1f ns %.0f MB/s; loop %.1f cycles %.0f MB/s\n", leq, beq, lat, mbps);
-	assert_true(mbps > 0.98 * beq && mbps < 1.02 * beq);
-	assert_true(lat > 0.98 * leq && lat < 1.02 * leq);
+	expect_equilibrium(s, 64, seg_wave, 300, 600, "wave");
 	messsim_close(s);
 }
 
@@ -668,6 +662,11 @@ static void api_errors(void **st)
 	assert_int_equal(messsim_family_set(&f, 0, 1, bw, ns, err, sizeof err), 0);
 	assert_null(messsim_open_family(&f, &o, err, sizeof err));
 	assert_non_null(strstr(err, "no curve for read % 2"));
+	messsim_family_init(&f);
+	assert_int_equal(messsim_family_set(&f, 40, 1, bw, ns, err, sizeof err), 0);
+	assert_int_equal(messsim_family_finish(&f, err, sizeof err), -1);
+	assert_non_null(strstr(err, "1 read ratio measured; a family needs at least two"));
+	messsim_family_free(&f);
 	messsim_family_init(&f);
 	assert_int_equal(messsim_family_set(&f, 3, 1, bw, ns, err, sizeof err), -1);
 	assert_non_null(strstr(err, "read % 3 is not one of"));
