@@ -184,7 +184,7 @@ done
 awk '/^==[0-9]+== Collected :/ { c[FILENAME] = $4 } /total: instructions=/ { split($2, a, "="); n[FILENAME] = a[2] }
 	END { f = c[ARGV[1]]; m = c[ARGV[2]]; nf = n[ARGV[1]]; nm = n[ARGV[2]]
 		printf "\nhost cost (callgrind, one Mess run of 3 mixes x 2 pauses, 8 harts):\n"
-		printf "  fixed: %d host instructions for %d simulated (%.1f per simulated)\n", f, nf, f / nf
-		printf "  mess:  %d host instructions for %d simulated (%.1f per simulated)\n", m, nm, m / nm
+		printf "  fixed: %.0f host instructions for %.0f simulated (%.1f per simulated)\n", f, nf, f / nf
+		printf "  mess:  %.0f host instructions for %.0f simulated (%.1f per simulated)\n", m, nm, m / nm
 		printf "  mess / fixed: %.3f in total, %.3f per simulated instruction\n", m / f, (m / nm) / (f / nf) }' \
 	"$OUT/cost-fixed.err" "$OUT/cost-mess.err"
