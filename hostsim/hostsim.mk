@@ -32,6 +32,7 @@ $(VERSION_H): FORCE
 $(foreach s,$(VERSION_USERS),$(patsubst %.c,$(HOBJ)/%.o,$(s)) $(patsubst %.c,$(HOBJ_SAN)/%.o,$(s))): $(VERSION_H)
 $(foreach s,$(VERSION_USERS),$(patsubst %.c,$(HOBJ)/%.o,$(s)) $(patsubst %.c,$(HOBJ_SAN)/%.o,$(s))): HCFLAGS += -I$(BUILD)/gen
 
+include hostsim/mess/mess.mk
 include hostsim/cli/cli.mk
 include hostsim/sim/sim.mk
 include $(sort $(wildcard hostsim/tests/*.mk))

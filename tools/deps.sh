@@ -18,6 +18,7 @@ dtc                         device-tree-compiler
 /usr/include/libfdt.h       libfdt-dev
 cc                          gcc
 make                        make
+verilator                   verilator
 '
 
 # `make fuzz` only; libFuzzer is a file of clang's runtime folder

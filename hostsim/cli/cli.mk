@@ -5,7 +5,7 @@
 # link them; a new command file hostsim/cli/<name>.c is picked up
 # automatically (declare it in cmds.h and add one line to main.c's table).
 RVMESS_LIB_SRCS := $(filter-out hostsim/cli/main.c,$(sort $(wildcard hostsim/cli/*.c))) \
-                   firmware/lib/crc32.c firmware/lib/cfgcheck.c
+                   firmware/lib/crc32.c firmware/lib/cfgcheck.c $(MESS_LIB_SRCS)
 RVMESS_LIBS     := -lm
 
 HOST_BINS += $(BUILD)/bin/rvmess

@@ -8,5 +8,6 @@ int cmd_parse(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_curves(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const struct rvm_cmd cmds[] = {
 	{ "config", cmd_config, "config IMAGE [key=value ...] [--file CFG] [-o OUT]  show or rewrite an image's config block" },
 	{ "curves", cmd_curves, "curves MESS.csv [-o DIR] [--peak GBPS]  metrics, SVG and Mess simulator curves from a Mess CSV" },
 	{ "compare", cmd_compare, "compare RUN_A RUN_B [-o DIR]  two parsed runs side by side (levels, latency, Mess, curve differences)" },
+	{ "sim", cmd_sim, "sim info|curves|run|trace|sweep FAMILY ...  the Mess analytical simulator without a CPU (docs/mess.md)" },
 };
 
 static void usage(FILE *f)

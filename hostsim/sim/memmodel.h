@@ -62,6 +62,13 @@ extern const struct memmodel_ops memmodel_ddr;
 void memmodel_ddr_map(const void *st, uint64_t line_addr, unsigned *ch, unsigned *rank, unsigned *bg,
                       unsigned *bank, uint64_t *row);
 
+/* The mess model (memmodel_mess.c). */
+extern const struct memmodel_ops memmodel_mess;
+/* --trace-mem, --profile-mem: if either file is set, wrap mm so that every
+ * transfer is also written to the trace as "cycle r|w" and counted in the
+ * profile's windows (memmodel_mess.c).  0 or -1 + err. */
+int memmodel_trace(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen);
+
 /* Look a model up by name ("dram" is simple-dram); NULL if unknown. */
 const struct memmodel_ops *memmodel_find(const char *name);
 /* The i-th model of the table, NULL past the end. */

@@ -149,13 +149,14 @@ int memsys_cfg_set(struct memsys_cfg *c, const char *key, const char *value, cha
 				         kd->name, value, memmodel_names());
 			return -1;
 		}
-		if (strlen(value) >= sizeof c->mem_model) {
+		size_t cap = kd->max > 0 ? (size_t)kd->max : sizeof c->mem_model; /* a text key's max: its size */
+		if (strlen(value) >= cap) {
 			if (errlen)
 				snprintf(err, errlen, "memsys: key '%s': '%.40s' is too long (at most %zu characters)",
-				         kd->name, value, sizeof c->mem_model - 1);
+				         kd->name, value, cap - 1);
 			return -1;
 		}
-		snprintf(cp, sizeof c->mem_model, "%s", value);
+		snprintf(cp, cap, "%s", value);
 		return 0;
 	}
 	char *end;
@@ -247,7 +248,7 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen)
 static void print_key(const struct memsys_key *k, const struct memsys_cfg *c, FILE *f)
 {
 	const char *cp = (const char *)c + k->off;
-	char v[64];
+	char v[300];
 	switch (k->type) {
 	case K_U32: snprintf(v, sizeof v, "%u", *(const unsigned *)(const void *)cp); break;
 	case K_SIZE: snprintf(v, sizeof v, "%llu", (unsigned long long)*(const uint64_t *)(const void *)cp); break;
@@ -313,7 +314,7 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	m->llc_ready = calloc(m->llc.nsets * m->llc.ways, sizeof *m->llc_ready);
 	if (!m->sharers || !m->llc_ready)
 		goto oom;
-	if (memmodel_open(&m->mm, cfg, e, sizeof e))
+	if (memmodel_open(&m->mm, cfg, e, sizeof e) || memmodel_trace(&m->mm, cfg, e, sizeof e))
 		goto fail;
 	return m;
 oom:

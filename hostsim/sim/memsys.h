@@ -80,6 +80,22 @@ struct memsys_cfg {
 	unsigned ddr_rq, ddr_wq, ddr_wq_hi, ddr_wq_lo; /* queues: 32 64 48 16 */
 	unsigned ddr_cap;       /* starvation cap: 16 */
 	unsigned ddr_frontend;  /* LLC <-> controller path, cycles: 40 */
+
+	/* mess model (memmodel_mess.c, docs/mess.md): a measured curve family
+	 * replayed by the Mess feedback controller (hostsim/mess/messsim.h) */
+	char mess_curves[256];  /* family: bwlat directory, rvmess folder or CSV */
+	unsigned mess_window;   /* requests per window: 1000 */
+	uint64_t mess_window_cycles; /* ... or this many cycles, first reached: 10000 */
+	double mess_conv;       /* convergence factor: 0.05 */
+	double mess_onchip;     /* on-chip part of the curves' latency, ns;
+	                           -1: l1d-hit + llc-hit cycles at the clock */
+	double mess_curve_mhz;  /* curve latencies in cycles at this clock; 0: ns */
+	/* every memory transfer as a "cycle r|w" line (any model) */
+	char trace_mem[256];
+	/* per window of profile_window cycles: bandwidth, read share and mean
+	 * read latency the image produced (any model; docs/mess.md) */
+	char profile_mem[256];
+	uint64_t profile_window; /* cycles: 100000 */
 };
 
 /* Fill *c with the defaults above. */

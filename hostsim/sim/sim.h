@@ -64,7 +64,7 @@ struct sim_opts {
 	unsigned inject[SIM_NFAULTS]; /* rate in percent; 0 = not injected */
 	/* timing options passed to memsys (name=value, kept verbatim) */
 	unsigned nmemsys;
-	struct { char key[32]; char val[64]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
+	struct { char key[32]; char val[256]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
 	char strings[2][512];    /* storage for console path from a config file */
 };
 

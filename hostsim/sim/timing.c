@@ -59,10 +59,11 @@ int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen)
 	fclose(m);
 	/* memsys prints "key value  # help"; freq-ghz comes from --freq-mhz */
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char key[64], val[64];
+		char key[64], val[300];
 		const char *help = strchr(line, '#');
 
-		if (sscanf(line, "%63s %63s", key, val) != 2 || !tm_is_option(key))
+		/* an empty text key (mess-curves, trace-mem) prints as its help */
+		if (sscanf(line, "%63s %299s", key, val) != 2 || val[0] == '#' || !tm_is_option(key))
 			continue;
 		fprintf(f, "%s=%s%s%s\n", key, val, help ? "  " : "", help ? help : "");
 	}

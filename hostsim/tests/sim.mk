@@ -16,7 +16,7 @@ isa-tests: $(ISA_ELFS)
 unit-bins: $(ISA_ELFS)
 
 # cmocka unit tests
-SIM_MEMSYS_SRCS := $(sort $(wildcard hostsim/sim/memsys.c hostsim/sim/cache.c hostsim/sim/memmodel*.c))
+SIM_MEMSYS_SRCS := $(sort $(wildcard hostsim/sim/memsys.c hostsim/sim/cache.c hostsim/sim/memmodel*.c)) $(MESS_LIB_SRCS)
 
 UNIT_TESTS += test_sim_decode
 test_sim_decode_SRCS := hostsim/tests/test_sim_decode.c hostsim/sim/decode.c

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Integration test of the Mess analytical simulator (docs/mess.md):
+#   sim-sweep-shipped     rvmess sim sweep over the shipped family's 100 %
+#                         curve: each point's "curve ns" is the file's own
+#                         latency at that bandwidth and the simulated latency
+#                         is within 1 % (or one cycle) of it;
+#   sim-run-*             open-loop synthetic traffic on a linear family
+#                         (0 MB/s 100 ns .. 12800 MB/s 200 ns): at 6400 MB/s
+#                         the curve's latency is 150 ns (periodic exact,
+#                         Poisson within 2 %);
+#   sim-trace             a "cycle r|w" trace of one request per 10 cycles
+#                         (6400 MB/s at 1 GHz) replays to a mean of 150 ns;
+#                         a bad trace line is refused with its line number;
+#   sim-curves-kernels    rvmess sim curves: the built bwlat of a mix's own
+#                         read share at a pause holds that mix's point;
+#   bad-<case>            malformed families: rvmess sim and hostsim both exit
+#                         2 with FILE:LINE: reason;
+#   hostsim-mess-unloaded hostsim --mem-model mess on the shipped family: the
+#                         idle chase reads the family's latency at the
+#                         point's bandwidth (within 0.5 %);
+#   hostsim-mess-counters the image's memory-controller counters against the
+#                         model's own count (--stats), within 1 %;
+#   hostsim-trace-mem     --trace-mem writes one line per transfer: as many r
+#                         and w lines as the model served reads and writes;
+#   verilator-dpi         the DPI-C adapter (hostsim/mess/dpi/) built with
+#                         Verilator into the SystemVerilog testbench
+#                         tb_messsim.sv: 9 streams (3 rates x 100/50/0 %
+#                         reads) on a linear family, each ending at the
+#                         curve's latency within one cycle (the testbench
+#                         computes it: 100 + (200 - R) x MB/s / 12800 ns);
+#   hostsim-profile-mem   --profile-mem: the windows' request counts add up to
+#                         the model's transfers, each window's MB/s is its
+#                         requests x 64 B over the window; rvmess sim profile
+#                         scores every window in 0..1 and writes the SVG;
+#   closed-loop-small     tools/mess-validate.sh --small: unloaded <= 0.5 %,
+#                         maximum latency <= 2 %, latency at equal bandwidth
+#                         mean <= 2 % (goals); saturated bandwidth <= 3 %
+#                         (its goal of 1 % is missed, docs/mess.md says why).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+RVMESS=$BUILD/bin/rvmess
+HOSTSIM=$BUILD/bin/hostsim
+SHIPPED=curves/hostsim-ddr4-3200
+scratch messsim
+
+# ---- sweep self-check on the shipped family ----------------------------------
+"$RVMESS" sim sweep "$SHIPPED" --read 100 >"$TMP/sweep.out" 2>&1; rc=$?
+why=$(awk -v f="$SHIPPED/bwlat/bwlat_100.txt" 'BEGIN { while ((getline l < f) > 0) { split(l, a, " "); lat[sprintf("%.3f", a[1])] = a[2] } }
+	$1 == 100 && NF == 7 { n++; b = sprintf("%.3f", $3)
+		if (!(b in lat)) { print "no row at " b " MB/s"; exit }
+		if (($4 - lat[b]) ^ 2 > 1e-6) { print b " MB/s: curve " $4 ", file " lat[b]; exit }
+		d = ($5 - lat[b]) / lat[b]; if (d < 0) d = -d
+		if (d > 0.01 && ($5 - lat[b]) ^ 2 > 1) { print b " MB/s: simulated " $5 " ns, file " lat[b]; exit } }
+	END { if (n < 10) print n " points" }' "$TMP/sweep.out")
+if [ $rc = 0 ] && [ -z "$why" ] && grep -q "the curve is reproduced" "$TMP/sweep.out"; then pass sim-sweep-shipped
+else fail sim-sweep-shipped "exit $rc: ${why:-$(tail -1 "$TMP/sweep.out")}"; fi
+
+# ---- synthetic traffic on a linear family ------------------------------------
+mkdir -p "$TMP/lin"
+for r in 0 100; do printf '12800 200\n0 100\n' >"$TMP/lin/bwlat_$r.txt"; done
+lastlat() { sed -n 's/^last window: .*curve latency \([0-9.]*\) ns$/\1/p' "$1"; }
+"$RVMESS" sim run "$TMP/lin" --bw 6400 --read 50 --requests 400000 >"$TMP/run.out" 2>&1
+got=$(lastlat "$TMP/run.out")
+if awk -v g="$got" 'BEGIN { exit !(g != "" && (g - 150) ^ 2 < 0.75 ^ 2) }'; then pass "sim-run-periodic ($got ns)"
+else fail sim-run-periodic "last window ${got:-?} ns, want 150: $(tail -1 "$TMP/run.out")"; fi
+"$RVMESS" sim run "$TMP/lin" --bw 6400 --read 50 --arrivals poisson --requests 400000 >"$TMP/runp.out" 2>&1
+got=$(sed -n 's/^mean latency, second half: \([0-9.]*\) ns.*/\1/p' "$TMP/runp.out")
+if awk -v g="$got" 'BEGIN { exit !(g != "" && (g - 150) ^ 2 < 3 ^ 2) }'; then pass "sim-run-poisson ($got ns)"
+else fail sim-run-poisson "mean ${got:-?} ns, want 150 +- 2 %"; fi
+
+awk 'BEGIN { for (i = 1; i <= 200000; i++) printf "%d %s\n", 10 * i, i % 2 ? "r" : "w" }' >"$TMP/t.trace"
+"$RVMESS" sim trace "$TMP/lin" "$TMP/t.trace" >"$TMP/trace.out" 2>&1; rc=$?
+got=$(sed -n 's/^mean latency, second half: \([0-9.]*\) ns.*/\1/p' "$TMP/trace.out")
+printf '10 r\n20 x\n' >"$TMP/bad.trace"
+"$RVMESS" sim trace "$TMP/lin" "$TMP/bad.trace" >"$TMP/badt.out" 2>&1; rc2=$?
+if [ $rc = 0 ] && awk -v g="$got" 'BEGIN { exit !(g != "" && (g - 150) ^ 2 < 1.5 ^ 2) }' && [ $rc2 = 2 ] &&
+	grep -q "bad.trace:2: not a \"cycle r|w\" line" "$TMP/badt.out"; then pass "sim-trace ($got ns)"
+else fail sim-trace "exit $rc mean ${got:-?} ns (want 150); bad trace: exit $rc2 $(head -1 "$TMP/badt.out")"; fi
+
+# ---- a family from kernels ------------------------------------------------------
+# two kernels at two pauses: at pause 0 read shares 50 % and 70 %, so R = 60
+# is halfway: (15 GB/s, 300 ns) and (25, 500) -> 20000 MB/s 400 ns; at pause
+# 100 they read 98 % and 100 %: R = 60 is below both and takes the nearer
+# one's point, 1000 MB/s 100 ns; the anchor is 0 MB/s at the lowest, 100 ns.
+cat >"$TMP/k.csv" <<'EOF'
+read_pct_rounded,pause,bandwidth_mean,bandwidth_std,rd_percentage_actual_mean,latency_mean,latency_std,bandwidth_smooth,latency_smooth,rw_ratio
+50,0,15,0,0.50,300,0,15,300,50
+70,0,25,0,0.70,500,0,25,500,70
+98,100,1,0,0.98,100,0,1,100,50
+100,100,2,0,1.0,110,0,2,110,70
+EOF
+if "$RVMESS" sim curves "$TMP/k.csv" -o "$TMP/kc" >"$TMP/kc.out" 2>&1 &&
+	[ "$(ls "$TMP/kc" | grep -c '^bwlat_[0-9]*\.txt$')" = 51 ] &&
+	[ "$(cat "$TMP/kc/bwlat_60.txt" | tr '\n' ';')" = "20000.000 400.000;1000.000 100.000;0.000 100.000;" ]; then
+	pass sim-curves-kernels
+else fail sim-curves-kernels "bwlat_60: $(tr '\n' ';' <"$TMP/kc/bwlat_60.txt" 2>/dev/null) $(head -1 "$TMP/kc.out")"; fi
+
+# ---- malformed families ----------------------------------------------------------
+bad() { # CASE WANT (the family is $TMP/bad)
+	local c=$1 want=$2 r1 r2
+	"$RVMESS" sim info "$TMP/bad" >"$TMP/$c.1" 2>&1; r1=$?
+	"$HOSTSIM" --mem-model mess --mess-curves "$TMP/bad" "$BUILD/images/virt.elf" >"$TMP/$c.2" 2>&1; r2=$?
+	if [ $r1 = 2 ] && [ $r2 = 2 ] && grep -qF "$want" "$TMP/$c.1" && grep -qF "$want" "$TMP/$c.2"; then pass "bad-$c"
+	else fail "bad-$c" "rvmess exit $r1, hostsim exit $r2, want 2 and '$want': $(head -1 "$TMP/$c.1") / $(head -1 "$TMP/$c.2")"; fi
+}
+rm -rf "$TMP/bad"; mkdir "$TMP/bad"; printf '1 100\n2 x9\n' >"$TMP/bad/bwlat_0.txt"; printf '1 100\n' >"$TMP/bad/bwlat_2.txt"
+bad nonnumeric "bad/bwlat_0.txt:2: 'x9' is not a number"
+printf '1 100\n\n-2 100\n' >"$TMP/bad/bwlat_0.txt"
+bad negative "bad/bwlat_0.txt:3: negative bandwidth"
+rm "$TMP/bad/bwlat_0.txt"
+bad one-ratio "1 read ratio (one bwlat file); a family needs at least two"
+rm -rf "$TMP/bad"; mkdir "$TMP/bad"; echo "read_pct_rounded,bandwidth_mean,latency_mean" >"$TMP/bad/mess.csv"
+bad header-only "bad/mess.csv:1: no data rows (header only)"
+rm -rf "$TMP/bad"; mkdir "$TMP/bad"
+bad empty-dir "bad: no bwlat_<R>.txt files"
+
+# ---- hostsim with the mess model ----------------------------------------------
+field() { # LOG MIX PAUSE KEY
+	grep -ao "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2
+}
+cp "$BUILD/images/virt.elf" "$TMP/virt.elf"
+"$RVMESS" config "$TMP/virt.elf" suites=mess mess_mix=0,100 mess_pause=0,16384 reps=1 \
+	mess_window_loads=4000 mess_chase_size=32M mess_gen_size=2M >/dev/null || fail config "rvmess config refused the grid"
+timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --stats --mem-model mess --mess-curves "$SHIPPED" \
+	--trace-mem "$TMP/mess.trace" --profile-mem "$TMP/mess.prof" --profile-window 50000 "$TMP/virt.elf" >"$TMP/mess.log" 2>"$TMP/mess.err"
+bw=$(field "$TMP/mess.log" 0 16384 bw_ctr); lat=$(field "$TMP/mess.log" 0 16384 nspl)
+# the family's 100 % curve at that bandwidth (rows ascending by latency;
+# the first row reaching it, linear)
+want=$(sort -k2,2g -k1,1g "$SHIPPED/bwlat/bwlat_100.txt" | awk -v b="$bw" 'NR == 1 && b <= $1 { print $2; exit }
+	NR > 1 && $1 >= b { print pl + ($2 - pl) * (b - pb) / ($1 - pb); exit } { pb = $1; pl = $2 }')
+if awk -v l="$lat" -v w="$want" 'BEGIN { exit !(l != "" && w != "" && (l - w) ^ 2 <= (0.005 * w) ^ 2) }'; then
+	pass "hostsim-mess-unloaded ($lat ns, curve $want ns at $bw MB/s)"
+else fail hostsim-mess-unloaded "chase ${lat:-?} ns at ${bw:-?} MB/s, family ${want:-?} ns"; fi
+truth=$(sed -n 's/.*model mess served reads \([0-9]*\) writes \([0-9]*\).*/\1 \2/p' "$TMP/mess.err")
+seen=$(grep -ao "@RVM [0-9]* memctl .*" "$TMP/mess.log" | tail -1 | sed -n 's/.* reads=\([0-9]*\) writes=\([0-9]*\).*/\1 \2/p')
+if [ -n "$truth" ] && [ -n "$seen" ] && awk -v t="$truth" -v s="$seen" 'BEGIN { split(t, a, " "); split(s, b, " ")
+	exit !(b[1] <= a[1] && b[2] <= a[2] && (a[1] - b[1]) <= 0.01 * a[1] && (a[2] - b[2]) <= 0.01 * a[2] + 16) }'
+then pass "hostsim-mess-counters (image $seen, model $truth)"
+else fail hostsim-mess-counters "image read '$seen', model served '$truth'"; fi
+tr=$(awk '{ c[$2]++ } END { print c["r"] + 0, c["w"] + 0 }' "$TMP/mess.trace")
+if [ -n "$truth" ] && [ "$tr" = "$truth" ]; then pass "hostsim-trace-mem ($tr)"
+else fail hostsim-trace-mem "trace r/w '$tr', model served '$truth'"; fi
+
+why=$(awk -v t="$truth" 'BEGIN { split(t, a, " "); want = a[1] + a[2] }
+	/^#/ { next } { n += $2; w++; b = $2 * 64 * 1000 / 50000; if ((b - $3) ^ 2 > 0.001) { print "window " $1 ": " $3 " MB/s, want " b; exit } }
+	END { if (n != want) print n " requests in " w " windows, model served " want }' "$TMP/mess.prof")
+"$RVMESS" sim profile "$SHIPPED" "$TMP/mess.prof" -o "$TMP/prof.svg" >"$TMP/prof.out" 2>&1; rc=$?
+nw=$(grep -vc '^#' "$TMP/mess.prof")
+bad=$(awk 'NF == 6 && $1 ~ /^[0-9]+$/ { n++; if ($6 < 0 || $6 > 1) { print "score " $6; exit } } END { if (n == 0) print "no windows" }' "$TMP/prof.out")
+if [ -n "$truth" ] && [ -z "$why" ] && [ $rc = 0 ] && [ -z "$bad" ] && grep -q "^profile: $nw windows" "$TMP/prof.out" &&
+	grep -q '<svg' "$TMP/prof.svg"; then pass "hostsim-profile-mem ($nw windows)"
+else fail hostsim-profile-mem "${why:-$bad} exit $rc $(tail -1 "$TMP/prof.out")"; fi
+
+# ---- Verilator ------------------------------------------------------------------------
+if command -v verilator >/dev/null; then
+	mkdir -p "$TMP/vl/fam"
+	printf '12800 300\n0 100\n' >"$TMP/vl/fam/bwlat_0.txt"
+	printf '12800 200\n0 100\n' >"$TMP/vl/fam/bwlat_100.txt"
+	D=hostsim/mess/dpi
+	for c in hostsim/mess/family.c hostsim/mess/ctrl.c $D/messsim_dpi.c; do
+		${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -Ihostsim -c "$c" -o "$TMP/vl/$(basename "$c" .c).o" || break
+	done
+	if timeout 600 verilator --binary -j 2 -Wall -Wno-DECLFILENAME -Wno-UNUSEDSIGNAL $D/messsim_pkg.sv $D/tb_messsim.sv \
+		"$TMP/vl/messsim_dpi.o" "$TMP/vl/family.o" "$TMP/vl/ctrl.o" --top-module tb_messsim -o tbsim -LDFLAGS -lm \
+		--Mdir "$TMP/vl/obj" >"$TMP/vl/build.log" 2>&1; then
+		"$TMP/vl/obj/tbsim" +curves="$TMP/vl/fam" >"$TMP/vl/run.out" 2>&1
+		if [ "$(grep -c '^ok gap' "$TMP/vl/run.out")" = 9 ] && grep -q '^PASS 9 streams, 0 failed' "$TMP/vl/run.out"; then
+			pass verilator-dpi
+		else fail verilator-dpi "$(grep -m2 'FAIL' "$TMP/vl/run.out" | tr '\n' ' ')"; fi
+	else fail verilator-dpi "build: $(grep -m2 -i error "$TMP/vl/build.log" | tr '\n' ' ')"; fi
+else
+	skip verilator-dpi "verilator not installed (tools/deps.sh installs it)"
+fi
+
+# ---- closed loop ---------------------------------------------------------------------
+tools/mess-validate.sh --small --out "$TMP/val" >"$TMP/val.out" 2>&1; rc=$?
+vals=$(awk '/^unloaded latency, worst mix/ { u = $5 } /^saturated bandwidth range/ { s = $4 }
+	/^maximum latency range/ { m = $4 } /^latency at equal bandwidth/ { p = $6 }
+	END { print u, s, m, p }' "$TMP/val.out")
+if [ $rc = 0 ] && awk -v v="$vals" 'BEGIN { n = split(v, a, " "); exit !(n == 4 && a[1] <= 0.5 && a[2] <= 3 && a[3] <= 2 && a[4] <= 2) }'
+then pass "closed-loop-small (unloaded/saturated/max/per-point % = $vals)"
+else fail closed-loop-small "exit $rc; unloaded/saturated/max/per-point % = '$vals': $(tail -1 "$TMP/val.out")"; fi
+finish

@@ -1,0 +1,491 @@
+/*
+ * rvmess sim: the Mess analytical simulator without a CPU (docs/mess.md).
+ *
+ *   rvmess sim info FAMILY              what was read, interpolated, copied
+ *   rvmess sim curves MESS.csv -o DIR   a bwlat directory from few kernels
+ *   rvmess sim run FAMILY --bw MBPS --read PCT [--arrivals poisson|periodic]
+ *   rvmess sim trace FAMILY TRACE       replay "cycle r|w" lines
+ *   rvmess sim sweep FAMILY [--read PCT] the self-check: the synthetic rate
+ *                                       swept over a curve reproduces it
+ *   rvmess sim profile FAMILY PROFILE [-o SVG]
+ *                                       hostsim --profile-mem windows placed on
+ *                                       the family: the memory stress score
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cmds.h"
+#include "cli/svg.h"
+#include "mess/messsim.h"
+
+#define USAGE                                                                                                   \
+	"usage: rvmess sim info FAMILY [OPTIONS]\n"                                                             \
+	"       rvmess sim curves MESS.csv -o DIR\n"                                                            \
+	"       rvmess sim run FAMILY --bw MBPS --read PCT [--arrivals poisson|periodic] [--requests N] [OPTIONS]\n" \
+	"       rvmess sim trace FAMILY TRACE [OPTIONS]\n"                                                      \
+	"       rvmess sim sweep FAMILY [--read PCT] [OPTIONS]\n"                                              \
+	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"
+
+static int usage(const char *why, const char *arg)
+{
+	if (why)
+		fprintf(stderr, "rvmess sim: %s%s%s\n", why, arg ? " " : "", arg ? arg : "");
+	fprintf(stderr, USAGE "(rvmess sim --help explains the options)\n");
+	return 2;
+}
+
+static int help(void)
+{
+	printf(USAGE
+	       "The Mess analytical memory simulator (hostsim/mess/messsim.h) on its own.  FAMILY is\n"
+	       "a bwlat directory, an rvmess output folder or a Mess 1/Mess 2 CSV.\n"
+	       "  info          one line per read ratio: measured, interpolated or extrapolated\n"
+	       "  curves        a bwlat directory (51 files + README) built from a Mess 2 CSV of a\n"
+	       "                few kernels by interpolating between kernels at equal pause\n"
+	       "  run           open-loop synthetic traffic at --bw MB/s with --read %% reads\n"
+	       "                (default 100), --arrivals periodic (default) or poisson, --requests N\n"
+	       "                (default 1000000), --seed S; prints the timeline every --every K\n"
+	       "                windows (default 0: none) and a summary\n"
+	       "  trace         replay a file of \"cycle r|w\" lines (hostsim --trace-mem writes one)\n"
+	       "  sweep         for each point of each measured curve (or --read PCT), run the\n"
+	       "                synthetic rate at the point's bandwidth and compare the simulated\n"
+	       "                latency with the curve's: exit 1 if one is off by more than 1 %%\n"
+	       "                (or one cycle)\n"
+	       "  profile       place the windows of hostsim --profile-mem FILE on the family: per\n"
+	       "                window the curve latency at its bandwidth and the memory stress score\n"
+	       "                (0 on the unloaded plateau, 1 at the curve's highest bandwidth; docs/mess.md);\n"
+	       "                -o SVG plots the windows over the measured curves\n"
+	       "options: --freq-mhz F (clock, default 1000), --window N (1000), --convergence C\n"
+	       "  (0.05), --onchip NS (0), --curve-mhz F (curve latencies in cycles at F MHz)\n"
+	       "Exit status: 0 ok; 1 sweep mismatch; 2 usage error, unreadable or refused input.\n");
+	return 0;
+}
+
+struct args {
+	const char *family, *file, *out;
+	struct messsim_opts o;
+	double bw, read;
+	int poisson;
+	uint64_t requests, seed, every;
+	int have_read;
+};
+
+static int num(const char *s, double lo, double hi, double *v)
+{
+	char *e;
+	errno = 0;
+	*v = strtod(s, &e);
+	return e != s && !*e && !errno && *v >= lo && *v <= hi ? 0 : -1;
+}
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	memset(a, 0, sizeof *a);
+	messsim_opts_default(&a->o);
+	a->o.freq_mhz = 1000;
+	a->read = 100;
+	a->requests = 1000000;
+	a->seed = 1;
+	for (int i = 2; i < argc; i++) {
+		const char *k = argv[i];
+		double v;
+		if (k[0] != '-' || !k[1]) {
+			if (!a->family) a->family = k;
+			else if (!a->file) a->file = k;
+			else return usage("unexpected argument", k);
+			continue;
+		}
+		if (!strcmp(k, "--poisson")) { a->poisson = 1; continue; }
+		if (i + 1 >= argc)
+			return usage("option needs a value:", k);
+		const char *s = argv[++i];
+		if (!strcmp(k, "-o")) a->out = s;
+		else if (!strcmp(k, "--arrivals")) {
+			if (!strcmp(s, "poisson")) a->poisson = 1;
+			else if (!strcmp(s, "periodic")) a->poisson = 0;
+			else return usage("--arrivals: poisson or periodic, not", s);
+		} else if (!strcmp(k, "--bw")) { if (num(s, 0.001, MESSSIM_MAX_MBPS, &a->bw)) return usage("--bw: MB/s in 0.001..1e9, not", s); }
+		else if (!strcmp(k, "--read")) { if (num(s, 0, 100, &a->read)) return usage("--read: a percentage 0..100, not", s); a->have_read = 1; }
+		else if (!strcmp(k, "--requests")) { if (num(s, 1, 1e10, &v)) return usage("--requests: 1..1e10, not", s); a->requests = (uint64_t)v; }
+		else if (!strcmp(k, "--seed")) { if (num(s, 0, 1e18, &v)) return usage("--seed: a number, not", s); a->seed = (uint64_t)v; }
+		else if (!strcmp(k, "--every")) { if (num(s, 0, 1e10, &v)) return usage("--every: a number of windows, not", s); a->every = (uint64_t)v; }
+		else if (!strcmp(k, "--freq-mhz")) { if (num(s, 0.001, 1e6, &a->o.freq_mhz)) return usage("--freq-mhz: 0.001..1e6, not", s); }
+		else if (!strcmp(k, "--window")) { if (num(s, 1, 1e8, &v)) return usage("--window: 1..1e8 requests, not", s); a->o.window = (unsigned)v; }
+		else if (!strcmp(k, "--convergence")) { if (num(s, 1.0 / 65536, 1, &a->o.convergence)) return usage("--convergence: 1/65536..1, not", s); }
+		else if (!strcmp(k, "--onchip")) { if (num(s, 0, 1e9, &a->o.onchip_ns)) return usage("--onchip: ns 0..1e9, not", s); }
+		else if (!strcmp(k, "--curve-mhz")) { if (num(s, 0, 1e6, &a->o.curve_mhz)) return usage("--curve-mhz: 0..1e6, not", s); }
+		else return usage("unknown option", k);
+	}
+	return 0;
+}
+
+static struct messsim *open_sim(const struct args *a)
+{
+	char err[600];
+	struct messsim *s = messsim_open(a->family, &a->o, err, sizeof err);
+	if (!s)
+		fprintf(stderr, "rvmess sim: %s\n", err);
+	return s;
+}
+
+static double cyc2ns(const struct args *a, uint64_t c) { return (double)c * 1e3 / a->o.freq_mhz + a->o.onchip_ns; }
+
+static uint64_t rng(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Summary accumulator: mean latency (ns, incl. on-chip) of the second half. */
+struct acc { uint64_t n, half, cnt; double sum; uint64_t last_windows; };
+
+static void acc_add(struct acc *c, const struct args *a, struct messsim *s, uint64_t lat, uint64_t cycle)
+{
+	if (++c->n > c->half) {
+		c->sum += cyc2ns(a, lat);
+		c->cnt++;
+	}
+	if (!a->every)
+		return;
+	struct messsim_stats x;
+	messsim_stats(s, &x);
+	if (x.windows != c->last_windows) {
+		c->last_windows = x.windows;
+		if (x.windows % a->every == 0)
+			printf("window %llu cycle %llu read %u%% observed %.1f MB/s estimate %.1f MB/s latency %.2f ns\n",
+			       (unsigned long long)x.windows, (unsigned long long)cycle, x.read_pct,
+			       (double)x.obs_kbps / 1e3, (double)x.est_kbps / 1e3, cyc2ns(a, x.hold_cycles));
+	}
+}
+
+static void summary(const struct args *a, struct messsim *s, const struct acc *c)
+{
+	struct messsim_stats x;
+	messsim_stats(s, &x);
+	printf("requests %llu (reads %llu, writes %llu), windows %llu, overflow windows %llu, throttled windows %llu\n",
+	       (unsigned long long)x.requests, (unsigned long long)x.reads, (unsigned long long)x.writes,
+	       (unsigned long long)x.windows, (unsigned long long)x.overflow_windows,
+	       (unsigned long long)x.throttled_windows);
+	printf("last window: read %u%%, observed %.1f MB/s, estimate %.1f MB/s, curve latency %.3f ns\n", x.read_pct,
+	       (double)x.obs_kbps / 1e3, (double)x.est_kbps / 1e3, (double)x.curve_ps / 1e3);
+	printf("mean latency, second half: %.3f ns (on-chip %.3f ns included)\n", c->cnt ? c->sum / (double)c->cnt : 0,
+	       a->o.onchip_ns);
+}
+
+/* Open-loop synthetic traffic; returns the latency (ns) held at the end. */
+static double synth(const struct args *a, struct messsim *s, double bw, double read, uint64_t n, struct acc *c)
+{
+	/* gap in 1/65536 cycle: line bytes at bw MB/s = line / bw us */
+	double gap = (double)a->o.line * a->o.freq_mhz / bw * 65536;
+	uint64_t x = a->seed * 0x9E3779B97F4A7C15ull + 1, t = 0, g = (uint64_t)(gap + 0.5);
+	double err = 0;
+	if (!g)
+		g = 1;
+	uint64_t last = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		int w;
+		if (a->poisson) {
+			double u = ((double)(rng(&x) >> 11) + 0.5) / 9007199254740992.0;
+			t += (uint64_t)(-log(u) * gap + 0.5);
+			w = (double)(rng(&x) >> 11) / 9007199254740992.0 * 100 >= read;
+		} else {
+			t += g;
+			err += read; /* error diffusion: exactly `read` % over every 100 */
+			w = err < 100;
+			if (!w)
+				err -= 100;
+		}
+		last = messsim_request(s, w, t >> 16);
+		if (c)
+			acc_add(c, a, s, last, t >> 16);
+	}
+	struct messsim_stats st;
+	messsim_stats(s, &st);
+	return cyc2ns(a, st.hold_cycles);
+}
+
+static int do_trace(const struct args *a, struct messsim *s)
+{
+	FILE *in = fopen(a->file, "r");
+	if (!in) {
+		fprintf(stderr, "rvmess sim: %s: cannot open: %s\n", a->file, strerror(errno));
+		return 2;
+	}
+	char line[256];
+	unsigned long long cyc;
+	char rw, extra;
+	size_t lineno = 0, n = 0;
+	/* two passes: count (for the second half), then replay */
+	while (fgets(line, sizeof line, in))
+		n++;
+	rewind(in);
+	struct acc c = { 0, n / 2, 0, 0, 0 };
+	while (fgets(line, sizeof line, in)) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(in)) {
+			fprintf(stderr, "rvmess sim: %s:%zu: line too long\n", a->file, lineno);
+			fclose(in);
+			return 2;
+		}
+		if (sscanf(line, "%llu %c %c", &cyc, &rw, &extra) != 2 || (rw != 'r' && rw != 'w') || line[0] == '-') {
+			fprintf(stderr, "rvmess sim: %s:%zu: not a \"cycle r|w\" line\n", a->file, lineno);
+			fclose(in);
+			return 2;
+		}
+		acc_add(&c, a, s, messsim_request(s, rw == 'w', cyc), cyc);
+	}
+	fclose(in);
+	if (!lineno) {
+		fprintf(stderr, "rvmess sim: %s: empty trace\n", a->file);
+		return 2;
+	}
+	summary(a, s, &c);
+	return 0;
+}
+
+/* Every point of curve R below its maximum (and above zero bandwidth):
+ * drive that bandwidth until the estimate has settled and compare. */
+static int sweep_curve(const struct args *a, const struct messsim_curve *cv, double *worst, unsigned *npts)
+{
+	int bad = 0;
+	for (size_t i = 0; i <= cv->imax; i++) {
+		if (cv->kbps[i] <= 0)
+			continue;
+		/* a point on a flat stretch is not where the lower branch reads */
+		double bw = (double)cv->kbps[i] / 1e3;
+		double want = (double)messsim_curve_ps_at(cv, cv->kbps[i]) / 1e3;
+		struct messsim *s = open_sim(a);
+		if (!s)
+			return -1;
+		/* 300 windows: the estimate is within 0.95^300 of the rate */
+		double got = synth(a, s, bw, cv->read_pct, (uint64_t)a->o.window * 300, NULL);
+		messsim_close(s);
+		double e = fabs(got - want) / want * 100, tol_ns = 1e3 / a->o.freq_mhz;
+		int ok = e <= 1 || fabs(got - want) <= tol_ns;
+		printf("%3u %5zu %12.3f %10.3f %10.3f %7.3f %s\n", cv->read_pct, i, bw, want, got, e, ok ? "ok" : "MISMATCH");
+		if (e > *worst)
+			*worst = e;
+		(*npts)++;
+		bad |= !ok;
+	}
+	return bad;
+}
+
+static int do_profile(const struct args *a, struct messsim *s)
+{
+	const struct messsim_family *f = messsim_family_of(s);
+	FILE *in = fopen(a->file, "r");
+	if (!in) {
+		fprintf(stderr, "rvmess sim: %s: cannot open: %s\n", a->file, strerror(errno));
+		return 2;
+	}
+	char line[512];
+	size_t lineno = 0, n = 0, cap = 0, hi = 0;
+	double *bx = NULL, *ly = NULL, *sc = NULL, sum = 0;
+	int rc = 0;
+	printf("%12s %10s %6s %10s %10s %6s\n", "cycle", "MB/s", "read%", "lat ns", "curve ns", "score");
+	while (fgets(line, sizeof line, in)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		unsigned long long cyc, req;
+		double mbps, rd, lat;
+		char extra;
+		if (sscanf(line, "%llu %llu %lf %lf %lf %c", &cyc, &req, &mbps, &rd, &lat, &extra) != 5 || !(mbps >= 0) ||
+		    !(mbps <= MESSSIM_MAX_MBPS) || !(rd >= 0 && rd <= 100) || !(lat >= 0 && lat <= MESSSIM_MAX_NS)) {
+			fprintf(stderr, "rvmess sim: %s:%zu: not a \"cycle requests MBps read_pct latency_ns\" line\n", a->file,
+			        lineno);
+			rc = 2;
+			break;
+		}
+		const struct messsim_curve *c = &f->c[(unsigned)floor(rd / 2 + 0.5)];
+		double cl, score = messsim_stress_score(c, (int64_t)(mbps * 1e3 + 0.5), &cl);
+		printf("%12llu %10.1f %6.1f %10.1f %10.1f %6.3f\n", cyc, mbps, rd, lat, cl, score);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			double *nb = realloc(bx, cap * sizeof *nb), *nl = nb ? realloc(ly, cap * sizeof *nl) : NULL,
+			       *ns = nl ? realloc(sc, cap * sizeof *ns) : NULL;
+			if (nb) bx = nb;
+			if (nl) ly = nl;
+			if (ns) sc = ns;
+			if (!ns) {
+				fprintf(stderr, "rvmess sim: out of memory\n");
+				rc = 2;
+				break;
+			}
+		}
+		bx[n] = mbps / 1e3;
+		ly[n] = lat;
+		sc[n++] = score;
+		sum += score;
+		hi += score > 0.5;
+	}
+	fclose(in);
+	if (!rc)
+		printf("profile: %zu windows, mean stress score %.3f, %zu above 0.5\n", n, n ? sum / (double)n : 0, hi);
+	if (!rc && a->out) {
+		/* the measured curves (lines) and the windows in five score bands */
+		struct svg_series ser[MESSSIM_NRATIOS + 5];
+		double *cx[MESSSIM_NRATIOS] = { 0 }, *cy[MESSSIM_NRATIOS] = { 0 };
+		char labels[MESSSIM_NRATIOS + 5][40];
+		size_t ns = 0;
+		for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
+			const struct messsim_curve *c = &f->c[i];
+			if (c->how != MESSSIM_MEASURED || !(cx[i] = malloc(c->n * sizeof(double))) ||
+			    !(cy[i] = malloc(c->n * sizeof(double))))
+				continue;
+			for (size_t j = 0; j < c->n; j++) {
+				cx[i][j] = (double)c->kbps[j] / 1e6;
+				cy[i][j] = (double)c->ps[j] / 1e3;
+			}
+			memset(&ser[ns], 0, sizeof ser[ns]);
+			snprintf(labels[ns], sizeof labels[ns], "%u %% reads", c->read_pct);
+			ser[ns].label = labels[ns];
+			ser[ns].x = cx[i];
+			ser[ns].y = cy[i];
+			ser[ns].n = c->n;
+			svg_palette(ns, ser[ns].color);
+			ns++;
+		}
+		double *wx[5], *wy[5];
+		for (int b = 0; b < 5; b++) {
+			size_t k = 0;
+			wx[b] = malloc((n ? n : 1) * sizeof(double));
+			wy[b] = malloc((n ? n : 1) * sizeof(double));
+			if (!wx[b] || !wy[b])
+				continue;
+			for (size_t j = 0; j < n; j++)
+				if ((int)(sc[j] * 5) == b || (b == 4 && sc[j] >= 1)) {
+					wx[b][k] = bx[j];
+					wy[b][k++] = ly[j];
+				}
+			memset(&ser[ns], 0, sizeof ser[ns]);
+			snprintf(labels[ns], sizeof labels[ns], "windows, score %.1f-%.1f", b / 5.0, (b + 1) / 5.0);
+			ser[ns].label = labels[ns];
+			ser[ns].x = wx[b];
+			ser[ns].y = wy[b];
+			ser[ns].n = k;
+			ser[ns].markers = 1;
+			ser[ns].no_line = 1;
+			svg_ramp(b / 4.0, ser[ns].color);
+			ns++;
+		}
+		struct svg_plot pl = { .title = "memory stress: profile windows over the curve family",
+		                       .xlabel = "bandwidth (GB/s)", .ylabel = "latency (ns)", .x_from_zero = 1 };
+		FILE *o = fopen(a->out, "w");
+		if (!o || svg_write(o, &pl, ser, ns) || fclose(o)) {
+			fprintf(stderr, "rvmess sim: %s: cannot write\n", a->out);
+			rc = 2;
+		} else
+			printf("%s written\n", a->out);
+		for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
+			free(cx[i]);
+			free(cy[i]);
+		}
+		for (int b = 0; b < 5; b++) {
+			free(wx[b]);
+			free(wy[b]);
+		}
+	}
+	free(bx);
+	free(ly);
+	free(sc);
+	return rc;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(NULL, NULL);
+	const char *what = argv[1];
+	if (!strcmp(what, "-h") || !strcmp(what, "--help"))
+		return help();
+	struct args a;
+	int rc = parse(argc, argv, &a);
+	if (rc)
+		return rc;
+	if (!a.family)
+		return usage("missing FAMILY", NULL);
+	char err[600];
+
+	if (!strcmp(what, "curves")) {
+		if (!a.out)
+			return usage("curves needs -o DIR", NULL);
+		struct messsim_family f;
+		if (messsim_family_from_kernels(a.family, &f, err, sizeof err)) {
+			fprintf(stderr, "rvmess sim: %s\n", err);
+			return 2;
+		}
+		if (mkdir(a.out, 0777) && errno != EEXIST) {
+			fprintf(stderr, "rvmess sim: %s: %s\n", a.out, strerror(errno));
+			messsim_family_free(&f);
+			return 2;
+		}
+		rc = messsim_family_write(&f, a.out, a.family, err, sizeof err);
+		if (rc)
+			fprintf(stderr, "rvmess sim: %s\n", err);
+		else
+			printf("%s: 51 curve files, %u ratios built from kernels\n", a.out, f.measured);
+		messsim_family_free(&f);
+		return rc ? 2 : 0;
+	}
+	struct messsim *s = open_sim(&a);
+	if (!s)
+		return 2;
+	const struct messsim_family *f = messsim_family_of(s);
+	if (!strcmp(what, "info")) {
+		char *d = malloc(1 << 16);
+		if (d) {
+			messsim_family_describe(f, d, 1 << 16);
+			printf("%s: %s, %u ratios read\n%s", a.family, f->format, f->measured, d);
+			free(d);
+		}
+		rc = d ? 0 : 2;
+	} else if (!strcmp(what, "run")) {
+		if (!(a.bw > 0)) {
+			messsim_close(s);
+			return usage("run needs --bw MBPS", NULL);
+		}
+		struct acc c = { 0, a.requests / 2, 0, 0, 0 };
+		synth(&a, s, a.bw, a.read, a.requests, &c);
+		summary(&a, s, &c);
+	} else if (!strcmp(what, "trace")) {
+		if (!a.file) {
+			messsim_close(s);
+			return usage("trace needs a TRACE file", NULL);
+		}
+		rc = do_trace(&a, s);
+	} else if (!strcmp(what, "profile")) {
+		if (!a.file) {
+			messsim_close(s);
+			return usage("profile needs a PROFILE file", NULL);
+		}
+		rc = do_profile(&a, s);
+	} else if (!strcmp(what, "sweep")) {
+		double worst = 0;
+		unsigned npts = 0;
+		printf("%3s %5s %12s %10s %10s %7s\n", "R", "point", "MB/s", "curve ns", "sim ns", "err%");
+		for (unsigned i = 0; i < MESSSIM_NRATIOS && rc >= 0; i++) {
+			const struct messsim_curve *cv = &f->c[i];
+			if (a.have_read ? cv->read_pct != 2 * (unsigned)floor(a.read / 2 + 0.5) : cv->how != MESSSIM_MEASURED)
+				continue;
+			int r = sweep_curve(&a, cv, &worst, &npts);
+			rc = r < 0 ? -1 : rc | r;
+		}
+		if (rc < 0)
+			rc = 2;
+		else
+			printf("sweep: %u points, worst error %.3f %%: %s\n", npts, worst, rc ? "MISMATCH" : "the curve is reproduced");
+	} else {
+		messsim_close(s);
+		return usage("unknown action", what);
+	}
+	messsim_close(s);
+	return rc;
+}
