@@ -142,3 +142,32 @@ void prog_note(const char *suite, uint32_t done, uint32_t total)
 	rec_u(&r, "total", total);
 	rec_emit(&r);
 }
+
+void integ_bad(struct integ_tally *t, uint64_t addr, int want_known, uint64_t want, uint64_t got)
+{
+	if (t->bad++ == 0) {
+		t->addr = addr;
+		t->want = want;
+		t->got = got;
+		t->want_known = want_known != 0;
+	}
+}
+
+void integ_emit(const char *check, uint32_t hart, const struct integ_tally *t)
+{
+	struct rec r;
+
+	rec_begin(&r, REC_INTEG);
+	rec_s(&r, "check", check);
+	rec_u(&r, "hart", hart);
+	rec_u(&r, "words", t->words);
+	rec_u(&r, "bad", t->bad);
+	if (t->bad) {
+		rec_x(&r, "addr", t->addr);
+		if (t->want_known)
+			rec_x(&r, "want", t->want);
+		rec_x(&r, "got", t->got);
+		__atomic_fetch_add(&rvm_nerr, 1, __ATOMIC_RELAXED);
+	}
+	rec_emit(&r);
+}

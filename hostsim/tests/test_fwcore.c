@@ -163,6 +163,36 @@ static void test_err_counts(void **state)
 	assert_int_equal(rvm_nerr, before + 2);
 }
 
+/* An integrity tally keeps the first wrong word and counts all of them; its
+ * record carries them, and counts as an error only when a word was wrong. */
+static void test_integ_tally(void **state)
+{
+	struct integ_tally t = { 0 };
+	uint32_t before = rvm_nerr;
+
+	(void)state;
+	t.words = 10;
+	reset_out();
+	integ_emit("ring", 5, &t);
+	assert_non_null(strstr(out, " integ h=3 check=ring hart=5 words=10 bad=0 *"));
+	assert_int_equal(rvm_nerr, before);
+	integ_bad(&t, 0x80001008u, 1, 0x11, 0x22);
+	integ_bad(&t, 0x80001010u, 1, 0x33, 0x44);
+	integ_bad(&t, 0x80001018u, 0, 0, 0x55);
+	reset_out();
+	integ_emit("ring", 5, &t);
+	assert_non_null(strstr(out, " check=ring hart=5 words=10 bad=3 addr=0x80001008 want=0x11 got=0x22 *"));
+	assert_int_equal(rvm_nerr, before + 1);
+	/* a first wrong word whose right value is not known: no want */
+	struct integ_tally u = { .words = 4 };
+	integ_bad(&u, 0x40, 0, 0, 0x99);
+	integ_bad(&u, 0x80, 1, 1, 2);
+	reset_out();
+	integ_emit("mess-cycle", 0, &u);
+	assert_non_null(strstr(out, " check=mess-cycle hart=0 words=4 bad=2 addr=0x40 got=0x99 *"));
+	assert_int_equal(rvm_nerr, before + 2);
+}
+
 static void test_fixed_point(void **state)
 {
 	static const struct { uint64_t num, den; const char *want; } cases[] = {
@@ -392,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_record_types),
 		cmocka_unit_test(test_record_truncated),
 		cmocka_unit_test(test_err_counts),
+		cmocka_unit_test(test_integ_tally),
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_muldiv),
 		cmocka_unit_test(test_ticks_ns),
