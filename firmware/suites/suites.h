@@ -68,6 +68,15 @@ struct integ_tally {
 	uint64_t addr, want, got;
 	uint32_t want_known;
 };
+/* The integrity checks of a ring built by chain_random (tallied in t):
+ * chain_rewalk follows `steps` pointers from `from`, which must stay on the
+ * n elements and end at `to`; chain_cycle checks that the ring is one cycle
+ * of n elements (chain_check).  A pointer off the ring is a wrong word
+ * without a known right value. */
+struct integ_tally;
+void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
+                  struct integ_tally *t);
+void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t);
 /* Count one wrong word (the first one is kept). */
 void integ_bad(struct integ_tally *t, uint64_t addr, int want_known, uint64_t want, uint64_t got);
 /* The `integ` record of check `check` as seen by hart `hart`; a tally with

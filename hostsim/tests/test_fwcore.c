@@ -193,6 +193,66 @@ static void test_integ_tally(void **state)
 	assert_int_equal(rvm_nerr, before + 2);
 }
 
+/* The Mess ring's checks on a real ring: clean, a pointer off the ring
+ * (found at its element, no want), a pointer to another element (the cycle
+ * closes early or the walk ends elsewhere). */
+static void test_chain_ring_checks(void **state)
+{
+	enum { N = 64, STRIDE = 64 };
+	static uint64_t buf[N * STRIDE / 8] __attribute__((aligned(64)));
+	uint64_t base = (uint64_t)(uintptr_t)buf, k = 0, pos = 0;
+	struct integ_tally t = { 0 };
+
+	(void)state;
+	chain_random(buf, N, STRIDE, 7);
+	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
+	assert_int_equal(t.words, N);
+	assert_int_equal(t.bad, 0);
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.words, 2 * N);
+	assert_int_equal(t.bad, 0);
+
+	/* the element 10 steps along the ring from base points off the ring */
+	uint64_t p = base;
+	for (int i = 0; i < 10; i++)
+		p = *(uint64_t *)(uintptr_t)p;
+	k = p;
+	uint64_t saved = *(uint64_t *)(uintptr_t)k;
+	*(uint64_t *)(uintptr_t)k = base + N * STRIDE;
+	t = (struct integ_tally){ 0 };
+	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
+	assert_int_equal(t.words, 11); /* ten good pointers, the eleventh wrong */
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k);
+	assert_int_equal(t.got, base + N * STRIDE);
+	assert_int_equal(t.want_known, 0);
+	t = (struct integ_tally){ 0 };
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k);
+	assert_int_equal(t.got, base + N * STRIDE);
+
+	/* now it points back to base: the cycle closes after 11 steps; a walk of
+	 * N steps from base ends elsewhere than base */
+	*(uint64_t *)(uintptr_t)k = base;
+	t = (struct integ_tally){ 0 };
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k);
+	assert_int_equal(t.got, base);
+	t = (struct integ_tally){ 0 };
+	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
+	pos = N % 11; /* the walk loops over the 11 elements base .. k */
+	p = base;
+	for (uint64_t i = 0; i < pos; i++)
+		p = *(uint64_t *)(uintptr_t)p;
+	assert_int_equal(t.words, N);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.want, base);
+	assert_int_equal(t.got, p);
+	*(uint64_t *)(uintptr_t)k = saved;
+}
+
 static void test_fixed_point(void **state)
 {
 	static const struct { uint64_t num, den; const char *want; } cases[] = {
@@ -423,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_record_truncated),
 		cmocka_unit_test(test_err_counts),
 		cmocka_unit_test(test_integ_tally),
+		cmocka_unit_test(test_chain_ring_checks),
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_muldiv),
 		cmocka_unit_test(test_ticks_ns),

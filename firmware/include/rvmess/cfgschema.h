@@ -102,7 +102,9 @@
 	S(integ_slots, NUM, 1, 256, 1, RVM_SUITE_INTEG, 8, \
 	  "integ: slots (64-byte lines) of each ring") \
 	S(integ_delay, NUM, 0, 100000, 1, RVM_SUITE_INTEG, 16, \
-	  "integ: largest random delay before a hart's writes, loop turns")
+	  "integ: largest random delay before a hart's writes, loop turns") \
+	S(inject_corrupt, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
+	  "fault injection: 1 = at the first Mess point, plant a wrong word in a load array, a store array and the ring (the Mess checks must report them)")
 
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */

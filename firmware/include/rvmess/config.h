@@ -79,7 +79,8 @@ struct rvm_config {
 	uint32_t integ_msgs;     /* messages each hart sends through its ring */
 	uint32_t integ_slots;    /* slots (lines) per ring */
 	uint32_t integ_delay;    /* largest random delay, loop turns */
-	uint32_t pad2;
+	uint32_t inject_corrupt; /* fault injection for tests: 1 = the Mess suite plants a wrong
+	                          * word in each memory its checks watch, at the first point */
 };
 
 #ifdef __cplusplus

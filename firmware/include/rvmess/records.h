@@ -20,7 +20,7 @@
 	            "chase_all_harts inject_hang lat_max lat_loads lat_strides lat_random "    \
 	            "par_max par_kmax [mess_chase_size mess_gen_size mess_window_loads "        \
 	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test] "                       \
-	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay]")                 \
+	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt]")                 \
 	X(FDT, fdt, "status reason off")                                                      \
 	X(HART, hart, "idx cpu_hz cycle instret")                                             \
 	X(MISSING, missing, "hart where")                                                     \
