@@ -42,15 +42,14 @@ static struct {
 	volatile uint32_t abort;      /* a barrier timed out: everybody leaves */
 	uint32_t n;                   /* harts taking part */
 	uint32_t hart[RVM_MAX_HARTS]; /* their ids, by index */
-	uint64_t res, lines, rings;   /* bases in the heap */
+	uint64_t lines, rings;        /* bases in the heap */
 } plan __attribute__((aligned(64)));
 
-/* Each hart's tallies, a line each (in the heap: the image stays small). */
-struct res {
+/* Each hart's tallies, published at the end (kept on the stack while the
+ * checks run and here after: outside the heap, the memory under test). */
+static struct res {
 	struct integ_tally lines, ring;
-	uint32_t left;                /* 1: left early (barrier timeout) */
-} __attribute__((aligned(64)));
-#define RES(i) ((struct res *)(uintptr_t)plan.res + (i))
+} res[RVM_MAX_HARTS] __attribute__((aligned(64)));
 
 static volatile uint32_t bar_count __attribute__((aligned(64)));
 static volatile uint32_t bar_gen __attribute__((aligned(64)));
@@ -268,7 +267,7 @@ static void run_ring(uint32_t i, struct rng *g, struct integ_tally *t)
 static void every_hart(uint32_t i)
 {
 	struct rng g;
-	struct res *me = RES(i);
+	struct integ_tally lt = { 0 }, rt = { 0 };
 	uint32_t S = rvm.cfg.integ_slots;
 
 	rng_seed(&g, ((uint64_t)rvm.cfg.seed << 8) ^ (0x4900 + i));
@@ -276,13 +275,12 @@ static void every_hart(uint32_t i)
 	for (uint64_t a = 0; a < (uint64_t)S * RVM_LINE; a += 8)
 		*(volatile uint64_t *)(uintptr_t)(plan.rings + (uint64_t)i * S * RVM_LINE + a) = 0;
 	rvm_fence();
-	if (run_lines(i, &g, &me->lines) == 0 && barrier() == 0) {
-		run_ring(i, &g, &me->ring);
-		rvm_fence();
-		if (barrier() == 0)
-			return;
-	}
-	me->left = 1;
+	if (run_lines(i, &g, &lt) == 0 && barrier() == 0)
+		run_ring(i, &g, &rt);
+	res[i].lines = lt;
+	res[i].ring = rt;
+	rvm_fence();
+	barrier();
 }
 
 static void follower(void)
@@ -313,7 +311,7 @@ static void lead(void)
 	}
 	lines = (uint64_t)((n + GROUP - 1) / GROUP) * c->integ_lines * RVM_LINE;
 	plan.n = n;
-	if (n * sizeof(struct res) + lines + (uint64_t)n * c->integ_slots * RVM_LINE > rvm.heap_size) {
+	if (lines + (uint64_t)n * c->integ_slots * RVM_LINE > rvm.heap_size) {
 		rvm_err("config", "integ_arrays_exceed_heap");
 		plan.n = 0; /* the followers find themselves in no plan and return */
 		rvm_fence();
@@ -322,16 +320,10 @@ static void lead(void)
 			rvm_wake(plan.hart[i]);
 		return;
 	}
-	plan.res = rvm.heap_base;
-	plan.lines = plan.res + n * sizeof(struct res);
+	plan.lines = rvm.heap_base;
 	plan.rings = plan.lines + lines;
 	plan.abort = 0;
 	bar_count = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		volatile struct res *r = RES(i);
-		r->lines.words = r->lines.bad = r->ring.words = r->ring.bad = 0;
-		r->left = 0;
-	}
 	for (uint64_t a = 0; a < lines; a += 8)
 		*(volatile uint64_t *)(uintptr_t)(plan.lines + a) = 0;
 	rvm_fence();
@@ -343,9 +335,9 @@ static void lead(void)
 	every_hart(me);
 	prog_note("integ", 1, 2);
 	for (uint32_t i = 0; i < n; i++)
-		integ_emit("lines", plan.hart[i], &RES(i)->lines);
+		integ_emit("lines", plan.hart[i], &res[i].lines);
 	for (uint32_t i = 0; i < n; i++)
-		integ_emit("ring", plan.hart[i], &RES(i)->ring);
+		integ_emit("ring", plan.hart[i], &res[i].ring);
 	prog_note("integ", 2, 2);
 }
 
