@@ -444,6 +444,25 @@ static void test_wave_line(void **st)
 		assert_true(plain->pt[o[k]].bw_mean >= plain->pt[o[k - 1]].bw_mean);
 	free(o);
 
+	/* by-read groups keep Mess 2's order by bandwidth, wave or not (their
+	 * points come from any kernel: they have no pressure order) */
+	struct mess_family g;
+	assert_int_equal(mess_family_by_read(&f, &g), 0);
+	for (size_t i = 0; i < g.ncurves; i++) {
+		const struct mess_curve *gc = &g.curve[i];
+		assert_false(mess_curve_follows_pressure(gc));
+		o = mess_curve_order(gc);
+		assert_non_null(o);
+		double bmax = 0;
+		for (size_t k = 0; k < gc->n; k++)
+			bmax = fmax(bmax, gc->pt[k].bw_mean);
+		for (size_t k = 1; k < gc->n; k++) /* up to the saturated points, by bandwidth */
+			if (gc->pt[o[k]].bw_mean < (1.0 - MESS_PLATEAU_TOL) * bmax)
+				assert_true(gc->pt[o[k]].bw_mean >= gc->pt[o[k - 1]].bw_mean);
+		free(o);
+	}
+	mess_family_free(&g);
+
 	/* the same on the SVG's polyline (y grows downwards there) */
 	char dir[] = "/tmp/rvmess-wave-XXXXXX", path[512];
 	assert_non_null(mkdtemp(dir));
