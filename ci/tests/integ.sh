@@ -3,7 +3,8 @@
 # no wrong word and exactly the words the design compares; injected
 # lost-write and stale-read faults are caught by both checks (parse exit 3,
 # the integrity line, integrity.csv rows whose first wrong address lies in
-# the check's own memory); the Mess suite's checks report the wrong words
+# the check's own memory; a stale piece shows beside fresh bytes); no wrong
+# word on QEMU -smp 4; the Mess suite's checks report the wrong words
 # inject_corrupt plants, exactly (hostsim/tests/test_integ.c covers parse's
 # refusals).
 set -u
