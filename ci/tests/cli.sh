@@ -641,7 +641,7 @@ EOF
 		"$RVMESS" config "$T/fix.o" lat_strides=32,1K suites=all >/dev/null 2>&1; rc=$?
 		out2=$("$RVMESS" config "$T/fix.o" 2>&1)
 		if echo "$out1" | grep -q '^lat_strides=64,128,256,512,1024,4096$' && echo "$out1" | grep -q '^suites=chase,lat,par$' && [ $rc = 0 ] &&
-			echo "$out2" | grep -q '^lat_strides=32,1024$' && echo "$out2" | grep -q '^suites=chase,lat,par,mess,check,litmus$'; then
+			echo "$out2" | grep -q '^lat_strides=32,1024$' && echo "$out2" | grep -q '^suites=chase,lat,par,mess,check,litmus,integ$'; then
 			pass config_gcc_fixture
 		else fail config_gcc_fixture "got: $(echo "$out1" "$out2" | tr '\n' ' ' | head -c 300)"; fi
 	else

@@ -30,9 +30,9 @@ static void suite_demo(void)
 
 const struct suite demo_suite = { "demo", RVM_SUITE_DEMO, suite_demo, 0, 0 };
 C
-sed -i 's/^\tX(litmus)$/\tX(litmus) \\\n\tX(demo)/' firmware/suites/suites.c
-sed -i 's/^\tX(LITMUS, litmus)$/\tX(LITMUS, litmus) \\\n\tX(DEMO, demo)/' firmware/include/rvmess/suite_list.h
-sed -i 's/^\tX(BUG, bug, \(".*"\))$/\tX(BUG, bug, \1) \\\n\tX(DEMO, demo, "n")/' firmware/include/rvmess/records.h
+sed -i 's/^\tX(integ)$/\tX(integ) \\\n\tX(demo)/' firmware/suites/suites.c
+sed -i 's/^\tX(INTEG, integ)$/\tX(INTEG, integ) \\\n\tX(DEMO, demo)/' firmware/include/rvmess/suite_list.h
+sed -i 's/^\tX(INTEG, integ, \(".*"\))$/\tX(INTEG, integ, \1) \\\n\tX(DEMO, demo, "n")/' firmware/include/rvmess/records.h
 changed=$(cd "$TMP" && for f in firmware/suites/suites.c firmware/include/rvmess/suite_list.h firmware/include/rvmess/records.h; do
 	diff "$src/$f" "$f" | grep -c '^>'; done | tr '\n' ' ')
 if [ "$changed" != "2 2 2 " ]; then # each: the line with its new continuation, and the new line

@@ -142,3 +142,71 @@ void prog_note(const char *suite, uint32_t done, uint32_t total)
 	rec_u(&r, "total", total);
 	rec_emit(&r);
 }
+
+void integ_bad(struct integ_tally *t, uint64_t addr, int want_known, uint64_t want, uint64_t got)
+{
+	if (t->bad++ == 0) {
+		t->addr = addr;
+		t->want = want;
+		t->got = got;
+		t->want_known = want_known != 0;
+	}
+}
+
+void integ_emit(const char *check, uint32_t hart, const struct integ_tally *t)
+{
+	struct rec r;
+
+	rec_begin(&r, REC_INTEG);
+	rec_s(&r, "check", check);
+	rec_u(&r, "hart", hart);
+	rec_u(&r, "words", t->words);
+	rec_u(&r, "bad", t->bad);
+	if (t->bad) {
+		rec_x(&r, "addr", t->addr);
+		if (t->want_known)
+			rec_x(&r, "want", t->want);
+		rec_x(&r, "got", t->got);
+		__atomic_fetch_add(&rvm_nerr, 1, __ATOMIC_RELAXED);
+	}
+	rec_emit(&r);
+}
+
+/* Re-walk part of a ring (the part a measurement read): `steps` loads from
+ * `from` must stay on ring elements and end at `to`.  An element pointing
+ * off the ring is the wrong word (its right value is not kept).  A walk that
+ * ends elsewhere went wrong somewhere on the way: it is reported at the last
+ * element followed, with `to` wanted and the end reached found. */
+void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
+                  struct integ_tally *t)
+{
+	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * stride;
+	uint64_t p = (uint64_t)(uintptr_t)from, prev = p;
+	for (uint64_t i = 0; i < steps; i++) {
+		uint64_t v = *(volatile uint64_t *)(uintptr_t)p;
+		t->words++;
+		if (v < lo || v >= hi || (v - lo) % stride) {
+			integ_bad(t, p, 0, 0, v);
+			return;
+		}
+		prev = p;
+		p = v;
+	}
+	if (p != (uint64_t)(uintptr_t)to)
+		integ_bad(t, prev, 1, (uint64_t)(uintptr_t)to, p);
+}
+
+/* The whole ring is one cycle of n elements (chain_check). */
+void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t)
+{
+	uint64_t at, val, lo = (uint64_t)(uintptr_t)base;
+	int rc = chain_check(base, n, stride, &at, &val);
+
+	t->words += n;
+	if (rc == -1) /* points off the ring */
+		integ_bad(t, at, 0, 0, val);
+	else if (rc == -2) /* back at the start after val < n steps */
+		integ_bad(t, at, 0, 0, lo);
+	else if (rc == -3) /* not back at the start after n steps */
+		integ_bad(t, at, 1, lo, at);
+}

@@ -11,7 +11,9 @@
  * the generators, and prints one `mess` record.  After every point the
  * generators check their arrays and the lead re-walks the part of the ring
  * the point read; the whole ring's cycle structure is walked after every
- * curve.
+ * curve.  A check that finds wrong words prints an `integ` record (check
+ * mess-load, mess-store, mess-ring or mess-cycle: first wrong address,
+ * expected and found value, count), which fails the run.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -31,6 +33,7 @@ static struct {
 	volatile uint32_t epoch;   /* a new point starts when this changes */
 	volatile uint32_t quit;
 	volatile uint32_t kernel;  /* stores per block */
+	volatile uint32_t corrupt; /* inject_corrupt: plant wrong words at this point */
 	volatile uint64_t pause;
 } ctl __attribute__((aligned(64)));
 
@@ -38,7 +41,7 @@ static struct {
 static struct {
 	volatile uint32_t started; /* the epoch whose kernel it is running */
 	volatile uint32_t done;    /* the epoch it finished (and verified) */
-	volatile uint32_t errors;
+	volatile uint32_t errors;  /* wrong words its checks found (their integ records tell) */
 } ack[RVM_MAX_HARTS] __attribute__((aligned(64)));
 
 static uint32_t ngen;                    /* generators taking part */
@@ -61,16 +64,21 @@ static uint64_t timeout_ticks(void)
 
 /* ---- generator side ---------------------------------------------------- */
 
-static uint32_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
+/* Check a generator's arrays after a point: every load-array line still
+ * holds its word, every store slot the point's pattern.  A check with wrong
+ * words prints its `integ` record (first wrong word, count); returns the
+ * number of wrong words. */
+static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
 {
-	uint32_t errors = 0;
+	struct integ_tally ld = { 0 }, st = { 0 };
 	uint64_t nblocks = g->len / BLOCK_BYTES;
 	uint64_t covered = iters < nblocks ? iters : nblocks;
 
 	for (uint64_t a = g->ld_base; a < g->ld_base + g->len; a += RVM_LINE) {
 		uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
-		if (v != load_word(a) && errors++ == 0)
-			rvm_err_at("mess-load-array", "load_array_changed", a, load_word(a), v);
+		ld.words++;
+		if (v != load_word(a))
+			integ_bad(&ld, a, 1, load_word(a), v);
 	}
 	for (uint64_t b = 0; b < covered; b++)
 		for (uint32_t s = 0; s < BLOCK_OPS; s++) {
@@ -78,10 +86,28 @@ static uint32_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
 				continue;
 			uint64_t a = g->st_base + b * BLOCK_BYTES + s * RVM_LINE;
 			uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
-			if (v != g->pattern && errors++ == 0)
-				rvm_err_at("mess-store-array", "stored_value_lost", a, g->pattern, v);
+			st.words++;
+			if (v != g->pattern)
+				integ_bad(&st, a, 1, g->pattern, v);
 		}
-	return errors;
+	if (ld.bad)
+		integ_emit("mess-load", rvm_hartid(), &ld);
+	if (st.bad)
+		integ_emit("mess-store", rvm_hartid(), &st);
+	return ld.bad + st.bad;
+}
+
+/* inject_corrupt: one wrong word in the load array (its second line) and
+ * in the first store slot, for the checks to find. */
+static void plant(struct mess_gen *g, uint32_t stores)
+{
+	uint64_t a = g->ld_base + RVM_LINE;
+	*(volatile uint64_t *)(uintptr_t)a = load_word(a) ^ 0xff;
+	for (uint32_t s = 0; s < BLOCK_OPS; s++)
+		if (is_store_slot(s, stores)) {
+			*(volatile uint64_t *)(uintptr_t)(g->st_base + s * RVM_LINE) = g->pattern ^ 0xff00;
+			break;
+		}
 }
 
 static void generator(void)
@@ -112,7 +138,9 @@ static void generator(void)
 		ack[h].started = e;
 		rvm_mess_kernels[stores](g);
 		rvm_fence();
-		ack[h].errors += gen_verify(g, stores, g->iters);
+		if (ctl.corrupt)
+			plant(g, stores);
+		ack[h].errors += (uint32_t)gen_verify(g, stores, g->iters);
 		rvm_fence();
 		ack[h].done = e;
 	}
@@ -163,25 +191,6 @@ static uint64_t gen_iters_sum(uint64_t *per)
 		s += per[i];
 	}
 	return s;
-}
-
-/* Re-walk the part of the ring a point read: `steps` loads from `from` must
- * stay on ring elements and end at `to`.  0, or -1 with the bad element. */
-static int ring_rewalk(void *base, uint64_t n, void *from, uint64_t steps, void *to,
-                       uint64_t *bad_at)
-{
-	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * RVM_LINE;
-	uint64_t p = (uint64_t)(uintptr_t)from;
-	for (uint64_t i = 0; i < steps; i++) {
-		uint64_t v = *(volatile uint64_t *)(uintptr_t)p;
-		if (v < lo || v >= hi || (v - lo) % RVM_LINE) {
-			*bad_at = p;
-			return -1;
-		}
-		p = v;
-	}
-	*bad_at = p;
-	return p == (uint64_t)(uintptr_t)to ? 0 : -1;
 }
 
 /*
@@ -245,7 +254,6 @@ static void lead(void)
 	struct pm_memctl peak;
 	int have_mc = pm_memctl_read(&peak) == 0;
 	int have_hpm = pm_event_setup() == 0;
-	uint64_t bad;
 	void *p;
 
 	plan();
@@ -265,6 +273,7 @@ static void lead(void)
 			for (uint32_t rep = 0; rep < c->reps; rep++) {
 				struct sample a, b;
 				ctl.kernel = stores;
+				ctl.corrupt = c->inject_corrupt && pi == 0 && rep == 0; /* each curve's first point */
 				ctl.pause = c->mess_pause[pi];
 				for (uint32_t i = 0; i < ngen; i++)
 					gens[gen_hart[i]].stop = 0;
@@ -341,13 +350,21 @@ static void lead(void)
 					check_traffic(b.mc.reads - a.mc.reads, b.mc.writes - a.mc.writes,
 					              iss_rd / RVM_LINE + loads, iss_wr / RVM_LINE);
 				steps = (steps + iters) * RVM_CHASE_UNROLL;
-				if (ring_rewalk(ring, n, p0, steps, p, &bad))
-					rvm_err_at("mess-ring", "the_ring_the_point_read_changed", bad,
-					           (uint64_t)(uintptr_t)p, steps);
+				if (ctl.corrupt && mi == 0) { /* the first element the point read: to the ring's start */
+					volatile uint64_t *e = (volatile uint64_t *)p0;
+					*e = *e == (uint64_t)(uintptr_t)ring ? (uint64_t)(uintptr_t)ring + RVM_LINE
+					                                     : (uint64_t)(uintptr_t)ring;
+				}
+				struct integ_tally rw = { 0 };
+				chain_rewalk(ring, n, RVM_LINE, p0, steps, p, &rw);
+				if (rw.bad)
+					integ_emit("mess-ring", rvm_hartid(), &rw);
 				prog_note("mess", ++done, points);
 			}
-		if (chain_check(ring, n, RVM_LINE, &bad, &bad /* value unused */))
-			rvm_err_at("mess-ring", "ring_is_not_one_cycle_of_the_built_length", bad, n, 0);
+		struct integ_tally cy = { 0 };
+		chain_cycle(ring, n, RVM_LINE, &cy);
+		if (cy.bad)
+			integ_emit("mess-cycle", rvm_hartid(), &cy);
 		/* the check walked the whole ring from its start back to it: the
 		 * chase goes on from there, so the caches hold only the lines it
 		 * reaches last (a full walk's warm-up) */
@@ -364,16 +381,6 @@ static void lead(void)
 		rec_u(&r, "peak", t.peak_mbps);
 		rec_emit(&r);
 	}
-	for (uint32_t i = 0; i < ngen; i++)
-		if (ack[gen_hart[i]].errors) {
-			struct rec r;
-			rec_begin(&r, REC_ERR);
-			rec_s(&r, "what", "mess-generator-arrays");
-			rec_s(&r, "msg", "generator_arrays_held_wrong_values");
-			rec_u(&r, "hart", gen_hart[i]);
-			rec_u(&r, "got", ack[gen_hart[i]].errors);
-			rec_emit(&r);
-		}
 	quit_gens();
 }
 

@@ -11,7 +11,8 @@
 	X(lat)    \
 	X(par)    \
 	X(mess)   \
-	X(litmus)
+	X(litmus) \
+	X(integ)
 
 #define SUITE_DECL(n) extern const struct suite n##_suite;
 #define SUITE_PTR(n) &n##_suite,

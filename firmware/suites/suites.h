@@ -60,4 +60,27 @@ uint64_t round_up(uint64_t v, uint64_t unit);
 /* progress: `prog` record when done crosses a 10 % step */
 void prog_note(const char *suite, uint32_t done, uint32_t total);
 
+/* An integrity check's tally: words compared, how many were wrong, and the
+ * first wrong one (its address, the value it should hold when the check
+ * knows it, the value found). */
+struct integ_tally {
+	uint64_t words, bad;
+	uint64_t addr, want, got;
+	uint32_t want_known;
+};
+/* The integrity checks of a ring built by chain_random (tallied in t):
+ * chain_rewalk follows `steps` pointers from `from`, which must stay on the
+ * n elements and end at `to`; chain_cycle checks that the ring is one cycle
+ * of n elements (chain_check).  A pointer off the ring is a wrong word
+ * without a known right value. */
+struct integ_tally;
+void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
+                  struct integ_tally *t);
+void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t);
+/* Count one wrong word (the first one is kept). */
+void integ_bad(struct integ_tally *t, uint64_t addr, int want_known, uint64_t want, uint64_t got);
+/* The `integ` record of check `check` as seen by hart `hart`; a tally with
+ * wrong words also counts as an error (the run fails). */
+void integ_emit(const char *check, uint32_t hart, const struct integ_tally *t);
+
 #endif

@@ -5,6 +5,7 @@
 
 #include "cli/cmds.h"
 #include "cli/csv.h"
+#include "cli/integ_out.h"
 #include "cli/lat.h"
 #include "cli/litmus_out.h"
 #include "cli/log.h"
@@ -64,7 +65,7 @@ static const char *hdr_field(const struct rvm_log *log, const char *key)
 
 static int write_summary(const struct rvm_log *log, struct outdir *od, size_t invalid,
 			 const char *files, int clean, const struct run_info *ri,
-			 const struct litmus_sum *lit)
+			 const struct litmus_sum *lit, const struct integ_sum *ig)
 {
 	FILE *f = outdir_create(od, "summary.txt");
 
@@ -98,6 +99,8 @@ static int write_summary(const struct rvm_log *log, struct outdir *od, size_t in
 	fprintf(f, "\nfiles: %s\n", files);
 	if (lit)
 		litmus_print_verdict(f, lit);
+	if (ig)
+		integ_print_verdict(f, ig);
 	return outdir_close(od, f);
 }
 
@@ -127,7 +130,8 @@ static int help(void)
 	       "  --target NAME the target the log came from (qemu, hostsim, ...) when no\n"
 	       "                run.txt beside LOG says it; QEMU runs carry a no-timing warning\n"
 	       "Exit status: 0 clean log; 1 log with errors (written anyway) or two runs in\n"
-	       "one log (refused); 2 usage or I/O error (DIR left as it was).\n",
+	       "one log (refused); 2 usage or I/O error (DIR left as it was); 3 a detected\n"
+	       "bug: a `bug` record (litmus) or a failed integrity check (`integ` bad>0).\n",
 	       PLATEAU_TOL_DEFAULT * 100, MESS_MAX_GBPS);
 	return 0;
 }
@@ -150,7 +154,8 @@ int cmd_parse(int argc, char **argv)
 	size_t mess_len = 0;
 	FILE *mess_table = NULL;
 	struct litmus_sum lit = { 0 };
-	int have_lit;
+	struct integ_sum ig = { 0 };
+	int have_lit, have_ig;
 
 	plateau_defaults(&po);
 	for (int i = 1; i < argc; i++) {
@@ -279,9 +284,17 @@ int cmd_parse(int argc, char **argv)
 			goto io_error;
 		strcat(files, " litmus.csv");
 	}
+	have_ig = rvm_log_count(&log, "integ") != 0;
+	if (have_ig) {
+		what = "integrity.csv";
+		if (integ_write_outputs(&log, &od, stderr, &invalid, &ig) < 0)
+			goto io_error;
+		strcat(files, " integrity.csv");
+	}
 	clean = rvm_log_clean(&log) && invalid == 0;
 	what = "summary.txt";
-	if (write_summary(&log, &od, invalid, files, clean, &ri, have_lit ? &lit : NULL) < 0)
+	if (write_summary(&log, &od, invalid, files, clean, &ri, have_lit ? &lit : NULL,
+			  have_ig ? &ig : NULL) < 0)
 		goto io_error;
 	what = "summary.json";
 	{
@@ -309,6 +322,10 @@ int cmd_parse(int argc, char **argv)
 		fputs("rvmess parse: ", stdout);
 		litmus_print_verdict(stdout, &lit);
 	}
+	if (have_ig) {
+		fputs("rvmess parse: ", stdout);
+		integ_print_verdict(stdout, &ig);
+	}
 	if (!quiet && sets.n)
 		cache_levels_print(stdout, &cl);
 	if (mess_table)
@@ -319,7 +336,7 @@ int cmd_parse(int argc, char **argv)
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);
-	return lit.bugs ? LITMUS_EXIT_BUG : clean ? 0 : 1;
+	return lit.bugs || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 
 io_error:
 	if (outdir_error(&od)[0])

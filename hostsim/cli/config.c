@@ -343,7 +343,10 @@ static void key_accepted(const struct rvm_cfg_key *k, char *buf, size_t len)
 	size_t n = 0;
 
 	if (k->type == RVM_CFG_T_SUITES) {
-		snprintf(buf, len, "chase, lat, par, mess, check, all");
+		for (unsigned i = 0; i < RVM_SUITE_COUNT && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s, ", rvm_suite_names[i]);
+		if (n < len)
+			snprintf(buf + n, len - n, "all");
 		return;
 	}
 	if (k->type == RVM_CFG_T_BOOL) {

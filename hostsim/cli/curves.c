@@ -286,6 +286,38 @@ static int cmp_ord(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+/* The wave (mess_metrics): in pressure order, after the bandwidth maximum a
+ * later point has lower bandwidth (by more than tol relative) and higher
+ * latency.  1 if so; *imax the maximum's index, *low the lowest such
+ * bandwidth (the maximum's when there is none). */
+static int curve_wave(const struct mess_curve *c, double tol, size_t *imax_out, double *low_out)
+{
+	size_t imax = 0;
+	int wave = 0;
+
+	for (size_t k = 0; k < c->n; k++)
+		if (c->pt[k].bw_mean > c->pt[imax].bw_mean)
+			imax = k;
+	double max = c->n ? c->pt[imax].bw_mean : 0, low = max;
+	for (size_t k = imax + 1; k < c->n; k++) {
+		const struct mess_point *p = &c->pt[k];
+		if (p->bw_mean < max * (1.0 - tol) && p->lat_mean > c->pt[imax].lat_mean && p->bw_mean < low) {
+			wave = 1;
+			low = p->bw_mean;
+		}
+	}
+	if (imax_out)
+		*imax_out = imax;
+	if (low_out)
+		*low_out = low;
+	return wave;
+}
+
+int mess_curve_follows_pressure(const struct mess_curve *c)
+{
+	return c->store_pct != MESS_NO_KERNEL && curve_wave(c, MESS_WAVE_TOL, NULL, NULL);
+}
+
 size_t *mess_curve_order(const struct mess_curve *c)
 {
 	size_t n = c->n;
@@ -296,6 +328,12 @@ size_t *mess_curve_order(const struct mess_curve *c)
 		free(k);
 		free(o);
 		return NULL;
+	}
+	if (mess_curve_follows_pressure(c)) { /* a wave: the measurement's own order */
+		for (size_t i = 0; i < n; i++)
+			o[i] = i;
+		free(k);
+		return o;
 	}
 	for (size_t i = 0; i < n; i++)
 		bmax = c->pt[i].bw_mean > bmax ? c->pt[i].bw_mean : bmax;
@@ -374,7 +412,7 @@ int mess_metrics(const struct mess_family *f, double peak_gbps, double wave_tol,
 	memset(m, 0, sizeof *m);
 	m->peak_gbps = peak_gbps;
 	if (wave_tol <= 0)
-		wave_tol = 0.03;
+		wave_tol = MESS_WAVE_TOL;
 	if (f->ncurves == 0)
 		return 0;
 	m->curve = calloc(f->ncurves, sizeof *m->curve);
@@ -401,11 +439,11 @@ int mess_metrics(const struct mess_family *f, double peak_gbps, double wave_tol,
 		cm->read_pct_rounded = c->read_pct_rounded;
 		if (c->n == 0)
 			continue;
-		size_t imax = 0;
+		size_t imax;
+		double low;
+		cm->wave = curve_wave(c, wave_tol, &imax, &low);
 		for (size_t k = 0; k < c->n; k++) {
 			const struct mess_point *p = &c->pt[k];
-			if (p->bw_mean > c->pt[imax].bw_mean)
-				imax = k;
 			if (p->lat_mean > cm->max_lat)
 				cm->max_lat = p->lat_mean;
 			if (!cm->saturated && p->lat_mean >= 2.0 * m->unloaded_lat_ns) {
@@ -420,15 +458,6 @@ int mess_metrics(const struct mess_family *f, double peak_gbps, double wave_tol,
 			}
 		}
 		cm->max_bw = c->pt[imax].bw_mean;
-		double low = cm->max_bw;
-		for (size_t k = imax + 1; k < c->n; k++) {
-			const struct mess_point *p = &c->pt[k];
-			if (p->bw_mean < cm->max_bw * (1.0 - wave_tol) &&
-			    p->lat_mean > c->pt[imax].lat_mean && p->bw_mean < low) {
-				cm->wave = 1;
-				low = p->bw_mean;
-			}
-		}
 		cm->wave_drop_gbps = cm->max_bw - low;
 		m->wave_curves += (unsigned)cm->wave;
 		if (cm->saturated) {

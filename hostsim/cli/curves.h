@@ -89,17 +89,27 @@ void mess_family_free(struct mess_family *f);
  */
 unsigned mess_curve_read_pct(const struct mess_curve *c);
 
+/* The relative bandwidth drop that makes a wave (mess_metrics' default). */
+#define MESS_WAVE_TOL 0.03
+
 /*
  * The order smoothing and plotted lines follow (Mess 2: by bandwidth): by
  * measured bandwidth, except that the saturated points (bandwidth within
  * MESS_PLATEAU_TOL of the curve's highest) come last, by latency, so that
- * noise in a saturated bandwidth cannot make the line's latency fall.
+ * noise in a saturated bandwidth cannot make the line's latency fall.  A
+ * kernel curve with a wave (mess_curve_follows_pressure) keeps its pressure
+ * order (decreasing pause) instead: sorted by bandwidth, its falling branch
+ * would interleave with the rising one and the line zig-zag between them.
  * Returns a malloc'd permutation of 0..n-1 (NULL on OOM).
  */
 size_t *mess_curve_order(const struct mess_curve *c);
+/* 1 for a kernel curve (not a by-read group) showing the wave (mess_metrics,
+ * tolerance MESS_WAVE_TOL): its line and smoothing follow pressure order. */
+int mess_curve_follows_pressure(const struct mess_curve *c);
 
 /*
- * bw_smooth/lat_smooth (Mess 2): in mess_curve_order(), after an anchor at
+ * bw_smooth/lat_smooth (Mess 2): in mess_curve_order() (pressure order for a
+ * waved kernel curve, else by bandwidth), after an anchor at
  * zero bandwidth and the curve's lowest latency, a Savitzky-Golay filter
  * (window 11, order 3, ends fitted on the first/last full window) on each
  * coordinate, kept within max(2 std, MESS_SMOOTH_BAND x value) of the point's

@@ -11,3 +11,6 @@ test_summary_SRCS := hostsim/tests/test_summary.c $(RVMESS_LIB_SRCS)
 test_summary_LIBS := -lm
 test_compare_SRCS := hostsim/tests/test_compare.c $(RVMESS_LIB_SRCS)
 test_compare_LIBS := -lm
+UNIT_TESTS += test_integ
+test_integ_SRCS := hostsim/tests/test_integ.c $(RVMESS_LIB_SRCS)
+test_integ_LIBS := -lm

@@ -412,8 +412,11 @@ static void test_image_codes(void **state)
 	CODE(c.lat_nstrides = 9, "lat_strides_count_not_in_1..8");
 	CODE(c.mess_mix[3] = 51, "mess_mix_not_a_multiple_of_2");
 	CODE(c.lat_strides[0] = 1u << 20, "lat_stride_over_lat_max/2");
-	CODE(c.suites = 0, "suites_not_in_1..63"); /* six suites: bits 0..5 */
+	CODE(c.suites = 0, "suites_not_in_1..127"); /* seven suites: bits 0..6 */
 	CODE(c.litmus_iters = 0, "litmus_iters_not_in_1..100000000");
+	CODE(c.integ_slots = 0, "integ_slots_not_in_1..256");
+	CODE(c.integ_lines = 1025, "integ_lines_not_in_1..1024");
+	CODE(c.inject_corrupt = 2, "inject_corrupt_not_in_0..1");
 #undef CODE
 	cfg_default(&c);
 	assert_int_equal(rvm_cfg_check_all(&c, NULL, NULL), 0); /* the default block passes */

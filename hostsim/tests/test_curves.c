@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/curves.h"
+#include "cli/mess_out.h"
 #include "cli/out.h"
 #include "cli/svg.h"
 
@@ -371,6 +372,130 @@ static void test_order_saturated(void **st)
 	for (size_t k = 0; k < 6; k++)
 		assert_int_equal(o[k], k);
 	free(o);
+}
+
+/* A waved curve: bandwidth rises to its maximum, then falls while latency
+ * keeps rising (16 points in pressure order, as a memory with a wave shows).
+ * Sorted by bandwidth, the falling branch's points would sit between the
+ * rising branch's and the line would jump between 300 and 600 ns. */
+#define WN 16
+static const double wave_bw[WN] = {1, 2, 4, 6, 8, 10, 12, 13, 14, 13.5, 13, 12.5, 12, 11.5, 11, 10.5};
+static const double wave_lat[WN] = {100, 101, 103, 106, 110, 116, 130, 160, 220, 280, 340,
+                                    400, 460, 520, 580, 640};
+
+/* Along a drawn line (x, y): how often x changes direction, and whether y
+ * ever goes back (a step against the overall direction by more than eps). */
+static void line_shape(const double *x, const double *y, size_t n, int ydown, double eps,
+                       int *xturns, int *yback)
+{
+	int dir = 0;
+	*xturns = 0;
+	*yback = 0;
+	for (size_t k = 1; k < n; k++) {
+		double dx = x[k] - x[k - 1], dy = y[k] - y[k - 1];
+		int d = dx > eps ? 1 : dx < -eps ? -1 : 0;
+		if (d && dir && d != dir)
+			(*xturns)++;
+		if (d)
+			dir = d;
+		if (ydown ? dy > eps : dy < -eps)
+			(*yback)++;
+	}
+}
+
+static void test_wave_line(void **st)
+{
+	(void)st;
+	struct mess_sample s[WN + NP];
+	for (int k = 0; k < WN; k++)
+		s[k] = (struct mess_sample){.store_pct = 40, .pause = (uint64_t)(1000 - 10 * k),
+		                            .bw_gbps = wave_bw[k], .rd_frac = 0.7, .lat_ns = wave_lat[k]};
+	/* and a curve without a wave, which keeps the Mess 2 order by bandwidth */
+	for (int k = 0; k < NP; k++)
+		s[WN + k] = (struct mess_sample){.store_pct = 0, .pause = pauses[k], .bw_gbps = 1.0 + k,
+		                                 .rd_frac = 1.0, .lat_ns = 100.0 + k * k};
+	struct mess_family f;
+	assert_int_equal(mess_family_build(s, WN + NP, &f), 0);
+	assert_int_equal(f.ncurves, 2);
+	const struct mess_curve *w = &f.curve[1], *plain = &f.curve[0];
+	assert_int_equal(w->store_pct, 40);
+	assert_true(mess_curve_follows_pressure(w));
+	assert_false(mess_curve_follows_pressure(plain));
+
+	/* the smoothed line in the drawn order: bandwidth turns once (up, then
+	 * down the wave), latency never goes back */
+	size_t *o = mess_curve_order(w);
+	assert_non_null(o);
+	double x[WN], y[WN];
+	for (int k = 0; k < WN; k++) {
+		x[k] = w->pt[o[k]].bw_smooth;
+		y[k] = w->pt[o[k]].lat_smooth;
+		/* inside the measured range, within the band of its own point */
+		assert_true(x[k] >= 1 && x[k] <= 14 && y[k] >= 100 && y[k] <= 640);
+		assert_true(fabs(y[k] - w->pt[o[k]].lat_mean) <= MESS_SMOOTH_BAND * w->pt[o[k]].lat_mean + 1e-9);
+	}
+	int xturns, yback;
+	line_shape(x, y, WN, 0, 1e-9, &xturns, &yback);
+	assert_int_equal(xturns, 1);
+	assert_int_equal(yback, 0);
+	free(o);
+	o = mess_curve_order(plain);
+	for (size_t k = 1; k < plain->n; k++)
+		assert_true(plain->pt[o[k]].bw_mean >= plain->pt[o[k - 1]].bw_mean);
+	free(o);
+
+	/* by-read groups keep Mess 2's order by bandwidth, wave or not (their
+	 * points come from any kernel: they have no pressure order) */
+	struct mess_family g;
+	assert_int_equal(mess_family_by_read(&f, &g), 0);
+	for (size_t i = 0; i < g.ncurves; i++) {
+		const struct mess_curve *gc = &g.curve[i];
+		assert_false(mess_curve_follows_pressure(gc));
+		o = mess_curve_order(gc);
+		assert_non_null(o);
+		double bmax = 0;
+		for (size_t k = 0; k < gc->n; k++)
+			bmax = fmax(bmax, gc->pt[k].bw_mean);
+		for (size_t k = 1; k < gc->n; k++) /* up to the saturated points, by bandwidth */
+			if (gc->pt[o[k]].bw_mean < (1.0 - MESS_PLATEAU_TOL) * bmax)
+				assert_true(gc->pt[o[k]].bw_mean >= gc->pt[o[k - 1]].bw_mean);
+		free(o);
+	}
+	mess_family_free(&g);
+
+	/* the same on the SVG's polyline (y grows downwards there) */
+	char dir[] = "/tmp/rvmess-wave-XXXXXX", path[512];
+	assert_non_null(mkdtemp(dir));
+	struct outdir od;
+	assert_int_equal(outdir_open(&od, dir, "test"), 0);
+	assert_int_equal(mess_write_svg(&f, NULL, &od, "w.svg", "wave", 0, 100), 0);
+	assert_int_equal(outdir_commit(&od), 0);
+	snprintf(path, sizeof path, "%s/w.svg", dir);
+	FILE *in = fopen(path, "r");
+	assert_non_null(in);
+	static char svg[1 << 16];
+	svg[fread(svg, 1, sizeof svg - 1, in)] = 0;
+	fclose(in);
+	const char *pl = strstr(svg, "<polyline");
+	assert_non_null(pl);
+	pl = strstr(pl + 1, "<polyline"); /* the second curve: 40 % stores */
+	assert_non_null(pl);
+	pl = strstr(pl, "points=\"") + 8;
+	double sx[WN], sy[WN];
+	size_t n = 0;
+	while (n < WN && sscanf(pl, "%lf,%lf", &sx[n], &sy[n]) == 2) {
+		n++;
+		pl = strchr(pl, ' ') + 1;
+	}
+	assert_int_equal(n, WN);
+	line_shape(sx, sy, WN, 1, 0.05, &xturns, &yback);
+	assert_int_equal(xturns, 1);
+	assert_int_equal(yback, 0);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/" OUTDIR_MANIFEST, dir);
+	unlink(path);
+	rmdir(dir);
+	mess_family_free(&f);
 }
 
 static void test_csv_roundtrip(void **st)
@@ -749,6 +874,7 @@ int main(void)
 		cmocka_unit_test(test_smoothing_stays_in_range),
 		cmocka_unit_test(test_smoothing_anchor),
 		cmocka_unit_test(test_order_saturated),
+		cmocka_unit_test(test_wave_line),
 		cmocka_unit_test(test_bwlat_layout),
 		cmocka_unit_test(test_bwlat_wave),
 		cmocka_unit_test(test_bwlat_thin_group),

@@ -163,6 +163,96 @@ static void test_err_counts(void **state)
 	assert_int_equal(rvm_nerr, before + 2);
 }
 
+/* An integrity tally keeps the first wrong word and counts all of them; its
+ * record carries them, and counts as an error only when a word was wrong. */
+static void test_integ_tally(void **state)
+{
+	struct integ_tally t = { 0 };
+	uint32_t before = rvm_nerr;
+
+	(void)state;
+	t.words = 10;
+	reset_out();
+	integ_emit("ring", 5, &t);
+	assert_non_null(strstr(out, " integ h=3 check=ring hart=5 words=10 bad=0 *"));
+	assert_int_equal(rvm_nerr, before);
+	integ_bad(&t, 0x80001008u, 1, 0x11, 0x22);
+	integ_bad(&t, 0x80001010u, 1, 0x33, 0x44);
+	integ_bad(&t, 0x80001018u, 0, 0, 0x55);
+	reset_out();
+	integ_emit("ring", 5, &t);
+	assert_non_null(strstr(out, " check=ring hart=5 words=10 bad=3 addr=0x80001008 want=0x11 got=0x22 *"));
+	assert_int_equal(rvm_nerr, before + 1);
+	/* a first wrong word whose right value is not known: no want */
+	struct integ_tally u = { .words = 4 };
+	integ_bad(&u, 0x40, 0, 0, 0x99);
+	integ_bad(&u, 0x80, 1, 1, 2);
+	reset_out();
+	integ_emit("mess-cycle", 0, &u);
+	assert_non_null(strstr(out, " check=mess-cycle hart=0 words=4 bad=2 addr=0x40 got=0x99 *"));
+	assert_int_equal(rvm_nerr, before + 2);
+}
+
+/* The Mess ring's checks on a real ring: clean, a pointer off the ring
+ * (found at its element, no want), a pointer to another element (the cycle
+ * closes early or the walk ends elsewhere). */
+static void test_chain_ring_checks(void **state)
+{
+	enum { N = 64, STRIDE = 64 };
+	static uint64_t buf[N * STRIDE / 8] __attribute__((aligned(64)));
+	uint64_t base = (uint64_t)(uintptr_t)buf, k = 0, pos = 0;
+	struct integ_tally t = { 0 };
+
+	(void)state;
+	chain_random(buf, N, STRIDE, 7);
+	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
+	assert_int_equal(t.words, N);
+	assert_int_equal(t.bad, 0);
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.words, 2 * N);
+	assert_int_equal(t.bad, 0);
+
+	/* the element 10 steps along the ring from base points off the ring */
+	uint64_t p = base;
+	for (int i = 0; i < 10; i++)
+		p = *(uint64_t *)(uintptr_t)p;
+	k = p;
+	uint64_t saved = *(uint64_t *)(uintptr_t)k;
+	*(uint64_t *)(uintptr_t)k = base + N * STRIDE;
+	t = (struct integ_tally){ 0 };
+	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
+	assert_int_equal(t.words, 11); /* ten good pointers, the eleventh wrong */
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k);
+	assert_int_equal(t.got, base + N * STRIDE);
+	assert_int_equal(t.want_known, 0);
+	t = (struct integ_tally){ 0 };
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k);
+	assert_int_equal(t.got, base + N * STRIDE);
+
+	/* now it points back to base: the cycle closes after 11 steps; a walk of
+	 * N steps from base ends elsewhere than base */
+	*(uint64_t *)(uintptr_t)k = base;
+	t = (struct integ_tally){ 0 };
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k);
+	assert_int_equal(t.got, base);
+	t = (struct integ_tally){ 0 };
+	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
+	pos = N % 11; /* the walk loops over the 11 elements base .. k */
+	p = base;
+	for (uint64_t i = 0; i < pos; i++)
+		p = *(uint64_t *)(uintptr_t)p;
+	assert_int_equal(t.words, N);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.want, base);
+	assert_int_equal(t.got, p);
+	*(uint64_t *)(uintptr_t)k = saved;
+}
+
 static void test_fixed_point(void **state)
 {
 	static const struct { uint64_t num, den; const char *want; } cases[] = {
@@ -392,6 +482,8 @@ int main(void)
 		cmocka_unit_test(test_record_types),
 		cmocka_unit_test(test_record_truncated),
 		cmocka_unit_test(test_err_counts),
+		cmocka_unit_test(test_integ_tally),
+		cmocka_unit_test(test_chain_ring_checks),
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_muldiv),
 		cmocka_unit_test(test_ticks_ns),

@@ -43,7 +43,7 @@
 
 #define RVM_CFG_KEYS(S, L) \
 	S(suites, SUITES, 1, RVM_SUITE_ALL, 1, 0, RVM_SUITE_CHASE | RVM_SUITE_LAT | RVM_SUITE_PAR, \
-	  "suites to run, comma-separated: chase, lat, par, mess, check, litmus, or all") \
+	  "suites to run, comma-separated: chase, lat, par, mess, check, litmus, integ, or all") \
 	S(reps, NUM, 1, 100, 1, 0, 3, \
 	  "measured repetitions per point (the median is reported)") \
 	S(warmups, NUM, 0, 100, 1, 0, 1, \
@@ -92,7 +92,19 @@
 	S(litmus_delay, NUM, 0, 100000, 1, RVM_SUITE_LITMUS, 16, \
 	  "litmus: largest random start delay of each thread per iteration, loop turns") \
 	S(litmus_test, NUM, 0, 255, 1, RVM_SUITE_LITMUS, 0, \
-	  "litmus: 0 runs every test; N runs only the Nth test of the table (docs/litmus.md)")
+	  "litmus: 0 runs every test; N runs only the Nth test of the table (docs/litmus.md)") \
+	S(integ_rounds, NUM, 1, 100000000, 1, RVM_SUITE_INTEG, 500, \
+	  "integ: rounds of the shared-line stress (every hart writes its signatures, all verify)") \
+	S(integ_lines, NUM, 1, 1024, 1, RVM_SUITE_INTEG, 4, \
+	  "integ: 64-byte lines shared by each group of 8 harts") \
+	S(integ_msgs, NUM, 1, 100000000, 1, RVM_SUITE_INTEG, 4000, \
+	  "integ: messages each hart sends to the next through its ring") \
+	S(integ_slots, NUM, 1, 256, 1, RVM_SUITE_INTEG, 8, \
+	  "integ: slots (64-byte lines) of each ring") \
+	S(integ_delay, NUM, 0, 100000, 1, RVM_SUITE_INTEG, 16, \
+	  "integ: largest random delay before a hart's writes, loop turns") \
+	S(inject_corrupt, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
+	  "fault injection: 1 = at the first Mess point, plant a wrong word in a load array, a store array and the ring (the Mess checks must report them)")
 
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */

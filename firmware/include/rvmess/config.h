@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define RVM_CFG_MAGIC   0x3147464d56520a00ull /* "\0\nRVMFG1" little-endian */
-#define RVM_CFG_VERSION 2u
+#define RVM_CFG_VERSION 3u
 #define RVM_CFG_SECTION ".rvmess_config"
 
 /* suites bitmask: RVM_SUITE_CHASE ..., RVM_SUITE_ALL */
@@ -72,6 +72,15 @@ struct rvm_config {
 	uint32_t litmus_iters;   /* iterations per test */
 	uint32_t litmus_delay;   /* largest random start delay per thread, loop turns */
 	uint32_t litmus_test;    /* 0: every test; N: only test N (1-based, table order) */
+
+	/* integ: integrity checks on every hart (firmware/suites/integ.c) */
+	uint32_t integ_rounds;   /* shared-line stress rounds */
+	uint32_t integ_lines;    /* lines every group of 8 harts shares */
+	uint32_t integ_msgs;     /* messages each hart sends through its ring */
+	uint32_t integ_slots;    /* slots (lines) per ring */
+	uint32_t integ_delay;    /* largest random delay, loop turns */
+	uint32_t inject_corrupt; /* fault injection for tests: 1 = the Mess suite plants a wrong
+	                          * word in each memory its checks watch, at the first point */
 };
 
 #ifdef __cplusplus
@@ -79,10 +88,10 @@ struct rvm_config {
 #else
 #define RVM_STATIC_ASSERT _Static_assert
 #endif
-RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 424, "rvm_config layout changed: bump RVM_CFG_VERSION");
+RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 448, "rvm_config layout changed: bump RVM_CFG_VERSION");
 RVM_STATIC_ASSERT(RVM_SUITE_CHASE == 1 && RVM_SUITE_LAT == 2 && RVM_SUITE_PAR == 4 &&
                   RVM_SUITE_MESS == 8 && RVM_SUITE_CHECK == 16 &&
-                  RVM_SUITE_LITMUS == 32,
+                  RVM_SUITE_LITMUS == 32 && RVM_SUITE_INTEG == 64,
                   "suite bits are part of the config block: append new suites to RVM_SUITE_LIST");
 
 #endif

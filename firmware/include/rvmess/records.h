@@ -19,7 +19,8 @@
 	X(CFG, cfg, "suites reps warmups timeout_ms max_harts seed chase_size chase_loads "  \
 	            "chase_all_harts inject_hang lat_max lat_loads lat_strides lat_random "    \
 	            "par_max par_kmax [mess_chase_size mess_gen_size mess_window_loads "        \
-	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test]")                                                    \
+	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test] "                       \
+	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt]")                 \
 	X(FDT, fdt, "status reason off")                                                      \
 	X(HART, hart, "idx cpu_hz cycle instret")                                             \
 	X(MISSING, missing, "hart where")                                                     \
@@ -38,7 +39,8 @@
 	X(TRAP, trap, "cause epc tval")                                                       \
 	X(END, end, "status errors records harts states")                                     \
 	X(LITMUS, litmus, "test threads iters obs outs relaxed verdict")                      \
-	X(BUG, bug, "test outcome count harts kinds")
+	X(BUG, bug, "test outcome count harts kinds")                                        \
+	X(INTEG, integ, "check hart words bad [addr [want] got]")
 
 enum rvm_rec_type {
 #define RVM_REC_ENUM_(id, name, fields) REC_##id,

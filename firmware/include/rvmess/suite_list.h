@@ -15,7 +15,8 @@
 	X(PAR, par)       \
 	X(MESS, mess)     \
 	X(CHECK, check)   \
-	X(LITMUS, litmus)
+	X(LITMUS, litmus) \
+	X(INTEG, integ)
 
 enum {
 #define RVM_SUITE_IDX_(id, name) RVM_SUITE_IDX_##id,

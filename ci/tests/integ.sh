@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# The integ suite on hostsim: clean runs (2, 4, 8 harts; sc and tso) report
+# no wrong word and exactly the words the design compares; injected
+# lost-write and stale-read faults are caught by both checks (parse exit 3,
+# the integrity line, integrity.csv rows whose first wrong address lies in
+# the check's own memory; a stale piece shows beside fresh bytes); no wrong
+# word on QEMU -smp 4; the Mess suite's checks report the wrong words
+# inject_corrupt plants, exactly (hostsim/tests/test_integ.c covers parse's
+# refusals).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+HS=$BUILD/bin/hostsim RV=$BUILD/bin/rvmess
+[ -x "$HS" ] && [ -f "$BUILD/images/virt.elf" ] || { fail integ "build/bin/hostsim or virt.elf missing"; exit 1; }
+scratch integ
+
+ROUNDS=100 NLINES=4 MSGS=500 SLOTS=8
+cp "$BUILD/images/virt.elf" "$TMP/i.elf" &&
+	"$RV" config "$TMP/i.elf" suites=integ integ_rounds=$ROUNDS integ_lines=$NLINES integ_msgs=$MSGS \
+		integ_slots=$SLOTS >/dev/null || { fail integ-config "rvmess config refused"; exit 1; }
+
+# integrity.csv with the first wrong address in decimal appended (column 8)
+with_dec() {
+	local l
+	while IFS= read -r l; do
+		case $l in *,0x*) a=${l#*,*,*,*,}; a=${a%%,*}; echo "$l,$((a))" ;; *) echo "$l,0" ;; esac
+	done <"$1"
+}
+# hdr's heap_base of a log, in decimal
+heap_base() { printf '%d' "$(grep -ao 'heap_base=0x[0-9a-f]*' "$1" | head -1 | cut -d= -f2)"; }
+
+# clean runs: every hart's two rows, no wrong word, the words the design
+# compares: lines = rounds x (harts of the group) x lines, ring = msgs x 6
+# (5 payload words and the checksum)
+for run in sc-2 sc-4 sc-8 tso-4; do
+	order=${run%-*} h=${run#*-}
+	c=clean-$run
+	timeout 120 "$HS" --harts "$h" --memory-order "$order" "$TMP/i.elf" >"$TMP/$c.log" 2>&1
+	"$RV" parse "$TMP/$c.log" -o "$TMP/$c" >/dev/null 2>&1; rc=$?
+	grp=$((h < 8 ? h : 8))
+	want_lines=$((ROUNDS * grp * NLINES)) want_ring=$((MSGS * 6))
+	csv=$TMP/$c/integrity.csv
+	bad=$(awk -F, -v wl="$want_lines" -v wr="$want_ring" 'NR > 1 {
+		n[$1]++
+		if ($4 != 0 || ($1 == "lines" && $3 != wl) || ($1 == "ring" && $3 != wr) || $5 != "") print
+	}' "$csv" 2>/dev/null | head -2 | tr '\n' ' ')
+	nl=$(grep -c '^lines,' "$csv" 2>/dev/null) nr=$(grep -c '^ring,' "$csv" 2>/dev/null)
+	if [ $rc = 0 ] && [ -z "$bad" ] && [ "$nl" = "$h" ] && [ "$nr" = "$h" ] &&
+		grep -qx "integrity: failed=0 checks=$((2 * h)) words=$((h * (want_lines + want_ring))) bad=0" "$TMP/$c/summary.txt"; then
+		pass "integ-$c"
+	else
+		fail "integ-$c" "parse exit $rc, rows lines=$nl ring=$nr, off rows: $bad $(grep integrity: "$TMP/$c/summary.txt" 2>/dev/null)"
+	fi
+done
+
+# injected faults: both checks see wrong words, and the first one of each
+# row lies in that check's memory.  Heap layout (docs/litmus.md): the
+# group's lines, then one ring of SLOTS lines per hart; a ring row names
+# its consumer, whose input is the previous hart's ring, and a wrong ring
+# word is a payload word or the checksum (words 1-6).
+H=4
+for f in lost-write stale-read; do
+	c=fault-$f
+	timeout 120 "$HS" --harts $H --memory-order tso --inject "$f" --stats "$TMP/i.elf" >"$TMP/$c.log" 2>"$TMP/$c.err"
+	"$RV" parse "$TMP/$c.log" -o "$TMP/$c" >/dev/null 2>&1; rc=$?
+	hb=$(heap_base "$TMP/$c.log")
+	lines=$hb rings=$((hb + NLINES * 64))
+	check=$(awk -F, -v lo="$lines" -v rb="$rings" -v S=$SLOTS -v H=$H 'NR > 1 {
+		if ($4 == 0) { print "no wrong word: " $0; next }
+		a = $8
+		if ($1 == "lines") ok = a >= lo && a < lo + 64 * '$NLINES'
+		else { p = ($2 + H - 1) % H; base = rb + p * S * 64; off = (a - base) % 64
+		       ok = a >= base && a < base + S * 64 && off >= 8 && off <= 48; pay += off <= 40 }
+		if (!ok || ($6 "") == ($7 "") || $6 == "") print "first wrong word off its check: " $0
+		seen[$1]++
+	} END { if (seen["lines"] != H || seen["ring"] != H) print "rows lines=" seen["lines"] " ring=" seen["ring"]
+		# 5 of a slot'"'"'s 6 checked words are payload: some ring'"'"'s first wrong word is one
+		if (!pay) print "no ring row starts at a payload word" }' \
+		< <(with_dec "$TMP/$c/integrity.csv") 2>&1 | head -2 | tr '\n' ' ')
+	# a stale copy is kept per store (byte, half, word or doubleword) and the
+	# verifier reads each piece at its width: a stale piece shows beside
+	# fresh ones, so some first wrong word still holds a (nonzero) byte of
+	# its signature; read as whole doublewords only the doubleword stores'
+	# stale copies would show, a whole older signature
+	if [ "$f" = stale-read ]; then
+		part=0
+		while IFS=, read -r chk _ _ _ _ want got; do
+			[ "$chk" = lines ] || continue
+			for ((k = 0; k < 8; k++)); do
+				b=$(((want >> (8 * k)) & 0xff))
+				[ $b != 0 ] && [ $b = $(((got >> (8 * k)) & 0xff)) ] && { part=$((part + 1)); break; }
+			done
+		done < <(tail -n +2 "$TMP/$c/integrity.csv" 2>/dev/null)
+		[ $part -gt 0 ] || check="$check no lines row shows a stale piece beside fresh ones"
+	fi
+	n=$(grep -o "injected: $f=[0-9]*" "$TMP/$c.err" | cut -d= -f2)
+	if [ $rc = 3 ] && [ -z "$check" ] && [ "${n:-0}" -gt 0 ] &&
+		grep -q "^integrity: failed=$((2 * H)) checks=$((2 * H)) " "$TMP/$c/summary.txt" &&
+		grep -aq ' end h=[0-9]* status=fail ' "$TMP/$c.log"; then
+		pass "integ-detects-$f"
+	else
+		fail "integ-detects-$f" "parse exit $rc, injected '${n}', $check $(grep integrity: "$TMP/$c/summary.txt" 2>/dev/null)"
+	fi
+done
+
+# QEMU (multi-threaded TCG: real concurrency between harts) with 4 harts:
+# no wrong word; a ring that published before its checksum was written shows
+# here as stale checksums, which hostsim's interleaving does not expose
+if command -v qemu-system-riscv64 >/dev/null; then
+	cp "$BUILD/images/virt.elf" "$TMP/q.elf" && "$RV" config "$TMP/q.elf" suites=integ integ_rounds=10 >/dev/null
+	timeout 300 qemu-system-riscv64 -M virt -bios none -nographic -m 512M -smp 4 -kernel "$TMP/q.elf" \
+		>"$TMP/q.log" 2>&1 </dev/null
+	"$RV" parse "$TMP/q.log" -o "$TMP/q" --target qemu >/dev/null 2>&1; rc=$?
+	if [ $rc = 0 ] && grep -qx "integrity: failed=0 checks=8 words=$((4 * (10 * 4 * 4 + 4000 * 6))) bad=0" "$TMP/q/summary.txt"; then
+		pass integ-qemu-smp4-clean
+	else
+		fail integ-qemu-smp4-clean "parse exit $rc: $(grep integrity: "$TMP/q/summary.txt" 2>/dev/null) $(grep -a ' integ .*bad=[1-9]' "$TMP/q.log" | head -1)"
+	fi
+else
+	skip integ-qemu-smp4-clean "qemu-system-riscv64 not installed"
+fi
+
+# the Mess checks: inject_corrupt plants, at each curve's first point, one
+# wrong word in every generator's load array (its second line: the word
+# wanted is addr ^ 0x6d657373a5a5a5a5, the one found that ^ 0xff) and in its
+# first store slot (wanted: the point's pattern epoch << 32 | hart << 8 | 0x4d,
+# found: that ^ 0xff00), and, at the first point, points the first ring
+# element the point read at the ring's start (heap_base): the re-walk ends
+# elsewhere and the ring closes early.  Without the key: no integ record.
+MGRID="suites=mess reps=1 mess_chase_size=2M mess_gen_size=64K mess_window_loads=1000 mess_mix=0,50,100 mess_pause=0,64"
+cp "$BUILD/images/virt.elf" "$TMP/m.elf" && "$RV" config "$TMP/m.elf" $MGRID >/dev/null &&
+	cp "$TMP/m.elf" "$TMP/mc.elf" && "$RV" config "$TMP/mc.elf" inject_corrupt=1 >/dev/null ||
+	fail integ-mess-config "rvmess config refused the grid"
+timeout 120 "$HS" --harts 3 "$TMP/m.elf" >"$TMP/m.log" 2>&1
+"$RV" parse "$TMP/m.log" -o "$TMP/m" >/dev/null 2>&1; rc=$?
+if [ $rc = 0 ] && ! grep -aq ' integ ' "$TMP/m.log" && [ ! -f "$TMP/m/integrity.csv" ]; then pass integ-mess-clean
+else fail integ-mess-clean "parse exit $rc: $(grep -a ' integ ' "$TMP/m.log" | head -1)"; fi
+timeout 120 "$HS" --harts 3 "$TMP/mc.elf" >"$TMP/mc.log" 2>&1
+"$RV" parse "$TMP/mc.log" -o "$TMP/mc" >/dev/null 2>&1; rc=$?
+hb=$(heap_base "$TMP/mc.log")
+why=""
+n_ld=0 n_st=0 n_rw=0 n_cy=0
+while IFS=, read -r check hart words bad addr want got; do
+	case $check in
+	mess-load)
+		n_ld=$((n_ld + 1))
+		[ "$bad" = 1 ] && [ $((want)) = $((addr ^ 0x6d657373a5a5a5a5)) ] && [ $((got)) = $((want ^ 0xff)) ] ||
+			why="$why load:$hart,$bad,$addr,$want,$got" ;;
+	mess-store)
+		n_st=$((n_st + 1))
+		[ "$bad" = 1 ] && [ $((want & 0xffffffff)) = $((hart << 8 | 0x4d)) ] && [ $((got)) = $((want ^ 0xff00)) ] ||
+			why="$why store:$hart,$bad,$want,$got" ;;
+	mess-ring)
+		n_rw=$((n_rw + 1))
+		[ "$bad" = 1 ] && [ -n "$want" ] && [ "$want" != "$got" ] || why="$why ring:$bad,$want,$got" ;;
+	mess-cycle)
+		n_cy=$((n_cy + 1))
+		[ "$bad" = 1 ] && [ -z "$want" ] && [ $((got)) = "$hb" ] && [ $((addr)) -ge "$hb" ] &&
+			[ $((addr)) -lt $((hb + 2 * 1024 * 1024)) ] || why="$why cycle:$bad,$addr,$got" ;;
+	esac
+done < <(tail -n +2 "$TMP/mc/integrity.csv" 2>/dev/null)
+# 2 generators x 6 points of load checks; store checks at the first point of
+# the two curves that store; the re-walk once; the cycle after each of 3 curves
+if [ $rc = 3 ] && [ -z "$why" ] && [ $n_ld = 12 ] && [ $n_st = 4 ] && [ $n_rw = 1 ] && [ $n_cy = 3 ]; then
+	pass integ-mess-planted
+else
+	fail integ-mess-planted "parse exit $rc, rows load=$n_ld store=$n_st ring=$n_rw cycle=$n_cy:$why"
+fi
+finish
