@@ -3,20 +3,20 @@
  *
  * The tests are the table in litmus_tests.h (their threads' asm is generated
  * from it in firmware/kernels/litmus.S).  Every live hart runs the suite
- * together; the lead drives it.  For each test and each of litmus_iters
- * iterations the lead picks the locations (a fresh 256-byte slot of the
- * heap, one 64-byte line per location, zeroed; or, for a test's packed run,
- * all four in the slot's first line), the code line (the old code written
- * again), which hart runs each thread
- * (rotated over all live harts) and each thread's random start delay (a
- * PRNG seeded from `seed` and the test), then releases every hart through a
- * barrier; the chosen harts meet at a start line, wait their delay and run
- * their thread, everybody
- * meets at a second barrier, and the lead reads the results and the
- * locations, counts the outcome (the values the test's condition names)
+ * together; the lead drives it.  It runs every test of the table, then
+ * every LT_PACK test again with packed locations.  For each run and each of
+ * litmus_iters iterations the lead picks the locations (a fresh 256-byte
+ * slot of the heap, one 64-byte line per location, zeroed; for a packed run
+ * all four 8 bytes apart in the slot's first line), writes the old code to
+ * the slot's code line, picks which hart runs each thread (rotated over all
+ * live harts) and each thread's random start delay (a PRNG seeded from
+ * `seed` and the run), then releases every hart through a barrier; the
+ * chosen harts meet at a start line, wait their delay and run their thread,
+ * everybody meets at a second barrier, and the lead reads the results and
+ * the locations, counts the outcome (the values the test's condition names)
  * and checks it against the condition.
  *
- * Records: one `litmus` per test (the outcome histogram with each outcome's
+ * Records: one `litmus` per run (the outcome histogram with each outcome's
  * verdict), and one `bug` per test that showed a forbidden outcome (the
  * first one seen, the count of all, the harts that ran its threads, how
  * many distinct forbidden outcomes), counted as an error: the run fails.
