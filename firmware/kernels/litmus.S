@@ -3,9 +3,11 @@
  * (firmware/suites/litmus_tests.h) by the C preprocessor: one function per
  * thread of every test,
  *
- *   void lt_<test>_<thread>(uint64_t x, uint64_t y, uint64_t z, uint64_t w, uint64_t res[4])
+ *   void lt_<test>_<thread>(uint64_t x, uint64_t y, uint64_t z, uint64_t w, uint64_t res[4],
+ *                           uint64_t code)
  *
- * a0..a3 hold the addresses of the locations, a4 the thread's result slot.
+ * a0..a3 hold the addresses of the locations, a4 the thread's result slot,
+ * a5 the code line's.
  * The body is the table's instructions exactly as written; the result
  * registers t1..t4 start at 0 and are stored to res[0..3] after it.
  */
@@ -23,7 +25,19 @@
 #define W(l, v) li t0, v ; sd t0, 0(LOC_##l) ;
 #define R(r, l) ld REG_##r, 0(LOC_##l) ;
 #define RA(r, d, l) xor t0, REG_##d, REG_##d ; add t0, t0, LOC_##l ; ld REG_##r, 0(t0) ;
+#define WA(l, v, d) xor t0, REG_##d, REG_##d ; add t0, t0, LOC_##l ; li t5, v ; sd t5, 0(t0) ;
+#define WD(l, v, d) xor t0, REG_##d, REG_##d ; addi t0, t0, v ; sd t0, 0(LOC_##l) ;
+#define CTRL(d) bne REG_##d, zero, 6f ; 6: 
 #define F(p, s) fence p, s ;
+#define FTSO fence.tso ;
+#define SWAPAR(l, v) li t0, v ; amoswap.d.aqrl zero, t0, (LOC_##l) ;
+#define ORAR(r, l) amoor.d.aqrl REG_##r, zero, (LOC_##l) ;
+/* addi t2, zero, v: I-type, rd = t2 (7), opcode 0x13 */
+#define WI(v) li t0, ((v) << 20) | (7 << 7) | 0x13 ; sw t0, 0(a5) ;
+#define LRSCW(r, l, n) lr.d t0, (LOC_##l) ; li t5, n ; 7: addi t5, t5, -1 ; bnez t5, 7b ; \
+	sc.d REG_##r, t0, (LOC_##l) ;
+#define FI fence.i ;
+#define EXEC jalr t0, 0(a5) ;
 #define AMOADD(l, n) li t6, n ; 2: li t0, 1 ; amoadd.d zero, t0, (LOC_##l) ; \
 	addi t6, t6, -1 ; bnez t6, 2b ;
 #define LRSC(l, n) li t6, n ; 2: lr.d t0, (LOC_##l) ; addi t0, t0, 1 ; \

@@ -3,18 +3,20 @@
  *
  * The tests are the table in litmus_tests.h (their threads' asm is generated
  * from it in firmware/kernels/litmus.S).  Every live hart runs the suite
- * together; the lead drives it.  For each test and each of litmus_iters
- * iterations the lead picks the locations (a fresh 256-byte slot of the
- * heap, one 64-byte line per location, zeroed), which hart runs each thread
- * (rotated over all live harts) and each thread's random start delay (a
- * PRNG seeded from `seed` and the test), then releases every hart through a
- * barrier; the chosen harts meet at a start line, wait their delay and run
- * their thread, everybody
- * meets at a second barrier, and the lead reads the results and the
- * locations, counts the outcome (the values the test's condition names)
+ * together; the lead drives it.  It runs every test of the table, then
+ * every LT_PACK test again with packed locations.  For each run and each of
+ * litmus_iters iterations the lead picks the locations (a fresh 256-byte
+ * slot of the heap, one 64-byte line per location, zeroed; for a packed run
+ * all four 8 bytes apart in the slot's first line), writes the old code to
+ * the slot's code line, picks which hart runs each thread (rotated over all
+ * live harts) and each thread's random start delay (a PRNG seeded from
+ * `seed` and the run), then releases every hart through a barrier; the
+ * chosen harts meet at a start line, wait their delay and run their thread,
+ * everybody meets at a second barrier, and the lead reads the results and
+ * the locations, counts the outcome (the values the test's condition names)
  * and checks it against the condition.
  *
- * Records: one `litmus` per test (the outcome histogram with each outcome's
+ * Records: one `litmus` per run (the outcome histogram with each outcome's
  * verdict), and one `bug` per test that showed a forbidden outcome (the
  * first one seen, the count of all, the harts that ran its threads, how
  * many distinct forbidden outcomes), counted as an error: the run fails.
@@ -24,9 +26,9 @@
 #include "suites/litmus_tests.h"
 #include "suites/suites.h"
 
-enum { LT_ALLOW, LT_FORBID };
+enum { LT_ALLOW, LT_FORBID, LT_PACK = 2 /* also run packed */ };
 
-typedef void lt_fn(uint64_t x, uint64_t y, uint64_t z, uint64_t w, volatile uint64_t *res);
+typedef void lt_fn(uint64_t x, uint64_t y, uint64_t z, uint64_t w, volatile uint64_t *res, uint64_t code);
 
 #define LT_DECL(name, n, cond, verdict, p0, p1, p2, p3) \
 	extern lt_fn lt_##name##_0, lt_##name##_1, lt_##name##_2, lt_##name##_3;
@@ -36,7 +38,7 @@ struct lt_test {
 	const char *name;
 	uint32_t threads;
 	const char *cond;
-	int verdict;
+	int flags; /* LT_ALLOW or LT_FORBID, | LT_PACK */
 	lt_fn *fn[4];
 };
 
@@ -49,6 +51,10 @@ static const struct lt_test lt_tests[] = { LITMUS_TESTS(LT_DESC) };
 #define LT_MAX_OUTS  16
 #define LT_SLOTS     64              /* location slots, used in turn */
 #define LT_SLOT      (4 * RVM_LINE)  /* x y z w, a line each */
+#define LT_PACKED    8u              /* distance of the locations in a packed run */
+/* The code lines follow the slots, one per slot, in pages of their own. */
+#define LT_CODE_OLD  0x00100393u     /* addi t2, zero, 1 */
+#define LT_CODE_RET  0x00028067u     /* jalr zero, 0(t0) */
 
 /* A term of a condition: thread t's register r (t < 4), or location r (t == 4). */
 struct term {
@@ -63,6 +69,7 @@ static struct {
 	volatile uint32_t hart_of[4];      /* hart id running each thread */
 	volatile uint32_t delay[4];
 	volatile uint64_t loc[4];
+	volatile uint64_t code;
 } ctl __attribute__((aligned(64)));
 
 /* The start line: the threads of an iteration count themselves in here and
@@ -191,7 +198,7 @@ static void run_thread(void)
 			while (ready != t->threads)
 				;
 			delay(ctl.delay[i]);
-			t->fn[i](ctl.loc[0], ctl.loc[1], ctl.loc[2], ctl.loc[3], res[i]);
+			t->fn[i](ctl.loc[0], ctl.loc[1], ctl.loc[2], ctl.loc[3], res[i], ctl.code);
 		}
 }
 
@@ -269,14 +276,15 @@ static void rec_raw(struct rec *r, const char *s)
 		r->b[r->n++] = *s++;
 }
 
-static void report(const struct lt_test *t, const struct term *tm, uint32_t nt,
+static void report(const struct lt_test *t, const char *name, const struct term *tm, uint32_t nt,
                    const struct hist *h, uint64_t iters)
 {
+	int verdict = t->flags & LT_FORBID;
 	uint64_t relaxed = 0;
 	struct rec r;
 
 	rec_begin(&r, REC_LITMUS);
-	rec_s(&r, "test", t->name);
+	rec_s(&r, "test", name);
 	rec_u(&r, "threads", t->threads);
 	rec_u(&r, "iters", iters);
 	rec_raw(&r, " obs=");
@@ -296,7 +304,7 @@ static void report(const struct lt_test *t, const struct term *tm, uint32_t nt,
 		rec_outcome(&r, h->vals[i], nt);
 		rec_raw(&r, ":");
 		rec_outcome(&r, &h->count[i], 1);
-		rec_raw(&r, !m ? ":ok" : t->verdict == LT_FORBID ? ":forbidden" : ":allowed");
+		rec_raw(&r, !m ? ":ok" : verdict ? ":forbidden" : ":allowed");
 		if (m)
 			relaxed += h->count[i];
 	}
@@ -306,12 +314,12 @@ static void report(const struct lt_test *t, const struct term *tm, uint32_t nt,
 		rec_raw(&r, ":unknown");
 	}
 	rec_u(&r, "relaxed", relaxed);
-	rec_s(&r, "verdict", relaxed == 0 ? "ok" : t->verdict == LT_FORBID ? "bug" : "relaxed");
+	rec_s(&r, "verdict", relaxed == 0 ? "ok" : verdict ? "bug" : "relaxed");
 	rec_emit(&r);
 
 	/* one bug record per test: its first forbidden outcome, all of them counted */
 	uint32_t first = h->n, kinds = 0;
-	if (t->verdict != LT_FORBID || relaxed == 0)
+	if (!verdict || relaxed == 0)
 		return;
 	for (uint32_t i = 0; i < h->n; i++)
 		if (matches(tm, nt, h->vals[i])) {
@@ -320,7 +328,7 @@ static void report(const struct lt_test *t, const struct term *tm, uint32_t nt,
 				first = i;
 		}
 	rec_begin(&r, REC_BUG);
-	rec_s(&r, "test", t->name);
+	rec_s(&r, "test", name);
 	rec_raw(&r, " outcome=");
 	rec_outcome(&r, h->vals[first], nt);
 	rec_u(&r, "count", relaxed);
@@ -330,16 +338,22 @@ static void report(const struct lt_test *t, const struct term *tm, uint32_t nt,
 	__atomic_fetch_add(&rvm_nerr, 1, __ATOMIC_RELAXED);
 }
 
-/* One iteration of test t: 0, or -1 when the barrier timed out. */
-static int iterate(const struct lt_test *t, struct rng *g, uint64_t it)
+/* One iteration of test t (locations `stride` bytes apart): 0, or -1 when
+ * the barrier timed out. */
+static int iterate(const struct lt_test *t, uint32_t stride, struct rng *g, uint64_t it)
 {
 	uint64_t slot = rvm.heap_base + (it % LT_SLOTS) * LT_SLOT;
 	uint32_t n = nlive, rot = (uint32_t)(it % n), rev = (uint32_t)(it / n) & 1;
+	volatile uint32_t *code;
 
 	for (uint32_t l = 0; l < 4; l++) {
-		ctl.loc[l] = slot + l * RVM_LINE;
+		ctl.loc[l] = slot + l * stride;
 		*(volatile uint64_t *)(uintptr_t)ctl.loc[l] = 0;
 	}
+	ctl.code = rvm.heap_base + LT_SLOTS * LT_SLOT + (it % LT_SLOTS) * RVM_LINE;
+	code = (volatile uint32_t *)(uintptr_t)ctl.code;
+	code[0] = LT_CODE_OLD;
+	code[1] = LT_CODE_RET;
 	for (uint32_t i = 0; i < 4; i++) {
 		uint32_t k = rev ? t->threads - 1 - i : i;
 		ctl.hart_of[i] = i < t->threads ? live[(rot + k) % n] : ~0u;
@@ -365,11 +379,24 @@ static void collect(const struct term *tm, uint32_t nt, uint64_t *v)
 		                    : res[tm[k].t][tm[k].r];
 }
 
+/* A run's name: the test's, with "_packed" for its packed run. */
+static void lt_name(char *d, uint32_t size, const char *name, uint32_t packed)
+{
+	const char *suf = packed ? "_packed" : "";
+	uint32_t n = 0;
+
+	while (*name && n < size - 1)
+		d[n++] = *name++;
+	while (*suf && n < size - 1)
+		d[n++] = *suf++;
+	d[n] = 0;
+}
+
 static void lead(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	static struct hist h;
-	uint32_t sel = 0, done = 0;
+	uint32_t sel, done = 0, nruns = 0;
 
 	if (plat.ipi_send)
 		pm_idle_init(); /* the followers wake the lead out of wfi */
@@ -379,37 +406,45 @@ static void lead(void)
 		if (hid == rvm.lead || (rvm_hstate[hid] & 0xffu) == HS_ALIVE)
 			live[nlive++] = hid;
 	}
-	for (uint32_t ti = 0; ti < LT_NTESTS; ti++)
-		sel += !c->litmus_test || c->litmus_test == ti + 1;
-	if (c->litmus_test > LT_NTESTS)
+	/* the runs: every test, then the packed run of every LT_PACK one */
+	for (uint32_t ri = 0; ri < 2 * LT_NTESTS; ri++)
+		if (ri < LT_NTESTS || (lt_tests[ri - LT_NTESTS].flags & LT_PACK))
+			nruns++;
+	sel = c->litmus_test ? 1 : nruns;
+	if (c->litmus_test > nruns)
 		rvm_err("config", "litmus_test_beyond_the_table");
-	for (uint32_t ti = 0; ti < LT_NTESTS; ti++) {
+	for (uint32_t ri = 0, run = 0; ri < 2 * LT_NTESTS; ri++) {
+		uint32_t ti = ri % LT_NTESTS, packed = ri >= LT_NTESTS;
 		const struct lt_test *t = &lt_tests[ti];
 		struct term tm[LT_MAX_TERMS];
 		uint32_t nt = parse_cond(t->cond, tm);
+		char name[40];
 		struct rng g;
 		uint64_t it = 0;
 
-		if (c->litmus_test && c->litmus_test != ti + 1)
+		if (packed && !(t->flags & LT_PACK))
 			continue;
+		if (c->litmus_test && c->litmus_test != ++run)
+			continue;
+		lt_name(name, sizeof(name), t->name, packed);
 		if (nt == 0) {
-			rvm_err("litmus-table", t->name);
+			rvm_err("litmus-table", name);
 			continue;
 		}
 		h.n = 0;
 		h.other = 0;
 		if (t->threads <= nlive) {
-			rng_seed(&g, ((uint64_t)c->seed << 8) ^ (ti + 1));
+			rng_seed(&g, ((uint64_t)c->seed << 8) ^ (ri + 1));
 			ctl.test = ti;
 			for (; it < c->litmus_iters; it++) {
 				uint64_t v[LT_MAX_TERMS];
-				if (iterate(t, &g, it))
+				if (iterate(t, packed ? LT_PACKED : RVM_LINE, &g, it))
 					return; /* followers stay behind: written off by the suite runner */
 				collect(tm, nt, v);
 				hist_add(&h, nt, v);
 			}
 		}
-		report(t, tm, nt, &h, it);
+		report(t, name, tm, nt, &h, it);
 		prog_note("litmus", ++done, sel);
 	}
 	ctl.done = 1;

@@ -92,7 +92,7 @@
 	S(litmus_delay, NUM, 0, 100000, 1, RVM_SUITE_LITMUS, 16, \
 	  "litmus: largest random start delay of each thread per iteration, loop turns") \
 	S(litmus_test, NUM, 0, 255, 1, RVM_SUITE_LITMUS, 0, \
-	  "litmus: 0 runs every test; N runs only the Nth test of the table (docs/litmus.md)") \
+	  "litmus: 0 runs every test; N runs only the Nth run: the table's tests in order, then their packed runs (docs/litmus.md)") \
 	S(integ_rounds, NUM, 1, 100000000, 1, RVM_SUITE_INTEG, 500, \
 	  "integ: rounds of the shared-line stress (every hart writes its signatures, all verify)") \
 	S(integ_lines, NUM, 1, 1024, 1, RVM_SUITE_INTEG, 4, \
