@@ -237,7 +237,7 @@ static void test_memory_order_inject(void **state)
 	assert_int_equal(o.inject[SIM_F_LOST_WRITE], 0);
 
 	assert_int_equal(sim_opts_set(&o, "memory-order", "rvwmo2", err, sizeof(err)), -1);
-	assert_string_equal(err, "option memory-order: 'rvwmo2' is not sc or tso");
+	assert_string_equal(err, "option memory-order: 'rvwmo2' is not sc, tso or rvwmo");
 	assert_int_equal(sim_opts_set(&o, "inject", "stale-read:101", err, sizeof(err)), -1);
 	assert_string_equal(err, "option inject: rate '101' must be a percentage 1..100");
 	assert_int_equal(sim_opts_set(&o, "inject", "stale", err, sizeof(err)), -1);
@@ -258,6 +258,31 @@ static void test_memory_order_inject(void **state)
 	assert_int_equal(sim_opts_load_file(&back, path, err, sizeof(err)), 0);
 	unlink(path);
 	assert_int_equal(back.mem_order, SIM_MO_TSO);
+	assert_memory_equal(back.inject, o.inject, sizeof(o.inject));
+	free(txt);
+
+	/* rvwmo and the two later faults read back the same */
+	assert_int_equal(sim_opts_set(&o, "memory-order", "rvwmo", err, sizeof(err)), 0);
+	assert_int_equal(sim_opts_set(&o, "inject", "wrong-ack:30", err, sizeof(err)), 0);
+	assert_int_equal(sim_opts_set(&o, "inject", "clean-writeback", err, sizeof(err)), 0);
+	assert_int_equal(o.mem_order, SIM_MO_RVWMO);
+	assert_int_equal(o.inject[SIM_F_WRONG_ACK], 30);
+	assert_int_equal(o.inject[SIM_F_CLEAN_WB], 100);
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	sim_opts_print(&o, f);
+	fclose(f);
+	assert_non_null(strstr(txt, "\nmemory-order=rvwmo\n"));
+	assert_non_null(strstr(txt, "\ninject=wrong-ack:30\n"));
+	assert_non_null(strstr(txt, "\ninject=clean-writeback:100\n"));
+	fd = mkstemp(strcpy(path, "/tmp/test_sim_opts_XXXXXX"));
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, txt, len), (ssize_t)len);
+	close(fd);
+	sim_opts_default(&back);
+	assert_int_equal(sim_opts_load_file(&back, path, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(back.mem_order, SIM_MO_RVWMO);
 	assert_memory_equal(back.inject, o.inject, sizeof(o.inject));
 	free(txt);
 
