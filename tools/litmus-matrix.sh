@@ -13,7 +13,7 @@
 #
 #   tools/litmus-matrix.sh [--harts N] [--seeds N] [--orders "sc tso rvwmo"]
 #       [--faults "f1 f2 ..."] [--checks "litmus traffic"] [--iters N]
-#       [--clean-harts "2 4 8"] [--no-clean] [--no-faults] [--out DIR]
+#       [--clean-harts "2 4 8"] [--no-clean] [--no-faults] [--all-cells] [--out DIR]
 #
 # Defaults: 4 harts, 10 seeds, all three orders, every fault, every check,
 # the image's litmus_iters, out/litmus-matrix (matrix.csv, clean.csv,
@@ -21,23 +21,25 @@
 # check in >= 90 % of the seeds of each order it applies to and no clean run
 # wrote a detection record.
 #
-# A check is three functions and a name in CHECKS: check_NAME_cfg SEED (the
+# A check is four functions and a name in CHECKS: check_NAME_cfg SEED (the
 # `rvmess config` keys of its image), check_NAME_hits LOG (the line numbers
-# of its detection records in a console log) and check_NAME_what LOG (what
-# each record names, e.g. the litmus test).  An integrity column is one more
-# such set.
+# of its detection records in a console log), check_NAME_what LOG (what
+# each record names, e.g. the litmus test) and check_NAME_for FAULT (true
+# when the check is meant to see that fault: the other cells show `-`
+# unless --all-cells runs them too).  An integrity column is one more such
+# set.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-HARTS=4 SEEDS=10 ORDERS="sc tso rvwmo" ITERS= OUT=out/litmus-matrix CLEAN=1 DOFAULTS=1
+HARTS=4 SEEDS=10 ORDERS="sc tso rvwmo" ITERS= OUT=out/litmus-matrix CLEAN=1 DOFAULTS=1 ALL=0
 CLEAN_HARTS="2 4 8"
 FAULTS="fence-noop amo-nonatomic sc-spurious-success stale-read lost-write wrong-ack clean-writeback"
 CHECKS="litmus traffic"
 usage() {
-	echo "usage: tools/litmus-matrix.sh [--harts N] [--seeds N] [--orders LIST] [--faults LIST] [--checks LIST] [--iters N] [--clean-harts LIST] [--no-clean] [--no-faults] [--out DIR]" >&2
+	echo "usage: tools/litmus-matrix.sh [--harts N] [--seeds N] [--orders LIST] [--faults LIST] [--checks LIST] [--iters N] [--clean-harts LIST] [--no-clean] [--no-faults] [--all-cells] [--out DIR]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
-	[ $# -ge 2 ] || case $1 in --no-clean|--no-faults) ;; *) usage ;; esac
+	[ $# -ge 2 ] || case $1 in --no-clean|--no-faults|--all-cells) ;; *) usage ;; esac
 	case $1 in
 	--harts) HARTS=$2; shift 2 ;;
 	--seeds) SEEDS=$2; shift 2 ;;
@@ -48,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--clean-harts) CLEAN_HARTS=$2; shift 2 ;;
 	--no-clean) CLEAN=0; shift ;;
 	--no-faults) DOFAULTS=0; shift ;;
+	--all-cells) ALL=1; shift ;;
 	--out) OUT=$2; shift 2 ;;
 	*) usage ;;
 	esac
@@ -58,12 +61,14 @@ done
 check_litmus_cfg() { echo "suites=litmus seed=$1 ${ITERS:+litmus_iters=$ITERS}"; }
 check_litmus_hits() { grep -an '^@RVM [0-9]* bug h=' "$1" | cut -d: -f1; }
 check_litmus_what() { grep -ao '^@RVM [0-9]* bug h=[0-9]* test=[a-z0-9_]*' "$1" | sed 's/.*test=//'; }
+check_litmus_for() { [ "$1" != clean-writeback ]; } # no functional effect to see
 # traffic: a short Mess run (a store-only and a load-only point); the suite's
 # counter-vs-issued check writes `warn what=wr-excess` when the memory
 # controller counted more writes than the stores can cause
 check_traffic_cfg() { echo "suites=mess seed=$1 mess_mix=100,0 mess_pause=0 reps=1 warmups=0 mess_window_loads=2000 mess_chase_size=8M"; }
 check_traffic_hits() { grep -an '^@RVM [0-9]* warn h=[0-9]* what=wr-excess ' "$1" | cut -d: -f1; }
 check_traffic_what() { check_traffic_hits "$1" | sed 's/.*/wr-excess/'; }
+check_traffic_for() { [ "$1" = clean-writeback ]; } # the others change no traffic
 
 # Which memory orders a fault applies to: under sc a store is visible at
 # once, so there is nothing for a fence to order or for an ack to hide.
@@ -123,6 +128,10 @@ if [ $DOFAULTS = 1 ]; then
 			printf '%-20s %-6s' "$f" "$o"
 			best=0 injall=0
 			for c in $CHECKS; do
+				if [ $ALL = 0 ] && ! "check_${c}_for" "$f"; then
+					printf ' %-28s' -
+					continue
+				fi
 				det=0 inj=0 si=0 sc=0 what=""
 				for s in $(seq 1 "$SEEDS"); do
 					run "$c" "$s" "$o" "$HARTS" "$f"

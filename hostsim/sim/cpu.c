@@ -624,11 +624,16 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			break;
 		}
 		case OP_FENCE: {
-			if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull))
+			unsigned fb = weak ? raw_at(s, pc) >> 20 : 0;
+			if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull)) {
+				/* rvwmo: it still orders loads and the image's own
+				 * stores (else the image's barriers break); tso, sc:
+				 * nothing (TSO keeps those in order anyway) */
+				if (weak == 2) wm_fence(s, h, fb, 1);
 				break;
+			}
 			/* wrong-ack: a fence ordering earlier stores (W or O in its
 			 * predecessor set) takes the buffered ones as drained */
-			unsigned fb = weak ? raw_at(s, pc) >> 20 : 0;
 			int ack = weak && (fb & 0x50) && wm_wrong_ack(s, h, t);
 			if (timing) { if (!ack) sb_drain_all(h, &t); wait_loads(s, h, &t); }
 			if (weak == 2) wm_fence(s, h, fb, ack);

@@ -260,14 +260,17 @@ static struct wm_entry *sb_at(struct wm_hart *b, unsigned k)
 	return &b->e[(b->head + k) % WM_SB_MAX];
 }
 
-/* rvwmo: the index of the entry to drain next at `now` (the smallest due,
- * the oldest among equals), or count when none is due. */
-static unsigned rv_next(const struct wm_hart *b, uint64_t now)
+/* rvwmo: the index of the entry below RAM offset `lo` to drain next at
+ * `now` (the smallest due, the oldest among equals), or count when none is
+ * due. */
+static unsigned rv_next(const struct wm_hart *b, uint64_t now, uint64_t lo)
 {
 	unsigned best = b->count;
 	uint64_t due = now;
 	for (unsigned k = 0; k < b->count; k++) {
 		const struct wm_entry *e = &b->e[(b->head + k) % WM_SB_MAX];
+		if (e->off >= lo)
+			continue;
 		if (e->due < due || (e->due == due && best == b->count)) {
 			best = k;
 			due = e->due;
@@ -276,7 +279,9 @@ static unsigned rv_next(const struct wm_hart *b, uint64_t now)
 	return best;
 }
 
-void wm_drain(struct sim *s, struct sim_hart *h, uint64_t now)
+/* Drain the entries below RAM offset lo due at `now` (rvwmo; tso and sc:
+ * all, in order). */
+static void drain(struct sim *s, struct sim_hart *h, uint64_t now, uint64_t lo)
 {
 	struct wm *w = s->wm;
 	struct wm_hart *b = &w->h[h->id];
@@ -291,7 +296,7 @@ void wm_drain(struct sim *s, struct sim_hart *h, uint64_t now)
 		}
 		return;
 	}
-	for (unsigned k; (k = rv_next(b, now)) < b->count;) {
+	for (unsigned k; (k = rv_next(b, now, lo)) < b->count;) {
 		struct wm_entry e = *sb_at(b, k);
 		if (k)
 			w->reordered++;
@@ -301,6 +306,11 @@ void wm_drain(struct sim *s, struct sim_hart *h, uint64_t now)
 		w->drained++;
 		commit(s, h, &e);
 	}
+}
+
+void wm_drain(struct sim *s, struct sim_hart *h, uint64_t now)
+{
+	drain(s, h, now, UINT64_MAX);
 }
 
 void wm_drain_all(struct sim *s, struct sim_hart *h)
@@ -389,11 +399,7 @@ static void defer(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size
 
 	if (b->count == WM_SB_MAX)
 		wm_drain_all(s, h);
-	if (w->order != SIM_MO_RVWMO) {
-		if (due < b->last_due)
-			due = b->last_due;
-		b->last_due = due;
-	} else {
+	if (w->order == SIM_MO_RVWMO) {
 		/* not before a fence w,w's floor, nor before an older store to
 		 * the same line (coherence) */
 		due = max64(due, b->floor);
@@ -402,7 +408,9 @@ static void defer(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size
 			if (o->off / 64 <= (off + size - 1) / 64 && off / 64 <= (o->off + o->size - 1) / 64)
 				due = max64(due, o->due);
 		}
-	}
+	} else if (due < b->last_due)
+		due = b->last_due; /* tso, sc: in order */
+	b->last_due = due;
 	struct wm_entry *e = sb_at(b, b->count++);
 	e->off = off;
 	e->size = size;
@@ -448,9 +456,10 @@ int wm_wrong_ack(struct sim *s, struct sim_hart *h, uint64_t now)
 	return 1;
 }
 
-void wm_fence(struct sim *s, struct sim_hart *h, unsigned bits, int acked)
+void wm_fence(struct sim *s, struct sim_hart *h, unsigned bits, int heap_passes)
 {
 	struct wm_hart *b = &s->wm->h[h->id];
+	uint64_t lo = heap_passes ? s->wm->fault_lo : UINT64_MAX; /* the stores it orders: below lo */
 	unsigned fm = bits >> 8, pred = bits >> 4 & 15, succ = bits & 15;
 	int pr = (pred & 0xa) != 0, pw = (pred & 0x5) != 0; /* I counts as R, O as W */
 	int sr = (succ & 0xa) != 0, sw = (succ & 0x5) != 0;
@@ -461,13 +470,13 @@ void wm_fence(struct sim *s, struct sim_hart *h, unsigned bits, int acked)
 	/* R -> W holds without a fence: a store reaches RAM only after the
 	 * loads before it have read */
 	if (pw && sr && !tso) {
-		if (!acked)
-			wm_drain_all(s, h);
+		drain(s, h, UINT64_MAX, lo);
 		b->vr_new = max64(b->vr_new, b->vw_old);
 	}
-	if (pw && sw && !acked)
+	if (pw && sw)
 		for (unsigned k = 0; k < b->count; k++)
-			b->floor = max64(b->floor, sb_at(b, k)->due);
+			if (sb_at(b, k)->off < lo)
+				b->floor = max64(b->floor, sb_at(b, k)->due);
 }
 
 uint64_t wm_sync(struct sim *s, struct sim_hart *h)
@@ -480,8 +489,11 @@ uint64_t wm_sync(struct sim *s, struct sim_hart *h)
 
 void wm_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, uint64_t v, uint64_t now)
 {
-	struct wm_entry e = { off, size == 8 ? v : v & ((1ull << (8 * size)) - 1), now, 0, size };
-	commit(s, h, &e);
+	/* not through commit(): the faults that act on buffered stores leave
+	 * AMOs and SCs alone, as under tso */
+	sim_ram_write(s, h, off, size, v);
+	if (s->wm->hist)
+		ver_add(s, h, off, size, now);
 }
 
 void wm_print_stats(const struct sim *s, FILE *f)

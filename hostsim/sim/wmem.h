@@ -50,13 +50,15 @@ void wm_store_v(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, 
                 uint64_t due, uint64_t now, uint64_t dview);
 /* rvwmo: the hart's register views (33 entries, x[32] the sink). */
 uint64_t *wm_regview(struct sim *s, struct sim_hart *h);
-/* rvwmo: a fence (bits: the encoding's fm|pred|succ, instruction >> 20);
- * acked: wrong-ack fired, the buffered stores count as drained. */
-void wm_fence(struct sim *s, struct sim_hart *h, unsigned bits, int acked);
+/* rvwmo: a fence (bits: the encoding's fm|pred|succ, instruction >> 20).
+ * heap_passes: it orders only the stores below the heap (wrong-ack fired,
+ * or fence-noop: the heap's count as drained). */
+void wm_fence(struct sim *s, struct sim_hart *h, unsigned bits, int heap_passes);
 /* rvwmo: after an AMO or LR/SC (both drain the buffer first): later loads
  * read versions at least as new as every commit so far.  Returns that view. */
 uint64_t wm_sync(struct sim *s, struct sim_hart *h);
-/* An AMO's or SC's write: to RAM now (a version under rvwmo). */
+/* An AMO's or SC's write: to RAM now (a version under rvwmo; the faults
+ * on buffered stores do not act on it). */
 void wm_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, uint64_t v, uint64_t now);
 /* wrong-ack: does this ordering point (fence, AMO, LR/SC) at `now` take
  * the hart's buffered stores as drained while they are not?  (only when
