@@ -21,7 +21,7 @@ img small2 litmus_iters=300 seed=2
 img sb litmus_test=4 litmus_iters=1000 # sb: the 4th test of the table
 
 # clean: no bug record, a complete clean log, bugs=0
-for order in sc tso; do
+for order in sc tso rvwmo; do
 	for h in 2 4; do
 		for im in small small2; do
 			c=clean-$order-$h-$im
@@ -91,19 +91,6 @@ fi
 # (docs/hostsim.md "Memory order and injected faults"; tools/litmus-matrix.sh
 # is the full version)
 img mp litmus_test=1 litmus_iters=1000 # mp: the 1st test of the table
-# clean rvwmo: no bug record, 2 and 4 harts, two seeds
-for h in 2 4; do
-	for im in small small2; do
-		c=clean-rvwmo-$h-$im
-		timeout 120 "$HS" --harts $h --memory-order rvwmo --seed $h "$TMP/$im.elf" >"$TMP/$c.log" 2>&1
-		"$RV" parse "$TMP/$c.log" -o "$TMP/$c" >/dev/null 2>&1; rc=$?
-		if [ $rc = 0 ] && ! grep -aq ' bug h=' "$TMP/$c.log" && grep -q "^litmus: bugs=0 " "$TMP/$c/summary.txt"; then
-			pass "litmus-$c"
-		else
-			fail "litmus-$c" "parse exit $rc: $(grep -a ' bug h=' "$TMP/$c.log" | head -2 | tr '\n' ' ')"
-		fi
-	done
-done
 # relaxed outcomes: SB on rvwmo (sc and tso above); MP (the writer's stores
 # or the reader's loads reordered) on rvwmo only: TSO keeps both orders
 relaxed() { # relaxed TEST ORDER OUTCOME -> "count total"

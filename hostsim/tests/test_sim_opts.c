@@ -215,14 +215,31 @@ static void test_kind(void **state)
 	}
 }
 
+/* o printed as --config lines (into *txt) and read back into *back */
+static void print_and_load(const struct sim_opts *o, struct sim_opts *back, char **txt)
+{
+	char err[256], path[] = "/tmp/test_sim_opts_XXXXXX";
+	size_t len = 0;
+	*txt = NULL;
+	FILE *f = open_memstream(txt, &len);
+	sim_opts_print(o, f);
+	fclose(f);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, *txt, len), (ssize_t)len);
+	close(fd);
+	sim_opts_default(back);
+	assert_int_equal(sim_opts_load_file(back, path, err, sizeof(err)), 0);
+	unlink(path);
+}
+
 /* --memory-order and --inject: parsed, refused with reasons, and printed
  * so that --config reads the same options back (hostsim.cfg of a run). */
 static void test_memory_order_inject(void **state)
 {
 	(void)state;
 	struct sim_opts o, back;
-	char err[256], *txt = NULL, path[] = "/tmp/test_sim_opts_XXXXXX";
-	size_t len = 0;
+	char err[256], *txt = NULL;
 
 	sim_opts_default(&o);
 	assert_int_equal(o.mem_order, SIM_MO_SC);
@@ -244,19 +261,10 @@ static void test_memory_order_inject(void **state)
 	assert_non_null(strstr(err, "unknown fault 'stale' (known: fence-noop, amo-nonatomic, "));
 	assert_int_equal(o.inject[SIM_F_STALE_READ], 5); /* a refused value changes nothing */
 
-	FILE *f = open_memstream(&txt, &len);
-	sim_opts_print(&o, f);
-	fclose(f);
+	print_and_load(&o, &back, &txt);
 	assert_non_null(strstr(txt, "\nmemory-order=tso\n"));
 	assert_non_null(strstr(txt, "\ninject=fence-noop:100\n"));
 	assert_non_null(strstr(txt, "\ninject=stale-read:5\n"));
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, txt, len), (ssize_t)len);
-	close(fd);
-	sim_opts_default(&back);
-	assert_int_equal(sim_opts_load_file(&back, path, err, sizeof(err)), 0);
-	unlink(path);
 	assert_int_equal(back.mem_order, SIM_MO_TSO);
 	assert_memory_equal(back.inject, o.inject, sizeof(o.inject));
 	free(txt);
@@ -268,30 +276,17 @@ static void test_memory_order_inject(void **state)
 	assert_int_equal(o.mem_order, SIM_MO_RVWMO);
 	assert_int_equal(o.inject[SIM_F_WRONG_ACK], 30);
 	assert_int_equal(o.inject[SIM_F_CLEAN_WB], 100);
-	txt = NULL;
-	f = open_memstream(&txt, &len);
-	sim_opts_print(&o, f);
-	fclose(f);
+	print_and_load(&o, &back, &txt);
 	assert_non_null(strstr(txt, "\nmemory-order=rvwmo\n"));
 	assert_non_null(strstr(txt, "\ninject=wrong-ack:30\n"));
 	assert_non_null(strstr(txt, "\ninject=clean-writeback:100\n"));
-	fd = mkstemp(strcpy(path, "/tmp/test_sim_opts_XXXXXX"));
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, txt, len), (ssize_t)len);
-	close(fd);
-	sim_opts_default(&back);
-	assert_int_equal(sim_opts_load_file(&back, path, err, sizeof(err)), 0);
-	unlink(path);
 	assert_int_equal(back.mem_order, SIM_MO_RVWMO);
 	assert_memory_equal(back.inject, o.inject, sizeof(o.inject));
 	free(txt);
 
 	/* the defaults print neither (a default run's hostsim.cfg is unchanged) */
 	sim_opts_default(&o);
-	txt = NULL;
-	f = open_memstream(&txt, &len);
-	sim_opts_print(&o, f);
-	fclose(f);
+	print_and_load(&o, &back, &txt);
 	assert_null(strstr(txt, "memory-order"));
 	assert_null(strstr(txt, "inject"));
 	free(txt);
