@@ -26,7 +26,7 @@ TBL=firmware/suites/litmus_tests.h
 NRUNS=$(( $(grep -cE '^\s*X\([a-z0-9_]+, *[0-9],' $TBL) + $(grep -E '^\s*X\([a-z0-9_]+, *[0-9],' $TBL | grep -c 'LT_PACK') ))
 
 # clean: no bug record, a complete clean log, bugs=0
-for order in sc tso; do
+for order in sc tso rvwmo; do
 	for h in 2 4; do
 		for im in small small2; do
 			c=clean-$order-$h-$im
@@ -169,4 +169,83 @@ if [ $rc1 = 2 ] && grep -q "unknown fault 'nosuch' (known: fence-noop," "$TMP/e1
 else
 	fail litmus-hostsim-refusals "exits $rc1 $rc2 $rc3: $(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" | tr '\n' ' ')"
 fi
+
+# ---- rvwmo and the faults in every memory order they apply to -------------
+# (docs/hostsim.md "Memory order and injected faults"; tools/litmus-matrix.sh
+# is the full version)
+img mp litmus_test=1 litmus_iters=1000 # mp: the 1st test of the table
+# relaxed outcomes: SB on rvwmo (sc and tso above); MP (the writer's stores
+# or the reader's loads reordered) on rvwmo only: TSO keeps both orders
+relaxed() { # relaxed TEST ORDER OUTCOME -> "count total"
+	timeout 120 "$HS" --harts 4 --memory-order "$2" "$TMP/$1.elf" >"$TMP/$1-$2.log" 2>&1
+	"$RV" parse "$TMP/$1-$2.log" -o "$TMP/$1-$2" >/dev/null 2>&1
+	awk -F, -v t="$1" -v o="$3" '$1 == t { n += $3 } $1 == t && $2 == o { r += $3 } END { print r + 0, n + 0 }' "$TMP/$1-$2/litmus.csv"
+}
+read -r n total < <(relaxed sb rvwmo '0:1=0 1:1=0')
+if [ "$total" = 1000 ] && [ "$n" -gt 0 ]; then pass litmus-sb-rvwmo-relaxed
+else fail litmus-sb-rvwmo-relaxed "relaxed $n of $total"; fi
+for order in sc tso rvwmo; do
+	read -r n total < <(relaxed mp $order '1:1=1 1:2=0')
+	if [ "$total" != 1000 ]; then fail "litmus-mp-$order" "outcome counts add up to $total, not the 1000 iterations"
+	elif [ $order = rvwmo ] && [ "$n" -gt 0 ]; then pass litmus-mp-rvwmo-relaxed
+	elif [ $order != rvwmo ] && [ "$n" = 0 ]; then pass "litmus-mp-$order-never-relaxed"
+	else fail "litmus-mp-$order" "relaxed $n of $total"; fi
+done
+
+# rvwmo is deterministic for a seed, and the seed drives its choices
+timeout 120 "$HS" --harts 4 --memory-order rvwmo --seed 1 --stats "$TMP/small.elf" >"$TMP/rv1.log" 2>"$TMP/rv1.err"
+timeout 120 "$HS" --harts 4 --memory-order rvwmo --seed 1 --stats "$TMP/small.elf" >"$TMP/rv1b.log" 2>"$TMP/rv1b.err"
+timeout 120 "$HS" --harts 4 --memory-order rvwmo --seed 2 --stats "$TMP/small.elf" >"$TMP/rv2.log" 2>"$TMP/rv2.err"
+st() { grep -o 'memory-order: .*' "$1"; }
+if cmp -s "$TMP/rv1.log" "$TMP/rv1b.log" && [ "$(st "$TMP/rv1.err")" = "$(st "$TMP/rv1b.err")" ] &&
+	grep -q 'old_loads=[1-9]' "$TMP/rv1.err" && [ "$(st "$TMP/rv1.err")" != "$(st "$TMP/rv2.err")" ]; then
+	pass litmus-rvwmo-deterministic
+else
+	fail litmus-rvwmo-deterministic "$(st "$TMP/rv1.err") / $(st "$TMP/rv1b.err") / $(st "$TMP/rv2.err")"
+fi
+
+# every litmus fault in the other orders it applies to (tso above): a bug
+# record and injected events; fence-noop and wrong-ack need a store buffer
+for fo in fence-noop:rvwmo amo-nonatomic:sc amo-nonatomic:rvwmo sc-spurious-success:sc \
+	sc-spurious-success:rvwmo stale-read:sc stale-read:rvwmo lost-write:sc lost-write:rvwmo \
+	wrong-ack:tso wrong-ack:rvwmo; do
+	f=${fo%:*} o=${fo#*:} c=$f-$o
+	timeout 120 "$HS" --harts 4 --memory-order $o --inject $f --stats "$TMP/small.elf" >"$TMP/$c.log" 2>"$TMP/$c.err"
+	"$RV" parse "$TMP/$c.log" -o "$TMP/$c" >/dev/null 2>&1; rc=$?
+	n=$(grep -o "injected: $f=[0-9]*" "$TMP/$c.err" | cut -d= -f2)
+	if [ $rc = 3 ] && grep -aq ' bug h=' "$TMP/$c.log" && [ "${n:-0}" -gt 0 ]; then
+		pass "litmus-detects-$c"
+	else
+		fail "litmus-detects-$c" "parse exit $rc, injected '${n}', $(tail -1 "$TMP/$c/summary.txt" 2>/dev/null)"
+	fi
+done
+
+# clean-writeback: the Mess suite's traffic check.  A load-only point
+# (mix 0) evicts one clean line per line it reads once the LLC is full, so
+# with every clean eviction written back the memory controller counts about
+# as many writes as reads where the stores can cause none: a `warn
+# what=wr-excess` naming more writes than the check allows for the issued
+# stores.  Clean: no warning and next to no writes at that point.
+cp "$BUILD/images/virt.elf" "$TMP/traffic.elf" &&
+	"$RV" config "$TMP/traffic.elf" suites=mess mess_mix=100,0 mess_pause=0 reps=1 warmups=0 \
+		mess_window_loads=2000 mess_chase_size=8M >/dev/null
+for f in none clean-writeback; do
+	inject=()
+	[ $f = none ] || inject=(--inject $f)
+	timeout 120 "$HS" --harts 4 --stats "${inject[@]}" "$TMP/traffic.elf" >"$TMP/tr-$f.log" 2>"$TMP/tr-$f.err"
+	# the mix-0 point's counters: ctr_rd ctr_wr gen_stores
+	read -r rd wr gs < <(grep -a ' mess h=[0-9]* mix=0 ' "$TMP/tr-$f.log" |
+		sed -E 's/.* gen_stores=([0-9]+) .* ctr_rd=([0-9]+) ctr_wr=([0-9]+) .*/\2 \3 \1/')
+	warn=$(grep -a ' warn h=[0-9]* what=wr-excess ' "$TMP/tr-$f.log" | sed -E 's/.* want=([0-9]+) got=([0-9]+) .*/\1 \2/')
+	n=$(grep -o 'clean-writeback=[0-9]*' "$TMP/tr-$f.err" | cut -d= -f2)
+	if [ -z "$rd" ] || [ "$rd" -lt 10000 ] || [ "$gs" != 0 ]; then
+		fail "litmus-traffic-$f" "no load-only point with traffic: rd '$rd' wr '$wr' stores '$gs'"
+	elif [ $f = none ] && [ -z "$warn" ] && [ $((wr * 100)) -lt "$rd" ]; then
+		pass litmus-traffic-clean
+	elif [ $f != none ] && [ "$warn" = "0 $wr" ] && [ $((wr * 2)) -ge "$rd" ] && [ "${n:-0}" -ge "$wr" ]; then
+		pass litmus-traffic-detects-clean-writeback
+	else
+		fail "litmus-traffic-$f" "rd $rd wr $wr, warn '$warn', injected '$n'"
+	fi
+done
 finish

@@ -314,7 +314,9 @@ static uint32_t raw_at(struct sim *s, uint64_t pc)
 static struct dinsn no_page[1024]; /* all OP_UNDECODED: forces the slow fetch path */
 
 /* weak: s->wm is set (wmem.h): RAM stores go through the functional store
- * buffer, loads forward from it, ordering points drain it, faults act. */
+ * buffer, loads forward from it, ordering points drain it, faults act;
+ * weak == 2 (rvwmo) also keeps the register views and lets loads read
+ * older versions. */
 static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until, const int timing,
                                         const int weak)
 {
@@ -330,6 +332,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	const struct dinsn *cpg = no_page; /* the decoded page pc is in */
 	uint64_t cpg_base = 0;
 	uint64_t ti = t; /* issue cycle of the current instruction */
+	uint64_t *const rv = weak == 2 ? wm_regview(s, h) : NULL; /* rvwmo register views */
 
 #define SYNC() do { h->instret = ins0 + done; if (timing) h->clock = t; else h->clock = clk0 + done; } while (0)
 #define RESYNC() do { ins0 = h->instret - done; if (timing) t = h->clock; else clk0 = h->clock - done; } while (0)
@@ -337,7 +340,8 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 #define LOAD(sz, conv) do { \
 		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, v_, o_ = a_ - rbase; \
 		if (LIKELY(o_ <= rsize - sz)) { \
-			if (weak) v_ = wm_load(s, h, o_, sz, t); \
+			if (weak == 2) { uint64_t vp_; v_ = wm_load_v(s, h, o_, sz, t, rv[d->rs1], &vp_); rv[d->rd] = vp_; } \
+			else if (weak) v_ = wm_load(s, h, o_, sz, t); \
 			else v_ = ram_read(ram + o_, sz); \
 			if (timing) h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); \
 		} else { \
@@ -354,7 +358,8 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 		if (LIKELY(o_ <= rsize - sz)) { \
 			if (weak) { \
 				uint64_t due_ = sb_push(s, h, &t, a_, sz); \
-				wm_store(s, h, o_, sz, x[d->rs2], due_, t); \
+				if (weak == 2) wm_store_v(s, h, o_, sz, x[d->rs2], due_, t, max64(rv[d->rs1], rv[d->rs2])); \
+				else wm_store(s, h, o_, sz, x[d->rs2], due_, t); \
 			} else { \
 				ram_write(s, h, o_, sz, x[d->rs2]); \
 				if (timing) sb_push(s, h, &t, a_, sz); \
@@ -419,6 +424,10 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			h->ready[d->rd] = 0;
 		}
 		done++;
+		/* rvwmo: a result's view is its sources' (loads, AMOs and LR/SC
+		 * set their own below); stores and branches write no register */
+		if (weak == 2 && !(d->op >= OP_BEQ && d->op <= OP_BGEU) && !(d->op >= OP_SB && d->op <= OP_SD))
+			rv[d->rd] = max64(rv[d->rs1], rv[d->rs2]);
 		switch (d->op) {
 		case OP_LUI: x[d->rd] = (uint64_t)(int64_t)d->imm; break;
 		case OP_AUIPC: x[d->rd] = pc + (int64_t)d->imm; break;
@@ -546,10 +555,12 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			uint64_t a = x[d->rs1], v, off2 = a - rbase;
 			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_LOAD, a);
 			if (off2 > rsize - sz) TRAP(CAUSE_LOAD_ACCESS, a);
-			if (timing) { sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
-			if (weak) wm_drain_all(s, h);
+			int ack = weak && wm_wrong_ack(s, h, t);
+			if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+			if (weak && !ack) wm_drain_all(s, h);
 			load(s, h, a, sz, &v);
 			x[d->rd] = sz == 4 ? (uint64_t)(int64_t)(int32_t)v : v;
+			if (weak == 2) rv[d->rd] = wm_sync(s, h);
 			if (!h->resv_valid) s->nresv++;
 			h->resv_valid = 1;
 			h->resv_addr = a & ~(RESV_GRANULE - 1);
@@ -561,15 +572,20 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 			if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
 			int ok = h->resv_valid && h->resv_addr == (a & ~(RESV_GRANULE - 1));
+			int ack = weak && wm_wrong_ack(s, h, t);
 			if (weak) {
-				wm_drain_all(s, h);
+				if (!ack) wm_drain_all(s, h);
 				if (!ok && wm_fault(s, SIM_F_SC_SPURIOUS, off2))
 					ok = 1;
 			}
 			sim_resv_drop(s, h);
-			if (timing) { sb_drain_all(h, &t); if (ok) t = tm_amo(s, h->id, a, sz, t); }
-			if (ok) ram_write(s, h, off2, sz, x[d->rs2]);
+			if (timing) { if (!ack) sb_drain_all(h, &t); if (ok) t = tm_amo(s, h->id, a, sz, t); }
+			if (ok) {
+				if (weak == 2) wm_write(s, h, off2, sz, x[d->rs2], t);
+				else ram_write(s, h, off2, sz, x[d->rs2]);
+			}
 			x[d->rd] = !ok;
+			if (weak == 2) rv[d->rd] = wm_sync(s, h);
 			break;
 		}
 		case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W: case OP_AMOOR_W:
@@ -581,8 +597,9 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			uint64_t a = x[d->rs1], off2 = a - rbase, old, b = x[d->rs2], nv;
 			if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 			if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
-			if (timing) { sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
-			if (weak) wm_drain_all(s, h);
+			int ack = weak && wm_wrong_ack(s, h, t);
+			if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+			if (weak && !ack) wm_drain_all(s, h);
 			load(s, h, a, sz, &old);
 			if (w) { old = (uint64_t)(int64_t)(int32_t)old; b = (uint64_t)(int64_t)(int32_t)b; }
 			switch (k) {
@@ -598,17 +615,31 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			}
 			if (weak && wm_fault(s, SIM_F_AMO_NONATOMIC, off2))
 				wm_defer(s, h, off2, sz, nv, t + WM_AMO_LAG, t); /* a separate, later store */
+			else if (weak == 2)
+				wm_write(s, h, off2, sz, nv, t);
 			else
 				ram_write(s, h, off2, sz, nv);
 			x[d->rd] = old;
+			if (weak == 2) rv[d->rd] = wm_sync(s, h);
 			break;
 		}
-		case OP_FENCE:
-			if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull))
+		case OP_FENCE: {
+			unsigned fb = weak ? raw_at(s, pc) >> 20 : 0;
+			if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull)) {
+				/* rvwmo: it still orders loads and the image's own
+				 * stores (else the image's barriers break); tso, sc:
+				 * nothing (TSO keeps those in order anyway) */
+				if (weak == 2) wm_fence(s, h, fb, 1);
 				break;
-			if (timing) { sb_drain_all(h, &t); wait_loads(s, h, &t); }
-			if (weak) wm_drain_all(s, h);
+			}
+			/* wrong-ack: a fence ordering earlier stores (W or O in its
+			 * predecessor set) takes the buffered ones as drained */
+			int ack = weak && (fb & 0x50) && wm_wrong_ack(s, h, t);
+			if (timing) { if (!ack) sb_drain_all(h, &t); wait_loads(s, h, &t); }
+			if (weak == 2) wm_fence(s, h, fb, ack);
+			else if (weak && !ack) wm_drain_all(s, h);
 			break;
+		}
 		case OP_FENCE_I:
 			if (timing) sb_drain_all(h, &t);
 			if (weak) wm_drain_all(s, h);
@@ -700,6 +731,6 @@ uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n)
 uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n)
 {
 	if (UNLIKELY(s->wm != NULL))
-		return exec_loop(s, h, n, until, 1, 1);
+		return s->opt.mem_order == SIM_MO_RVWMO ? exec_loop(s, h, n, until, 1, 2) : exec_loop(s, h, n, until, 1, 1);
 	return exec_loop(s, h, n, until, 1, 0);
 }

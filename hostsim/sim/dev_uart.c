@@ -37,12 +37,19 @@ static int uart_store(struct sim *s, struct sim_hart *h, void *st, uint64_t off,
 	struct uart *u = st;
 	unsigned r = (unsigned)off;
 	int dlab = u->regs[3] & 0x80;
-	(void)h; (void)size;
+	(void)size;
 	if (r == 0) {
-		if (dlab)
+		if (dlab) {
 			u->dll = (uint8_t)v;
-		else
+		} else {
 			putc((uint8_t)v, s->console);
+			if (s->stamps && (uint8_t)v == '\n') {
+				uint64_t n = 0;
+				for (unsigned i = 0; i < s->nharts; i++)
+					n += s->harts[i].instret;
+				fprintf(s->stamps, "%llu %llu\n", (unsigned long long)h->clock, (unsigned long long)n);
+			}
+		}
 	} else if (r == 1 && dlab) {
 		u->dlm = (uint8_t)v;
 	} else if (r < 8 && r != 2 && r != 5) {

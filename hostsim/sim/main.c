@@ -129,6 +129,13 @@ int main(int argc, char **argv)
 		}
 		s.console = con;
 	}
+	if (s.opt.stamps && !(s.stamps = fopen(s.opt.stamps, "w"))) {
+		fprintf(stderr, "hostsim: %s: cannot open stamps file: %s\n", s.opt.stamps, strerror(errno));
+		if (con)
+			fclose(con);
+		sim_free(&s);
+		return SIM_EXIT_USAGE;
+	}
 	static char conbuf[1 << 16];
 	setvbuf(s.console, conbuf, _IOLBF, sizeof(conbuf)); /* whole lines, so a reader sees each record as it comes */
 
@@ -137,6 +144,11 @@ int main(int argc, char **argv)
 		sim_print_stats(&s, stderr);
 	if (con && fclose(con) != 0) {
 		fprintf(stderr, "hostsim: %s: write error\n", s.opt.console);
+		if (rc == 0)
+			rc = 1;
+	}
+	if (s.stamps && fclose(s.stamps) != 0) {
+		fprintf(stderr, "hostsim: %s: write error\n", s.opt.stamps);
 		if (rc == 0)
 			rc = 1;
 	}

@@ -12,6 +12,7 @@
 #include "sim/cache.h"
 #include "sim/memmodel.h"
 #include "rvmess/numparse.h"
+#include "rvmess/rng.h"
 
 /* L1 line states (cache.state): 0 invalid */
 enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
@@ -43,6 +44,10 @@ struct memsys {
 	uint64_t base_reads, base_writes, base_busy;   /* at the last CTRL reset */
 	int frozen;
 	uint64_t frz_reads, frz_writes, frz_busy;
+	/* injected fault clean-writeback (memsys_inject_clean_wb) */
+	unsigned clean_wb;         /* percent of clean LLC evictions written back, 0 off */
+	uint64_t clean_wb_events;
+	struct rng clean_wb_rng;
 };
 
 #define NO_LINE (~0ull)
@@ -400,10 +405,25 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
 	}
 	m->sharers[v] = 0;
 	cache_set_state(&m->llc, v, 0);
+	if (!dirty && m->clean_wb && (m->clean_wb == 100 || (rng_next(&m->clean_wb_rng) >> 33) % 100 < m->clean_wb)) {
+		m->clean_wb_events++;
+		dirty = 1; /* the injected fault: a clean line written back */
+	}
 	if (dirty) {
 		m->h[h].ev[MEMSYS_EV_LLC_WB]++;
 		mem_req(m, line, 1, t);
 	}
+}
+
+void memsys_inject_clean_wb(struct memsys *m, unsigned rate, uint64_t seed)
+{
+	m->clean_wb = rate;
+	rng_seed(&m->clean_wb_rng, seed);
+}
+
+uint64_t memsys_clean_wb_events(const struct memsys *m)
+{
+	return m->clean_wb_events;
 }
 
 /* Everything but the repeat of the hart's last line (noinline: keeps the

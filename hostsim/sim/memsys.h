@@ -170,6 +170,13 @@ enum memsys_event {
 /* Count of `event` for hart h; 0 for unknown ids or harts. */
 uint64_t memsys_event(const struct memsys *m, unsigned h, unsigned event);
 
+/* Injected fault (hostsim --inject clean-writeback[:RATE]): the LLC writes
+ * back `rate` percent of the clean lines it evicts (extra memory writes and
+ * LLC_WB events; drawn from a generator seeded with `seed`); the count of
+ * such write-backs. */
+void memsys_inject_clean_wb(struct memsys *m, unsigned rate, uint64_t seed);
+uint64_t memsys_clean_wb_events(const struct memsys *m);
+
 /* Memory-controller counter block: registers in rvmess/memctl.h (shared
  * with the image); MEMSYS_MMIO_* are the simulator's names for them. */
 #include "rvmess/memctl.h"

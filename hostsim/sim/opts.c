@@ -50,7 +50,7 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 	if (o->max_cycles)
 		fprintf(f, "max-cycles=%llu\n", (unsigned long long)o->max_cycles);
 	if (o->mem_order != SIM_MO_SC)
-		fprintf(f, "memory-order=tso\n");
+		fprintf(f, "memory-order=%s\n", o->mem_order == SIM_MO_TSO ? "tso" : "rvwmo");
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
 		if (o->inject[i])
 			fprintf(f, "inject=%s:%u\n", sim_fault_names[i], o->inject[i]);
@@ -118,6 +118,7 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "max-cycles", "N", "stop when a hart's clock reaches N (exit 124)" },
 	{ "seed", "N", "seed (recorded in the DTB; runs are deterministic)" },
 	{ "console", "FILE", "UART output to FILE instead of stdout" },
+	{ "console-stamps", "FILE", "per console line, the writing hart's cycle and all harts' instructions so far, to FILE" },
 	{ "config", "FILE", "key=value lines with the same keys as these options" },
 	{ "no-timing", NULL, "functional only: 1 cycle per instruction, no memsys" },
 	{ "timing", NULL, NULL },
@@ -127,8 +128,8 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "mul-latency", "N", "multiply result latency, cycles (default 3)" },
 	{ "div-latency", "N", "divide result latency, cycles (default 20)" },
 	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
-	{ "memory-order", "sc|tso", "sc (default): stores visible at once; tso: functional store buffers" },
-	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write" },
+	{ "memory-order", "sc|tso|rvwmo", "sc (default): stores visible at once; tso: functional store buffers; rvwmo: also stores drain and loads read out of order" },
+	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback" },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
 
@@ -211,7 +212,8 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		if (!val) return sim_fail(err, errlen, "option memory-order needs a value");
 		if (!strcmp(val, "sc")) o->mem_order = SIM_MO_SC;
 		else if (!strcmp(val, "tso")) o->mem_order = SIM_MO_TSO;
-		else return sim_fail(err, errlen, "option memory-order: '%s' is not sc or tso", val);
+		else if (!strcmp(val, "rvwmo")) o->mem_order = SIM_MO_RVWMO;
+		else return sim_fail(err, errlen, "option memory-order: '%s' is not sc, tso or rvwmo", val);
 	} else if (!strcmp(k, "inject")) {
 		if (set_inject(o, val, err, errlen)) return -1;
 	} else if (!strcmp(k, "console")) {
@@ -219,6 +221,11 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		if (strlen(val) >= sizeof(o->strings[0])) return sim_fail(err, errlen, "option console: file name too long");
 		strcpy(o->strings[0], val);
 		o->console = o->strings[0];
+	} else if (!strcmp(k, "console-stamps")) {
+		if (!val || !*val) return sim_fail(err, errlen, "option console-stamps needs a file name");
+		if (strlen(val) >= sizeof(o->strings[1])) return sim_fail(err, errlen, "option console-stamps: file name too long");
+		strcpy(o->strings[1], val);
+		o->stamps = o->strings[1];
 	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats")) {
 		/* flags; in a config file they take an optional 0/1 value */
 		uint64_t on = 1;

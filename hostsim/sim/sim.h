@@ -27,7 +27,7 @@
 /* ---- options ------------------------------------------------------------ */
 
 /* Memory orders (--memory-order) */
-enum { SIM_MO_SC = 0, SIM_MO_TSO };
+enum { SIM_MO_SC = 0, SIM_MO_TSO, SIM_MO_RVWMO };
 
 /* Injectable faults (--inject NAME[:RATE], docs/hostsim.md): id, name,
  * default rate in percent of the eligible events. */
@@ -36,7 +36,9 @@ enum { SIM_MO_SC = 0, SIM_MO_TSO };
 	X(AMO_NONATOMIC, "amo-nonatomic", 100) \
 	X(SC_SPURIOUS, "sc-spurious-success", 100) \
 	X(STALE_READ, "stale-read", 10) \
-	X(LOST_WRITE, "lost-write", 10)
+	X(LOST_WRITE, "lost-write", 10) \
+	X(WRONG_ACK, "wrong-ack", 100) \
+	X(CLEAN_WB, "clean-writeback", 100)
 enum {
 #define SIM_FAULT_ENUM_(id, name, rate) SIM_F_##id,
 	SIM_FAULTS(SIM_FAULT_ENUM_)
@@ -54,6 +56,7 @@ struct sim_opts {
 	uint64_t max_cycles;     /* 0 = no limit (any hart's clock) */
 	uint64_t seed;
 	const char *console;     /* NULL = stdout */
+	const char *stamps;      /* --console-stamps FILE, NULL none */
 	int timing;              /* 1 = memsys timing, 0 = --no-timing */
 	int stats;
 	unsigned quantum;        /* --no-timing: instructions per hart per turn */
@@ -65,7 +68,7 @@ struct sim_opts {
 	/* timing options passed to memsys (name=value, kept verbatim) */
 	unsigned nmemsys;
 	struct { char key[32]; char val[256]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
-	char strings[2][512];    /* storage for console path from a config file */
+	char strings[2][512];    /* storage for the console and stamps paths from a config file */
 };
 
 void sim_opts_default(struct sim_opts *o);
@@ -182,6 +185,7 @@ struct sim {
 	int64_t mtime_off;
 	void *dev_state[SIM_MAX_DEVS];
 	FILE *console;           /* the UART's output */
+	FILE *stamps;            /* per console line: "cycle instructions" (--console-stamps) */
 
 	/* LR/SC: number of harts holding a reservation */
 	unsigned nresv;

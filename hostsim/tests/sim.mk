@@ -35,3 +35,7 @@ test_sim_fdt_LIBS := -lfdt -lm
 UNIT_TESTS += test_sim_dev
 test_sim_dev_SRCS := hostsim/tests/test_sim_dev.c $(filter-out hostsim/sim/main.c,$(SIM_SRCS))
 test_sim_dev_LIBS := -lfdt -lm
+
+UNIT_TESTS += test_sim_wmem
+test_sim_wmem_SRCS := hostsim/tests/test_sim_wmem.c $(filter-out hostsim/sim/main.c,$(SIM_SRCS))
+test_sim_wmem_LIBS := -lfdt -lm

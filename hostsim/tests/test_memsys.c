@@ -389,6 +389,34 @@ static void test_writeback_counts(void **state)
 	memsys_free(m);
 }
 
+/* Injected clean-writeback: loads only, so every eviction is of a clean
+ * line; at 100 % each one is written back (N - 4096 of them, the LLC keeping
+ * 4096), at 0 % (not injected) none, and at 50 % about half. */
+static void test_clean_writeback(void **state)
+{
+	(void)state;
+	const uint64_t n = 10000;
+	for (unsigned rate = 0; rate <= 100; rate += 50) {
+		struct memsys *m = mk(1, "llc-size=256K", "mem-model=fixed", NULL);
+		if (rate)
+			memsys_inject_clean_wb(m, rate, 1);
+		uint64_t t = 0;
+		for (uint64_t i = 0; i < n; i++)
+			t = memsys_access(m, 0, i * LINE, 0, t);
+		uint64_t w = memsys_mmio_read(m, MEMSYS_MMIO_WRITES);
+		assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), n);
+		assert_int_equal(memsys_clean_wb_events(m), w);
+		assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_WB), w);
+		if (rate == 100)
+			assert_int_equal(w, n - 4096);
+		else if (rate == 0)
+			assert_int_equal(w, 0);
+		else /* binomial(5904, 1/2): mean 2952, sd 38 */
+			assert_true(w > 2952 - 200 && w < 2952 + 200);
+		memsys_free(m);
+	}
+}
+
 /* Mess traffic generator pattern: 100 % stores, write-allocate, gives
  * 50 % reads / 50 % writes at memory. */
 static void test_store_stream_half_writes(void **state)
@@ -947,6 +975,7 @@ int main(void)
 		cmocka_unit_test(test_latency_by_level),
 		cmocka_unit_test(test_lru_order),
 		cmocka_unit_test(test_writeback_counts),
+		cmocka_unit_test(test_clean_writeback),
 		cmocka_unit_test(test_store_stream_half_writes),
 		cmocka_unit_test(test_coherence_invalidate),
 		cmocka_unit_test(test_coherence_read_shared),

@@ -215,14 +215,31 @@ static void test_kind(void **state)
 	}
 }
 
+/* o printed as --config lines (into *txt) and read back into *back */
+static void print_and_load(const struct sim_opts *o, struct sim_opts *back, char **txt)
+{
+	char err[256], path[] = "/tmp/test_sim_opts_XXXXXX";
+	size_t len = 0;
+	*txt = NULL;
+	FILE *f = open_memstream(txt, &len);
+	sim_opts_print(o, f);
+	fclose(f);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, *txt, len), (ssize_t)len);
+	close(fd);
+	sim_opts_default(back);
+	assert_int_equal(sim_opts_load_file(back, path, err, sizeof(err)), 0);
+	unlink(path);
+}
+
 /* --memory-order and --inject: parsed, refused with reasons, and printed
  * so that --config reads the same options back (hostsim.cfg of a run). */
 static void test_memory_order_inject(void **state)
 {
 	(void)state;
 	struct sim_opts o, back;
-	char err[256], *txt = NULL, path[] = "/tmp/test_sim_opts_XXXXXX";
-	size_t len = 0;
+	char err[256], *txt = NULL;
 
 	sim_opts_default(&o);
 	assert_int_equal(o.mem_order, SIM_MO_SC);
@@ -237,36 +254,39 @@ static void test_memory_order_inject(void **state)
 	assert_int_equal(o.inject[SIM_F_LOST_WRITE], 0);
 
 	assert_int_equal(sim_opts_set(&o, "memory-order", "rvwmo2", err, sizeof(err)), -1);
-	assert_string_equal(err, "option memory-order: 'rvwmo2' is not sc or tso");
+	assert_string_equal(err, "option memory-order: 'rvwmo2' is not sc, tso or rvwmo");
 	assert_int_equal(sim_opts_set(&o, "inject", "stale-read:101", err, sizeof(err)), -1);
 	assert_string_equal(err, "option inject: rate '101' must be a percentage 1..100");
 	assert_int_equal(sim_opts_set(&o, "inject", "stale", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown fault 'stale' (known: fence-noop, amo-nonatomic, "));
 	assert_int_equal(o.inject[SIM_F_STALE_READ], 5); /* a refused value changes nothing */
 
-	FILE *f = open_memstream(&txt, &len);
-	sim_opts_print(&o, f);
-	fclose(f);
+	print_and_load(&o, &back, &txt);
 	assert_non_null(strstr(txt, "\nmemory-order=tso\n"));
 	assert_non_null(strstr(txt, "\ninject=fence-noop:100\n"));
 	assert_non_null(strstr(txt, "\ninject=stale-read:5\n"));
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, txt, len), (ssize_t)len);
-	close(fd);
-	sim_opts_default(&back);
-	assert_int_equal(sim_opts_load_file(&back, path, err, sizeof(err)), 0);
-	unlink(path);
 	assert_int_equal(back.mem_order, SIM_MO_TSO);
+	assert_memory_equal(back.inject, o.inject, sizeof(o.inject));
+	free(txt);
+
+	/* rvwmo and the two later faults read back the same */
+	assert_int_equal(sim_opts_set(&o, "memory-order", "rvwmo", err, sizeof(err)), 0);
+	assert_int_equal(sim_opts_set(&o, "inject", "wrong-ack:30", err, sizeof(err)), 0);
+	assert_int_equal(sim_opts_set(&o, "inject", "clean-writeback", err, sizeof(err)), 0);
+	assert_int_equal(o.mem_order, SIM_MO_RVWMO);
+	assert_int_equal(o.inject[SIM_F_WRONG_ACK], 30);
+	assert_int_equal(o.inject[SIM_F_CLEAN_WB], 100);
+	print_and_load(&o, &back, &txt);
+	assert_non_null(strstr(txt, "\nmemory-order=rvwmo\n"));
+	assert_non_null(strstr(txt, "\ninject=wrong-ack:30\n"));
+	assert_non_null(strstr(txt, "\ninject=clean-writeback:100\n"));
+	assert_int_equal(back.mem_order, SIM_MO_RVWMO);
 	assert_memory_equal(back.inject, o.inject, sizeof(o.inject));
 	free(txt);
 
 	/* the defaults print neither (a default run's hostsim.cfg is unchanged) */
 	sim_opts_default(&o);
-	txt = NULL;
-	f = open_memstream(&txt, &len);
-	sim_opts_print(&o, f);
-	fclose(f);
+	print_and_load(&o, &back, &txt);
 	assert_null(strstr(txt, "memory-order"));
 	assert_null(strstr(txt, "inject"));
 	free(txt);
