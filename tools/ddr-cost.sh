@@ -29,6 +29,6 @@ ir() { sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$OUT/$1.err" | tr -d ,; }
 insns() { sed -n 's/^ *hart [0-9]*: instret=\([0-9]*\).*/\1/p' "$OUT/$1.err" | awk '{ s += $1 } END { print s }'; }
 a=$(ir simple-dram) b=$(ir ddr) ia=$(insns simple-dram) ib=$(insns ddr)
 awk -v a="$a" -v b="$b" -v ia="$ia" -v ib="$ib" 'BEGIN {
-	printf "simple-dram: %d host instructions, %d simulated (%.1f per simulated)\n", a, ia, a / ia
-	printf "ddr:         %d host instructions, %d simulated (%.1f per simulated)\n", b, ib, b / ib
+	printf "simple-dram: %.0f host instructions, %.0f simulated (%.1f per simulated)\n", a, ia, a / ia
+	printf "ddr:         %.0f host instructions, %.0f simulated (%.1f per simulated)\n", b, ib, b / ib
 	printf "ddr / simple-dram: %.3f x host instructions, %.3f x per simulated instruction\n", b / a, (b / ib) / (a / ia) }'

@@ -177,6 +177,8 @@ struct drank {
 struct dchan {
 	uint64_t *slot;       /* the data bus: a ring of slots (see bus_find) */
 	uint64_t smask, shi, slast; /* ring size - 1; latest earliest slot asked for; last busy + 1 */
+	uint64_t *occ;        /* a bit per ring entry: slot taken (words wholly behind slow cleared) */
+	uint64_t slow;        /* shi - keep: no slot below is looked at */
 	uint64_t *rq_free;    /* min-heap: when each read-queue slot frees */
 	uint64_t *wq_free;    /* min-heap: the same for the write-queue slots
 	                         not held by a pending write (nwq of them) */
@@ -349,6 +351,7 @@ static void ddr_destroy(void *st)
 		for (unsigned i = 0; i < d->nch; i++) {
 			struct dchan *ch = &d->ch[i];
 			free(ch->slot);
+			free(ch->occ);
 			free(ch->rq_free);
 			free(ch->wq_free);
 			free(ch->pend);
@@ -377,13 +380,14 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		struct dchan *ch = &d->ch[i];
 		ch->smask = 1023;
 		ch->slot = calloc(ch->smask + 1, sizeof *ch->slot);
+		ch->occ = calloc((ch->smask + 1) / 64, sizeof *ch->occ);
 		ch->rq_free = calloc(d->rq, sizeof *ch->rq_free);
 		ch->wq_free = calloc(d->wq, sizeof *ch->wq_free);
 		ch->nwq = d->wq;
 		ch->pend = calloc(d->wq, sizeof *ch->pend);
 		ch->bk = calloc(nbk, sizeof *ch->bk);
 		ch->rk = calloc(d->nra, sizeof *ch->rk);
-		if (!ch->slot || !ch->rq_free || !ch->wq_free || !ch->pend || !ch->bk || !ch->rk)
+		if (!ch->slot || !ch->occ || !ch->rq_free || !ch->wq_free || !ch->pend || !ch->bk || !ch->rk)
 			goto oom;
 		for (size_t b = 0; b < nbk; b++)
 			ch->bk[b].row = ch->bk[b].prow = -1;
@@ -511,21 +515,39 @@ static void bus_need(struct ddr *d)
 				}
 }
 
-/* Make the ring hold every slot from shi - keep to k + span. */
+/* Move slow up to shi - keep, clearing the occupancy words left wholly
+ * behind it; then make the ring hold every slot from slow to k + span (and
+ * a word more, so that a word is cleared before its entries come round
+ * again). */
 static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
 {
-	uint64_t low = ch->shi > d->keep ? ch->shi - d->keep : 0;
-	while (k + d->span > low + ch->smask) {
+	uint64_t low = ch->shi > d->keep ? ch->shi - d->keep : 0, nw = (ch->smask + 1) / 64;
+	if (low >> 6 > ch->slow >> 6) {
+		if ((low >> 6) - (ch->slow >> 6) >= nw)
+			memset(ch->occ, 0, nw * sizeof *ch->occ);
+		else
+			for (uint64_t w = ch->slow >> 6; w < low >> 6; w++)
+				ch->occ[w & (nw - 1)] = 0;
+	}
+	if (low > ch->slow)
+		ch->slow = low;
+	while (k + d->span + 64 > ch->slow + ch->smask) {
 		uint64_t n = ch->smask + 1;
-		uint64_t *ns = calloc(2 * n, sizeof *ns);
-		if (!ns)
+		uint64_t *ns = calloc(2 * n, sizeof *ns), *no = calloc(2 * n / 64, sizeof *no);
+		if (!ns || !no)
 			abort();
 		for (uint64_t j = 0; j < n; j++) /* the slots still looked at */
-			if (ch->slot[j] & SL_BUSY && ch->slot[j] >> 16 >= low)
-				ns[(ch->slot[j] >> 16) & (2 * n - 1)] = ch->slot[j];
+			if (ch->slot[j] & SL_BUSY && ch->slot[j] >> 16 >= ch->slow) {
+				uint64_t x = ch->slot[j] >> 16;
+				ns[x & (2 * n - 1)] = ch->slot[j];
+				no[(x >> 6) & (2 * n / 64 - 1)] |= 1ull << (x & 63);
+			}
 		free(ch->slot);
+		free(ch->occ);
 		ch->slot = ns;
+		ch->occ = no;
 		ch->smask = 2 * n - 1;
+		nw = 2 * n / 64;
 	}
 }
 
@@ -543,8 +565,10 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 	uint64_t k = (c0 + lat + d->burst - 1) / d->burst;
 	/* the ring holds the slots from shi - 256 cycles on (requests come
 	 * out of time order by far less): nothing older is looked at */
-	if (k > ch->shi)
+	if (k > ch->shi) {
 		ch->shi = k;
+		ring_fit(d, ch, k);
+	}
 	uint64_t lo = w ? ch->slast : ch->slast > d->cap ? ch->slast - d->cap : 0;
 	lo = mx(lo, ch->shi > d->keep - d->span ? ch->shi - (d->keep - d->span) : 0);
 	if (k < lo)
@@ -563,10 +587,11 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 			d->refpushed = 1;
 			continue;
 		}
-		if (k + d->span + d->keep > ch->shi + ch->smask)
+		if (k + d->span + 64 > ch->slow + ch->smask)
 			ring_fit(d, ch, k);
-		if (slot_at(ch, k)) {
-			k++;
+		uint64_t word = ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] >> (k & 63);
+		if (word & 1) { /* taken: on to the next free slot */
+			k += (uint64_t)__builtin_ctzll(~word);
 			continue;
 		}
 		uint64_t next = k;
@@ -591,6 +616,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 static uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
 {
 	ch->slot[k & ch->smask] = k << 16 | SL(rank, bg, w);
+	ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] |= 1ull << (k & 63);
 	if (k + 1 > ch->slast)
 		ch->slast = k + 1;
 	uint64_t s = k * d->burst;
