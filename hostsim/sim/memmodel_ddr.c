@@ -591,7 +591,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 			ring_fit(d, ch, k);
 		uint64_t word = ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] >> (k & 63);
 		if (word & 1) { /* taken: on to the next free slot */
-			k += (uint64_t)__builtin_ctzll(~word);
+			k += ~word ? (uint64_t)__builtin_ctzll(~word) : 64;
 			continue;
 		}
 		uint64_t next = k;
