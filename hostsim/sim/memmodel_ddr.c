@@ -515,6 +515,15 @@ static void bus_need(struct ddr *d)
 				}
 }
 
+/* Whether any slot in [a, b) is taken (b - a <= 64). */
+static inline int occ_any(const struct dchan *ch, uint64_t a, uint64_t b)
+{
+	uint64_t nwm = (ch->smask + 1) / 64 - 1, w0 = ch->occ[(a >> 6) & nwm] >> (a & 63);
+	if ((a >> 6) == ((b - 1) >> 6))
+		return (w0 & (~0ull >> (63 - ((b - 1 - a) & 63)))) != 0;
+	return w0 || (ch->occ[((b - 1) >> 6) & nwm] & (~0ull >> (63 - ((b - 1) & 63))));
+}
+
 /* Move slow up to shi - keep, clearing the occupancy words left wholly
  * behind it; then make the ring hold every slot from slow to k + span (and
  * a word more, so that a word is cleared before its entries come round
@@ -594,6 +603,9 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 			k += ~word ? (uint64_t)__builtin_ctzll(~word) : 64;
 			continue;
 		}
+		/* nothing within reach on either side: free to take */
+		if (!occ_any(ch, k - d->span + 1, k) && !occ_any(ch, k + 1, k + d->span))
+			return k;
 		uint64_t next = k;
 		for (unsigned i = 1; i < d->span; i++) {
 			unsigned x = slot_at(ch, k - i);
@@ -737,7 +749,7 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 	d->refpushed = 0;
 	if (b->prow == l->row && b->pre_t > te && epoch(d, rk, te) == b->prow_ep) {
 		uint64_t need = w ? d->t[T_CWL] + d->burst + d->t[T_WR] : d->t[T_RTP];
-		if (b->pre_t >= need + b->pact + d->t[T_RCD]) {
+		if (b->pre_t >= need + mx(te, b->pact + d->t[T_RCD])) {
 			k = bus_find(d, ch, rk, l->ra, l->bg, w, mx(te, b->pact + d->t[T_RCD]), lat, b->pre_t - need);
 			if (k != NOSLOT && epoch(d, rk, k * d->burst - lat) == b->prow_ep) {
 				uint64_t s = bus_take(d, ch, k, l->ra, l->bg, w);
