@@ -9,14 +9,20 @@
  * constraint allows, given what is already committed, and those slots are
  * then committed.  Nothing already committed moves, so the model is causal
  * and deterministic:
- *  - banks serve their requests in arrival order (PRE, ACT, RD/WR); the
- *    activates of a rank are issued in order (tRRD_S/L, tFAW);
- *  - the data bus is a list of committed bursts; a read takes the earliest
- *    gap that fits (tCCD_S/L, turnarounds against its neighbours), so a
- *    younger row hit to an idle bank overtakes older requests that wait for
- *    their bank: the "first ready" of FR-FCFS.  The starvation cap bounds
- *    how many committed bursts a read may overtake.  Drained writes go
- *    behind everything committed, as one batch;
+ *  - the data bus is slotted (a burst starts at a multiple of the burst
+ *    length; see bus_find); a read takes the earliest free slot that every
+ *    spacing rule allows against the bursts around it (tCCD_S/L,
+ *    turnarounds, tRTRS), at most ddr-cap slots before the latest committed
+ *    burst, so a younger read overtakes older requests that wait for their
+ *    bank and reads overtake a drained batch of writes (the "first ready"
+ *    and "reads first" of FR-FCFS, the cap bounding the starvation).
+ *    Drained writes go behind everything committed, as one batch;
+ *  - within a bank, row hits first (see transfer): a hit needs only tRCD
+ *    from its row's activate; a hit to the row the bank had open before its
+ *    last committed precharge goes in before that precharge if it fits;
+ *    activates (and their precharges) go as late as their burst's slot
+ *    allows, keeping the replaced row open for the hits still to come; the
+ *    activates of a rank keep tRRD_S/L and tFAW on either side;
  *  - a read waits to enter the read queue while it is full (its slot frees
  *    when its column command issues); the wait is part of its latency;
  *  - writes are posted into the write queue and drained when it holds the
@@ -41,6 +47,8 @@
 #define CYC2T(c) ((uint64_t)(c) << TSH)
 #define NOTIME UINT64_MAX
 
+struct ddr;
+static void bus_need(struct ddr *d);
 static uint64_t t2cyc_up(uint64_t t) { return (t + (1u << TSH) - 1) >> TSH; }
 static uint64_t mx(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -119,7 +127,7 @@ static const struct memsys_key ddr_keys[] = {
 	{ "ddr-wq", K_U32, OFF(ddr_wq), 1, 1024, "ddr: write queue entries per channel" },
 	{ "ddr-wq-hi", K_U32, OFF(ddr_wq_hi), 1, 1024, "ddr: write drain starts with this many writes queued" },
 	{ "ddr-wq-lo", K_U32, OFF(ddr_wq_lo), 0, 1024, "ddr: write drain stops at this many" },
-	{ "ddr-cap", K_U32, OFF(ddr_cap), 0, 100000, "ddr: starvation cap: committed bursts a request may overtake" },
+	{ "ddr-cap", K_U32, OFF(ddr_cap), 0, 100000, "ddr: starvation cap: a read's burst goes at most this many bus slots before the latest committed one" },
 	{ "ddr-frontend", K_U32, OFF(ddr_frontend), 0, 100000, "ddr: on-chip path LLC -> controller -> LLC, core cycles" },
 };
 
@@ -137,7 +145,7 @@ static void ddr_defaults(struct memsys_cfg *c)
 	c->ddr_wq = 64;
 	c->ddr_wq_hi = 48;
 	c->ddr_wq_lo = 16;
-	c->ddr_cap = 16;
+	c->ddr_cap = 64;
 	c->ddr_frontend = 40;
 }
 
@@ -146,13 +154,12 @@ static void ddr_defaults(struct memsys_cfg *c)
 enum { F_CH, F_BG, F_BA, F_RA, F_CO, NF };
 static const char *const fnames[NF] = { "ch", "bg", "ba", "ra", "co" };
 
-struct dburst { uint64_t s, e; uint16_t rank, bg; uint8_t w; };
-
 struct dbank {
 	int64_t row;          /* open row, -1 closed */
 	uint64_t row_ep;      /* refresh epoch the row was opened in */
-	uint64_t act_t, col_t, pre_ok, act_ok;
-	int used;
+	uint64_t act_t, pre_ok, act_ok;
+	int64_t prow;         /* the row open before the last committed precharge, -1 none */
+	uint64_t prow_ep, pact, pre_t; /* its epoch, activate, the precharge */
 };
 
 struct dloc { unsigned ch, ra, bg, ba; int64_t row; };
@@ -168,8 +175,10 @@ struct drank {
 };
 
 struct dchan {
-	struct dburst *bus;   /* committed bursts sorted by start, from head */
-	size_t head, n, cap;
+	uint64_t *slot;       /* the data bus: a ring of slots (see bus_find) */
+	uint64_t smask, shi, slast; /* ring size - 1; latest earliest slot asked for; last busy + 1 */
+	uint64_t *occ;        /* a bit per ring entry: slot taken (words wholly behind slow cleared) */
+	uint64_t slow;        /* shi - keep: no slot below is looked at */
 	uint64_t *rq_free;    /* min-heap: when each read-queue slot frees */
 	uint64_t *wq_free;    /* min-heap: the same for the write-queue slots
 	                         not held by a pending write (nwq of them) */
@@ -189,11 +198,22 @@ struct ddr {
 	unsigned npieces, rowshift;
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
+	unsigned span;        /* slots within which one burst constrains another */
+	unsigned char need[2][2][2][2]; /* slots from a burst (dir) to the next (dir, same rank, same bg) */
+	uint64_t keep;        /* slots the ring keeps behind shi */
+	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
-	int refpushed;        /* bus_place moved a command out of a refresh */
+	int refpushed;        /* bus_find moved a command out of a refresh */
 	struct dchan *ch;
 	struct ddr_stats st;
 };
+
+/* A scheduling loop that does not settle: an internal error. */
+static void stuck(const char *where)
+{
+	fprintf(stderr, "ddr: internal error: %s does not settle\n", where);
+	abort();
+}
 
 static unsigned log2u(uint64_t v) { unsigned n = 0; while (v > 1) { v >>= 1; n++; } return n; }
 static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
@@ -313,6 +333,10 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 		d->t[i] = tck[i] * d->tck;
 	d->burst = tck[T_BL] / 2 * d->tck;
 	d->front = CYC2T(c->ddr_frontend);
+	d->span = 1;
+	bus_need(d);
+	d->actwin = mx(mx(d->t[T_RRD_S], d->t[T_RRD_L]), d->t[T_FAW]);
+	d->keep = CYC2T(256) / d->burst + d->span;
 	d->peak = (uint64_t)((double)mts * width * d->nch + 0.5); /* MB/s */
 	return 0;
 }
@@ -326,7 +350,8 @@ static void ddr_destroy(void *st)
 	if (d->ch)
 		for (unsigned i = 0; i < d->nch; i++) {
 			struct dchan *ch = &d->ch[i];
-			free(ch->bus);
+			free(ch->slot);
+			free(ch->occ);
 			free(ch->rq_free);
 			free(ch->wq_free);
 			free(ch->pend);
@@ -353,18 +378,19 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 	size_t nbk = (size_t)d->nra * d->nbg * d->nba;
 	for (unsigned i = 0; i < d->nch; i++) {
 		struct dchan *ch = &d->ch[i];
-		ch->cap = 256;
-		ch->bus = malloc(ch->cap * sizeof *ch->bus);
+		ch->smask = 1023;
+		ch->slot = calloc(ch->smask + 1, sizeof *ch->slot);
+		ch->occ = calloc((ch->smask + 1) / 64, sizeof *ch->occ);
 		ch->rq_free = calloc(d->rq, sizeof *ch->rq_free);
 		ch->wq_free = calloc(d->wq, sizeof *ch->wq_free);
 		ch->nwq = d->wq;
 		ch->pend = calloc(d->wq, sizeof *ch->pend);
 		ch->bk = calloc(nbk, sizeof *ch->bk);
 		ch->rk = calloc(d->nra, sizeof *ch->rk);
-		if (!ch->bus || !ch->rq_free || !ch->wq_free || !ch->pend || !ch->bk || !ch->rk)
+		if (!ch->slot || !ch->occ || !ch->rq_free || !ch->wq_free || !ch->pend || !ch->bk || !ch->rk)
 			goto oom;
 		for (size_t b = 0; b < nbk; b++)
-			ch->bk[b].row = -1;
+			ch->bk[b].row = ch->bk[b].prow = -1;
 		for (unsigned r = 0; r < d->nra; r++)
 			ch->rk[r].ref_off = tck[T_REFI] * r / d->nra * d->tck;
 	}
@@ -443,91 +469,169 @@ static uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t
 
 /* ---- the data bus ------------------------------------------------------------- */
 
-/* Earliest start of a burst (rank, bg, w) that follows burst x. */
-static uint64_t after(const struct ddr *d, const struct dburst *x, unsigned rank, unsigned bg, int w)
+/*
+ * The data bus of a channel is slotted: slot k carries the burst whose data
+ * starts at k * burst (bursts are aligned to the burst length, a whole
+ * number of DRAM clocks), so spacing rules that are not a multiple of the
+ * burst (tCCD_L of 7 nCK against a 4-nCK burst) round up to whole slots
+ * instead of leaving holes shorter than a burst.  The slots are a ring of
+ * smask + 1 entries; entry k & smask holds k << 16 | SL_BUSY | direction |
+ * rank | bank group while slot k is taken (any other value: free), so
+ * slots that fall behind need no clearing.
+ */
+#define SL_BUSY 0x8000u
+#define SL_W 0x4000u
+#define SL(rank, bg, w) (SL_BUSY | ((w) ? SL_W : 0u) | (unsigned)(rank) << 6 | (unsigned)(bg))
+#define NOSLOT UINT64_MAX
+
+/* The burst in slot k (0 = free). */
+static inline unsigned slot_at(const struct dchan *ch, uint64_t k)
 {
-	if (x->w == w) {
-		if (x->rank != rank)
-			return x->e + d->t[T_RTRS];
-		return mx(x->e, x->s + (x->bg == bg ? d->t[T_CCD_L] : d->t[T_CCD_S]));
-	}
-	if (!x->w)                                   /* read -> write */
-		return x->e + d->t[T_RTW];
-	if (x->rank != rank)                         /* write -> read, other rank */
-		return x->e + d->t[T_RTRS];
-	return x->e + (x->bg == bg ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
+	uint64_t v = ch->slot[k & ch->smask];
+	return v >> 16 == k ? (unsigned)(v & 0xffff) : 0;
 }
 
-/* First index of ch->bus whose burst starts at or after t. */
-static size_t bus_from(const struct dchan *ch, uint64_t t)
+/* Whole slots from a burst (direction xw) to the next one (w) of the same
+ * or another rank and bank group, from the timings. */
+static void bus_need(struct ddr *d)
 {
-	size_t lo = ch->head, hi = ch->head + ch->n;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (ch->bus[m].s < t)
-			lo = m + 1;
+	for (int xw = 0; xw < 2; xw++)
+		for (int w = 0; w < 2; w++)
+			for (int sr = 0; sr < 2; sr++)
+				for (int sb = 0; sb < 2; sb++) {
+					uint64_t g;
+					if (xw == w)
+						g = !sr ? d->burst + d->t[T_RTRS] : mx(d->burst, sb ? d->t[T_CCD_L] : d->t[T_CCD_S]);
+					else if (!xw)                /* read -> write */
+						g = d->burst + d->t[T_RTW];
+					else if (!sr)                /* write -> read, other rank */
+						g = d->burst + d->t[T_RTRS];
+					else
+						g = d->burst + (sb ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
+					unsigned n = (unsigned)((g + d->burst - 1) / d->burst);
+					d->need[xw][w][sr][sb] = (unsigned char)n;
+					if (n > d->span)
+						d->span = n;
+				}
+}
+
+/* Whether any slot in [a, b) is taken (b - a <= 64). */
+static inline int occ_any(const struct dchan *ch, uint64_t a, uint64_t b)
+{
+	uint64_t nwm = (ch->smask + 1) / 64 - 1, w0 = ch->occ[(a >> 6) & nwm] >> (a & 63);
+	if ((a >> 6) == ((b - 1) >> 6))
+		return (w0 & (~0ull >> (63 - ((b - 1 - a) & 63)))) != 0;
+	return w0 || (ch->occ[((b - 1) >> 6) & nwm] & (~0ull >> (63 - ((b - 1) & 63))));
+}
+
+/* Move slow up to shi - keep, clearing the occupancy words left wholly
+ * behind it; then make the ring hold every slot from slow to k + span (and
+ * a word more, so that a word is cleared before its entries come round
+ * again). */
+static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
+{
+	uint64_t low = ch->shi > d->keep ? ch->shi - d->keep : 0, nw = (ch->smask + 1) / 64;
+	if (low >> 6 > ch->slow >> 6) {
+		if ((low >> 6) - (ch->slow >> 6) >= nw)
+			memset(ch->occ, 0, nw * sizeof *ch->occ);
 		else
-			hi = m;
+			for (uint64_t w = ch->slow >> 6; w < low >> 6; w++)
+				ch->occ[w & (nw - 1)] = 0;
 	}
-	return lo;
+	if (low > ch->slow)
+		ch->slow = low;
+	while (k + d->span + 64 > ch->slow + ch->smask) {
+		uint64_t n = ch->smask + 1;
+		uint64_t *ns = calloc(2 * n, sizeof *ns), *no = calloc(2 * n / 64, sizeof *no);
+		if (!ns || !no)
+			abort();
+		for (uint64_t j = 0; j < n; j++) /* the slots still looked at */
+			if (ch->slot[j] & SL_BUSY && ch->slot[j] >> 16 >= ch->slow) {
+				uint64_t x = ch->slot[j] >> 16;
+				ns[x & (2 * n - 1)] = ch->slot[j];
+				no[(x >> 6) & (2 * n / 64 - 1)] |= 1ull << (x & 63);
+			}
+		free(ch->slot);
+		free(ch->occ);
+		ch->slot = ns;
+		ch->occ = no;
+		ch->smask = 2 * n - 1;
+		nw = 2 * n / 64;
+	}
 }
 
 /*
- * Place a burst whose column command may issue at c0 or later (lat: command
- * to data).  Returns the data start; the column command is start - lat.
+ * The earliest slot for a burst (rank, bg, w) whose column command may issue
+ * at c0 or later (lat: command to data) and at most at cmax: every spacing
+ * rule holds against the bursts within d->span slots either side, the
+ * column command lies outside the rank's refresh windows, a read overtakes
+ * at most ddr-cap committed slots, a write goes behind everything committed
+ * (a drain is one batch).  NOSLOT if none by cmax.  Does not commit.
  */
-static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
-                          int w, uint64_t c0, uint64_t lat)
+static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
+                         int w, uint64_t c0, uint64_t lat, uint64_t cmax)
 {
-	/* forget bursts that start more than 256 cycles before c0 (requests
-	 * come out of time order by far less), keeping one as a predecessor */
-	while (ch->n > 1 && ch->bus[ch->head + 1].s + CYC2T(256) <= c0) {
-		ch->head++;
-		ch->n--;
+	uint64_t k = (c0 + lat + d->burst - 1) / d->burst;
+	/* the ring holds the slots from shi - 256 cycles on (requests come
+	 * out of time order by far less): nothing older is looked at */
+	if (k > ch->shi) {
+		ch->shi = k;
+		ring_fit(d, ch, k);
 	}
-	uint64_t s = c0 + lat;
-	size_t end = ch->head + ch->n, i = bus_from(ch, s);
-	/* a drained write goes behind everything committed: the drain is one
-	 * batch, with one turnaround each way, not writes scattered in gaps */
-	if (w)
-		i = end;
-	for (;;) {
-		if (i > ch->head)
-			s = mx(s, after(d, &ch->bus[i - 1], rank, bg, w));
-		uint64_t c = ref_push(d, rk, s - lat);
-		if (c != s - lat) {
-			s = c + lat;
+	uint64_t lo = w ? ch->slast : ch->slast > d->cap ? ch->slast - d->cap : 0;
+	lo = mx(lo, ch->shi > d->keep - d->span ? ch->shi - (d->keep - d->span) : 0);
+	if (k < lo)
+		k = lo;
+	const unsigned char (*need)[2][2] = d->need[w];
+	/* each step moves k forward; a full ring of steps is a bug */
+	for (uint64_t step = 0;; step++) {
+		if (step > 4 * (ch->smask + 1) + 1000)
+			stuck("bus_find");
+		uint64_t c = k * d->burst - lat;
+		if (c > cmax)
+			return NOSLOT;
+		uint64_t cp = ref_push(d, rk, c);
+		if (cp != c) {
+			k = (cp + lat + d->burst - 1) / d->burst;
 			d->refpushed = 1;
 			continue;
 		}
-		if (i == end)
-			break;
-		if (end - i > d->cap) { /* may not overtake more than the cap */
-			i = end - d->cap;
+		if (k + d->span + 64 > ch->slow + ch->smask)
+			ring_fit(d, ch, k);
+		uint64_t word = ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] >> (k & 63);
+		if (word & 1) { /* taken: on to the next free slot */
+			k += ~word ? (uint64_t)__builtin_ctzll(~word) : 64;
 			continue;
 		}
-		struct dburst me = { s, s + d->burst, (uint16_t)rank, (uint16_t)bg, (uint8_t)w };
-		if (after(d, &me, ch->bus[i].rank, ch->bus[i].bg, ch->bus[i].w) <= ch->bus[i].s)
-			break;
-		i++;
-	}
-	/* insert before index i; make room */
-	if (ch->head + ch->n == ch->cap) {
-		memmove(ch->bus, ch->bus + ch->head, ch->n * sizeof *ch->bus);
-		i -= ch->head;
-		ch->head = 0;
-		if (ch->n == ch->cap) {
-			struct dburst *nb = realloc(ch->bus, 2 * ch->cap * sizeof *nb);
-			if (!nb)
-				abort();
-			ch->bus = nb;
-			ch->cap *= 2;
+		/* nothing within reach on either side: free to take */
+		if (!occ_any(ch, k - d->span + 1, k) && !occ_any(ch, k + 1, k + d->span))
+			return k;
+		uint64_t next = k;
+		for (unsigned i = 1; i < d->span; i++) {
+			unsigned x = slot_at(ch, k - i);
+			if (x) {
+				unsigned n = d->need[!!(x & SL_W)][w][(x >> 6 & 15) == rank][(x & 63) == bg];
+				if (i < n && k - i + n > next)
+					next = k - i + n;
+			}
+			x = slot_at(ch, k + i);
+			if (x && i < need[!!(x & SL_W)][(x >> 6 & 15) == rank][(x & 63) == bg] && next == k)
+				next = k + 1;
 		}
+		if (next == k)
+			return k;
+		k = next;
 	}
-	size_t at = i;
-	memmove(ch->bus + at + 1, ch->bus + at, (ch->head + ch->n - at) * sizeof *ch->bus);
-	ch->bus[at] = (struct dburst){ s, s + d->burst, (uint16_t)rank, (uint16_t)bg, (uint8_t)w };
-	ch->n++;
+}
+
+/* Commit slot k; returns the data start. */
+static uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
+{
+	ch->slot[k & ch->smask] = k << 16 | SL(rank, bg, w);
+	ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] |= 1ull << (k & 63);
+	if (k + 1 > ch->slast)
+		ch->slast = k + 1;
+	uint64_t s = k * d->burst;
 	d->st.busy_t += d->burst;
 	if (s + d->burst > d->st.last_t)
 		d->st.last_t = s + d->burst;
@@ -540,10 +644,21 @@ static uint64_t bus_place(struct ddr *d, struct dchan *ch, const struct drank *r
  * from every committed activate on either side, at most four in any tFAW. */
 static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
 {
-	for (int moved = 1; moved;) {
+	/* every pass that moves a moves it past one more activate: at most
+	 * nact + 1 passes (more is a bug: stop rather than spin) */
+	unsigned pass = 0;
+	for (int moved = 1; moved; pass++) {
+		if (pass > rk->nact + 1)
+			stuck("act_slot");
 		moved = 0;
 		for (unsigned i = 0; i < rk->nact; i++) {
-			uint64_t x = rk->act[i], rrd = rk->act_bg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+			uint64_t x = rk->act[i], rrd;
+			/* (sorted: activates a window or more away do not bind) */
+			if (x + d->actwin <= a)
+				continue;
+			if (x >= a + d->actwin)
+				break;
+			rrd = rk->act_bg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
 			if (a < x + rrd && x < a + rrd) {
 				a = x + rrd;
 				moved = 1;
@@ -591,24 +706,73 @@ static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint6
 	rk->nact = n + 1;
 }
 
-/* Schedule a transfer that may start at te; returns the data start and sets
- * *colp to the column command. */
+/* The earliest activate at or after a outside the refresh windows. */
+static uint64_t act_find(struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+{
+	a = act_slot(d, rk, bg, a);
+	for (uint64_t ap; (ap = ref_push(d, rk, a)) != a; d->refpushed = 1)
+		a = act_slot(d, rk, bg, ap);
+	return a;
+}
+
+static void count(struct ddr *d, int kind)
+{
+	if (kind == 0)
+		d->st.hits++;
+	else if (kind == 1)
+		d->st.empties++;
+	else
+		d->st.conflicts++;
+}
+
+/*
+ * Schedule a transfer that may start at te; returns the data start and sets
+ * *colp to the column command.  Reads first, row hits first, within a bank
+ * as far as nothing committed has to move:
+ *  - a request to the row the bank had open before its last committed
+ *    precharge goes in before that precharge when its column command (and
+ *    tRTP, or the write data and tWR) fits by then: a younger row hit
+ *    overtakes the older request that closes the row;
+ *  - a hit to the open row needs only tRCD from its activate (it may go on
+ *    the bus before older hits of the same row);
+ *  - an activate (and the precharge before it) is issued as late as the
+ *    data slot allows, so the row it replaces stays open for the requests
+ *    that still hit it (a drained write's activate waits for its slot
+ *    behind the reads already committed).
+ */
 static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
 {
 	struct dchan *ch = &d->ch[l->ch];
 	struct drank *rk = &ch->rk[l->ra];
 	struct dbank *b = &ch->bk[((size_t)l->ra * d->nbg + l->bg) * d->nba + l->ba];
-	uint64_t lat = w ? d->t[T_CWL] : d->t[T_CL];
-	uint64_t tb = b->used ? mx(te, b->col_t) : te, c0, a = 0, pushed = 0;
+	uint64_t lat = w ? d->t[T_CWL] : d->t[T_CL], k;
+	d->refpushed = 0;
+	if (b->prow == l->row && b->pre_t > te && epoch(d, rk, te) == b->prow_ep) {
+		uint64_t need = w ? d->t[T_CWL] + d->burst + d->t[T_WR] : d->t[T_RTP];
+		if (b->pre_t >= need + mx(te, b->pact + d->t[T_RCD])) {
+			k = bus_find(d, ch, rk, l->ra, l->bg, w, mx(te, b->pact + d->t[T_RCD]), lat, b->pre_t - need);
+			if (k != NOSLOT && epoch(d, rk, k * d->burst - lat) == b->prow_ep) {
+				uint64_t s = bus_take(d, ch, k, l->ra, l->bg, w);
+				count(d, 0);
+				if (d->refpushed)
+					d->st.ref_stalls++;
+				*colp = s - lat;
+				return s;
+			}
+		}
+	}
+	d->refpushed = 0;
 	int kind; /* 0 hit, 1 empty, 2 conflict */
-	if (b->row == l->row && epoch(d, rk, tb) == b->row_ep) {
+	uint64_t c0, a0 = 0, rowep;
+	if (b->row == l->row && epoch(d, rk, mx(te, b->act_t)) == b->row_ep) {
 		kind = 0;
-		c0 = tb; /* (tCCD_L from the bank's last burst: on the bus) */
+		c0 = mx(te, b->act_t + d->t[T_RCD]);
+		rowep = b->row_ep;
 	} else {
-		uint64_t from = tb;
-		kind = b->row >= 0 && epoch(d, rk, tb) == b->row_ep ? 2 : 1;
+		uint64_t from = mx(te, b->pre_ok);
+		kind = b->row >= 0 && epoch(d, rk, from) == b->row_ep ? 2 : 1;
 		if (kind == 2) {
-			uint64_t p = ref_push(d, rk, mx(tb, b->pre_ok));
+			uint64_t p = ref_push(d, rk, from);
 			if (epoch(d, rk, p) != b->row_ep) {
 				kind = 1; /* a refresh closed it first */
 				from = p;
@@ -616,53 +780,46 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 				from = p + d->t[T_RP];
 			}
 		}
-		a = act_slot(d, rk, l->bg, mx(from, b->act_ok));
-		for (uint64_t ap; (ap = ref_push(d, rk, a)) != a;) {
-			pushed = 1;
-			a = act_slot(d, rk, l->bg, ap);
-		}
-		c0 = a + d->t[T_RCD];
+		a0 = act_find(d, rk, l->bg, mx(from, b->act_ok));
+		c0 = a0 + d->t[T_RCD];
+		rowep = epoch(d, rk, a0);
 	}
-	d->refpushed = 0;
-	uint64_t s = bus_place(d, ch, rk, l->ra, l->bg, w, c0, lat), c = s - lat;
-	pushed |= d->refpushed;
-	/* a refresh between the activate and the column command would have
-	 * closed the row: move the activate behind it (rare; bounded) */
-	uint64_t rowep = kind ? epoch(d, rk, a) : b->row_ep;
+	k = bus_find(d, ch, rk, l->ra, l->bg, w, c0, lat, NOSLOT);
+	uint64_t c = k * d->burst - lat;
 	if (epoch(d, rk, c) != rowep) {
-		a = ref_push(d, rk, rk->ref_off + epoch(d, rk, c) * d->t[T_REFI]);
+		/* a refresh between the activate (or the row's) and the column
+		 * command would have closed the row: activate behind it (rare) */
+		a0 = act_find(d, rk, l->bg, mx(rk->ref_off + epoch(d, rk, c) * d->t[T_REFI], b->act_ok));
 		kind = 1;
-		ch->n--; /* un-commit the burst just placed (it is at the insertion point) */
-		{
-			size_t j = ch->head;
-			while (j < ch->head + ch->n && ch->bus[j].s != s)
-				j++;
-			memmove(ch->bus + j, ch->bus + j + 1, (ch->head + ch->n - j) * sizeof *ch->bus);
-		}
-		d->st.busy_t -= d->burst;
-		s = bus_place(d, ch, rk, l->ra, l->bg, w, a + d->t[T_RCD], lat);
-		c = s - lat;
-		rowep = epoch(d, rk, a);
-		pushed = 1;
+		rowep = epoch(d, rk, a0);
+		k = bus_find(d, ch, rk, l->ra, l->bg, w, a0 + d->t[T_RCD], lat, NOSLOT);
+		c = k * d->burst - lat;
+		d->refpushed = 1;
 	}
-	if (pushed)
+	uint64_t s = bus_take(d, ch, k, l->ra, l->bg, w);
+	if (d->refpushed)
 		d->st.ref_stalls++;
+	count(d, kind);
 	if (kind) {
+		/* as late as the slot allows, if every rule holds there */
+		uint64_t a = a0, aj = c - d->t[T_RCD];
+		if (aj > a0 && epoch(d, rk, aj) == rowep && act_slot(d, rk, l->bg, aj) == aj && ref_push(d, rk, aj) == aj &&
+		    (kind == 1 || ref_push(d, rk, aj - d->t[T_RP]) == aj - d->t[T_RP]))
+			a = aj;
+		if (kind == 2 && !d->closed) { /* the row it closes, for later hits */
+			b->prow = b->row;
+			b->prow_ep = b->row_ep;
+			b->pact = b->act_t;
+			b->pre_t = a - d->t[T_RP];
+		}
 		b->act_t = a;
 		b->row = l->row;
 		b->row_ep = rowep;
 		b->act_ok = a + d->t[T_RC];
+		b->pre_ok = a + d->t[T_RAS];
 		act_commit(d, rk, l->bg, a, te);
 	}
-	if (kind == 0)
-		d->st.hits++;
-	else if (kind == 1)
-		d->st.empties++;
-	else
-		d->st.conflicts++;
-	b->used = 1;
-	b->col_t = c;
-	b->pre_ok = mx(b->act_t + d->t[T_RAS], w ? s + d->burst + d->t[T_WR] : c + d->t[T_RTP]);
+	b->pre_ok = mx(b->pre_ok, w ? s + d->burst + d->t[T_WR] : c + d->t[T_RTP]);
 	if (d->closed && !keep) { /* auto-precharge, unless a queued request hits */
 		b->row = -1;
 		b->act_ok = mx(b->act_ok, b->pre_ok + d->t[T_RP]);

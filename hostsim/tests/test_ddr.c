@@ -1,9 +1,13 @@
 /*
  * Unit tests: the ddr memory model (sim/memmodel_ddr.c).
  *
- * Every expected latency is derived by hand from the timings set in base()
+ * Every expected latency is derived by hand from the timings set in mk()
  * below: a 1 GHz core and 2000 MT/s, so one DRAM clock (nCK) is one core
  * cycle and a burst of 8 beats is 4 cycles; the frontend adds 20 cycles.
+ * The data bus is slotted: a burst starts at a multiple of the burst
+ * length (up() below), its column command CL (CWL) before; an activate
+ * goes as late as the burst's slot allows (tRCD before the column command)
+ * when every rule holds there.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,6 +70,10 @@ static struct memmodel mk(const char *k, ...)
 	return mm;
 }
 
+/* the slot of a burst that could start at t: the next multiple of BURST */
+static uint64_t mx(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t up(uint64_t t) { return (t + BURST - 1) / BURST * BURST; }
+
 static uint64_t rd(struct memmodel *mm, uint64_t line, uint64_t t) { return memmodel_request(mm, line, 0, t) - t; }
 
 static struct memsys_model_stats stats(struct memmodel *mm)
@@ -80,9 +88,9 @@ static void test_closed_page_read(void **state)
 {
 	(void)state;
 	struct memmodel mm = mk("ddr-page", "closed", NULL);
-	assert_int_equal(rd(&mm, 0, 1000), RCD + CL + BURST + FRONT);
+	assert_int_equal(rd(&mm, 0, 1000), up(1000 + RCD + CL) - 1000 + BURST + FRONT);
 	/* same row again, later: closed by auto-precharge, so no hit */
-	assert_int_equal(rd(&mm, 1, 2000), RCD + CL + BURST + FRONT);
+	assert_int_equal(rd(&mm, 1, 2000), up(2000 + RCD + CL) - 2000 + BURST + FRONT);
 	struct memsys_model_stats s = stats(&mm);
 	assert_int_equal(s.row_misses, 2);
 	assert_int_equal(s.row_hits, 0);
@@ -100,10 +108,10 @@ static void test_closed_page_write_batch(void **state)
 	struct memsys_model_stats s = stats(&mm);
 	assert_int_equal(s.row_misses, 1);
 	assert_int_equal(s.row_hits, 1);
-	/* second write's data: 1020 + tCCD_L = 1026..1030; PRE at 1030 + tWR,
-	 * ACT tRP later, data tRCD + tCL after that */
-	uint64_t wend = 1000 + RCD + CWL + CCD_L + BURST;
-	assert_int_equal(memmodel_request(&mm, 2, 0, 1001), wend + WR + RP + RCD + CL + BURST + FRONT);
+	/* second write's data: 1020 + tCCD_L = 1026, slot 1028..1032; PRE at
+	 * 1032 + tWR, ACT tRP later, data tRCD + tCL after that */
+	uint64_t wend = up(1000 + RCD + CWL + CCD_L) + BURST;
+	assert_int_equal(memmodel_request(&mm, 2, 0, 1001), up(wend + WR + RP + RCD + CL) + BURST + FRONT);
 	memmodel_close(&mm);
 }
 
@@ -112,9 +120,9 @@ static void test_open_page_hit_conflict(void **state)
 {
 	(void)state;
 	struct memmodel mm = mk(NULL);
-	assert_int_equal(rd(&mm, 0, 1000), RCD + CL + BURST + FRONT);         /* empty */
-	assert_int_equal(rd(&mm, 1, 2000), CL + BURST + FRONT);               /* hit */
-	assert_int_equal(rd(&mm, 128, 3000), RP + RCD + CL + BURST + FRONT);  /* other row */
+	assert_int_equal(rd(&mm, 0, 1000), up(1000 + RCD + CL) - 1000 + BURST + FRONT);         /* empty */
+	assert_int_equal(rd(&mm, 1, 2000), up(2000 + CL) - 2000 + BURST + FRONT);               /* hit */
+	assert_int_equal(rd(&mm, 128, 3000), up(3000 + RP + RCD + CL) - 3000 + BURST + FRONT);  /* other row */
 	struct memsys_model_stats s = stats(&mm);
 	assert_int_equal(s.row_misses, 1);
 	assert_int_equal(s.row_hits, 1);
@@ -127,20 +135,22 @@ static void test_conflict_waits_trc(void **state)
 {
 	(void)state;
 	struct memmodel mm = mk(NULL);
-	rd(&mm, 0, 1000); /* ACT 1000, RD 1012 */
-	/* PRE at max(ACT + tRAS, RD + tRTP) = 1030, ACT at 1030 + tRP = 1044
-	 * (= ACT + tRC), RD 1056, data 1066..1070 */
-	assert_int_equal(memmodel_request(&mm, 128, 0, 1001), 1000 + RC + RCD + CL + BURST + FRONT);
+	/* data slot 1024, RD 1014, ACT as late as that allows: 1002 */
+	uint64_t a1 = up(1000 + RCD + CL) - CL - RCD;
+	rd(&mm, 0, 1000);
+	/* PRE at max(ACT + tRAS, RD + tRTP) = 1032, ACT at 1032 + tRP = 1046
+	 * (= ACT + tRC), RD 1058, data 1068..1072 */
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1001), up(a1 + RC + RCD + CL) + BURST + FRONT);
 	memmodel_close(&mm);
 	/* tRC alone: ACT + 60 */
 	mm = mk("ddr-trc", "60", NULL);
 	rd(&mm, 0, 1000);
-	assert_int_equal(memmodel_request(&mm, 128, 0, 1001), 1000 + 60 + RCD + CL + BURST + FRONT);
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1001), up(a1 + 60 + RCD + CL) + BURST + FRONT);
 	memmodel_close(&mm);
 	/* tRAS alone (tRC short): PRE at ACT + tRAS, ACT tRP later */
 	mm = mk("ddr-trc", "10", NULL);
 	rd(&mm, 0, 1000);
-	assert_int_equal(memmodel_request(&mm, 128, 0, 1001), 1000 + RAS + RP + RCD + CL + BURST + FRONT);
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1001), up(a1 + RAS + RP + RCD + CL) + BURST + FRONT);
 	memmodel_close(&mm);
 }
 
@@ -149,11 +159,12 @@ static void test_write_after_read(void **state)
 {
 	(void)state;
 	struct memmodel mm = mk("ddr-wq", "1", "ddr-wq-hi", "1", "ddr-wq-lo", "0", NULL);
-	rd(&mm, 0, 1000);                    /* ACT 1000, RD 1012, data 1022..1026 */
-	memmodel_request(&mm, 1, 1, 1000);   /* write data 1026 + tRTW = 1028..1032 */
-	/* read: RD >= 1032 + tWTR_L, data 1049..1053 */
-	assert_int_equal(memmodel_request(&mm, 2, 0, 1000),
-	                 1000 + RCD + CL + BURST + RTW + BURST + WTR_L + CL + BURST + FRONT);
+	rd(&mm, 0, 1000);                    /* data 1024..1028 */
+	memmodel_request(&mm, 1, 1, 1000);   /* write data >= 1028 + tRTW: slot 1032..1036 */
+	/* read: RD >= 1036 + tWTR_L, data >= 1053: slot 1056..1060 (the
+	 * free slot 1028 is too close to both neighbours) */
+	uint64_t wr = up(up(1000 + RCD + CL) + BURST + RTW);
+	assert_int_equal(memmodel_request(&mm, 2, 0, 1000), up(wr + BURST + WTR_L + CL) + BURST + FRONT);
 	memmodel_close(&mm);
 }
 
@@ -163,23 +174,24 @@ static void test_refresh(void **state)
 	(void)state;
 	struct memmodel mm = mk(NULL);
 	/* a read inside the window waits for its end, then activates */
-	assert_int_equal(rd(&mm, 0, REFI + 50), (RFC - 50) + RCD + CL + BURST + FRONT);
+	assert_int_equal(rd(&mm, 0, REFI + 50), up(REFI + RFC + RCD + CL) - (REFI + 50) + BURST + FRONT);
 	assert_int_equal(stats(&mm).ddr.ref_stalls, 1);
 	memmodel_close(&mm);
 
 	mm = mk(NULL);
 	rd(&mm, 0, REFI - 1000);                                   /* opens row 0 */
-	assert_int_equal(rd(&mm, 1, REFI + RFC + 100), RCD + CL + BURST + FRONT); /* closed by it */
+	assert_int_equal(rd(&mm, 1, REFI + RFC + 100), up(REFI + RFC + 100 + RCD + CL) - (REFI + RFC + 100) + BURST + FRONT); /* closed by it */
 	assert_int_equal(stats(&mm).row_misses, 2);
 	/* the next refresh is tREFI later */
-	assert_int_equal(rd(&mm, 2, 2 * REFI + 10), (RFC - 10) + RCD + CL + BURST + FRONT);
+	assert_int_equal(rd(&mm, 2, 2 * REFI + 10), up(2 * REFI + RFC + RCD + CL) - (2 * REFI + 10) + BURST + FRONT);
 	memmodel_close(&mm);
 
 	/* two ranks refresh half a tREFI apart: rank 1 (line 128, the bit above
 	 * the column) from tREFI/2 + tREFI, not at rank 0's tREFI */
 	mm = mk("ddr-ranks", "2", NULL);
-	assert_int_equal(rd(&mm, 128, REFI + 50), RCD + CL + BURST + FRONT);
-	assert_int_equal(rd(&mm, 128 + 1, REFI / 2 + REFI + 50), (RFC - 50) + RCD + CL + BURST + FRONT);
+	assert_int_equal(rd(&mm, 128, REFI + 50), up(REFI + 50 + RCD + CL) - (REFI + 50) + BURST + FRONT);
+	assert_int_equal(rd(&mm, 128 + 1, REFI / 2 + REFI + 50),
+	                 up(REFI / 2 + REFI + RFC + RCD + CL) - (REFI / 2 + REFI + 50) + BURST + FRONT);
 	assert_int_equal(stats(&mm).ddr.ref_stalls, 1);
 	memmodel_close(&mm);
 }
@@ -193,8 +205,8 @@ static void test_read_after_write(void **state)
 	struct memmodel mm = mk("ddr-wq", "1", "ddr-wq-hi", "1", "ddr-wq-lo", "0", NULL);
 	/* write: ACT 1000, WR 1012, data 1020..1024; accepted at once */
 	assert_int_equal(memmodel_request(&mm, 0, 1, 1000), 1001);
-	/* read, same row: RD >= 1024 + tWTR_L = 1031, data 1041..1045 */
-	assert_int_equal(memmodel_request(&mm, 1, 0, 1001), 1000 + RCD + CWL + BURST + WTR_L + CL + BURST + FRONT);
+	/* read, same row: RD >= 1024 + tWTR_L = 1031, data >= 1041: slot 1044 */
+	assert_int_equal(memmodel_request(&mm, 1, 0, 1001), up(1000 + RCD + CWL + BURST + WTR_L + CL) + BURST + FRONT);
 	struct memsys_model_stats s = stats(&mm);
 	assert_int_equal(s.writes, 1);
 	assert_int_equal(s.row_misses, 1); /* the write activated the row */
@@ -220,18 +232,19 @@ static void test_queue_backpressure(void **state)
 	(void)state;
 	/* two bank groups, the bank group is the lowest field */
 	struct memmodel mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "2", NULL);
-	rd(&mm, 0, 1000); /* bg 0: ACT 1000, RD 1012, data 1022..1026 */
-	/* bg 1: ACT 1000 + tRRD_S, RD 1016, data max(1026, 1022 + tCCD_S) */
-	assert_int_equal(rd(&mm, 1, 1000), 1026 + BURST + FRONT - 1000);
+	rd(&mm, 0, 1000); /* bg 0: data slot 1024, RD 1014, ACT 1002 */
+	/* bg 1: ACT 1002 + tRRD_S, RD 1018, data 1028 = 1024 + tCCD_S */
+	assert_int_equal(rd(&mm, 1, 1000), up(up(1000 + RCD + CL) - CL - RCD + RRD_S + RCD + CL) + BURST + FRONT - 1000);
 	memmodel_close(&mm);
 
 	mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "1", NULL);
 	rd(&mm, 0, 1000);
-	/* enters at 1012 (first RD issued): ACT 1012, RD 1024, data 1034 */
-	assert_int_equal(rd(&mm, 1, 1000), 1012 + RCD + CL + BURST + FRONT - 1000);
+	/* enters at 1014 (first RD issued): ACT 1014, RD 1026, data 1036 */
+	uint64_t enter = up(1000 + RCD + CL) - CL;
+	assert_int_equal(rd(&mm, 1, 1000), up(enter + RCD + CL) + BURST + FRONT - 1000);
 	struct memsys_model_stats s = stats(&mm);
 	assert_int_equal(s.ddr.rq_waits, 1);
-	assert_int_equal(s.ddr.rq_wait_t, 12);
+	assert_int_equal(s.ddr.rq_wait_t, enter - 1000);
 	memmodel_close(&mm);
 
 	mm = mk("ddr-wq", "1", "ddr-wq-hi", "1", "ddr-wq-lo", "0", NULL);
@@ -270,40 +283,181 @@ static void test_stream_bus_utilisation(void **state)
 	print_message("stream over 4 bank groups: bus utilisation %.4f\n", u);
 	assert_true(u >= 0.968 && u <= 0.99);
 	memmodel_close(&mm);
-	/* one bank: tCCD_L between its bursts, and a row change every 128
-	 * lines exposes RD -> PRE -> ACT -> RD = tRTP + tRP + tRCD: a row's 128
-	 * bursts (512 busy cycles) take 127 tCCD_L + 31 = 793 cycles; refresh
-	 * takes up to 1.5 % more (tRFC and a re-activation per tREFI). */
+	/* one bank: tCCD_L (6) between its bursts, two slots (8), and a row
+	 * change every 128 lines exposes RD -> PRE -> ACT -> RD = tRTP + tRP
+	 * + tRCD = 31, 8 slots (32): a row's 128 bursts (512 busy cycles) take
+	 * 127 x 8 + 32 = 1048 cycles; refresh takes up to 1.5 % more (tRFC and
+	 * a re-activation per tREFI). */
 	mm = mk("ddr-rq", "64", NULL);
 	u = stream_util(&mm, 40000);
-	double row = 128.0 * BURST / (127 * CCD_L + RTP + RP + RCD);
+	double row = 128.0 * BURST / (127 * up(CCD_L) + up(RTP + RP + RCD));
 	print_message("stream in one bank group: bus utilisation %.4f (bound %.4f)\n", u, row);
 	assert_true(u <= row && u >= row * (1 - 0.015));
 	memmodel_close(&mm);
 	/* two banks of one bank group taking turns: tCCD_L still spaces the
-	 * bursts (4 / 6 at most); row changes overlap with the other bank */
+	 * bursts (4 / 8 at most: two slots); row changes overlap with the
+	 * other bank */
 	mm = mk("ddr-banks", "2", "ddr-map", "ba:co:ch:bg:ra", "ddr-rq", "64", NULL);
 	u = stream_util(&mm, 40000);
 	print_message("stream over two banks of one bank group: bus utilisation %.4f\n", u);
-	assert_true(u <= (double)BURST / CCD_L && u >= (double)BURST / CCD_L * (1 - 0.015 - 0.02));
+	assert_true(u <= (double)BURST / up(CCD_L) && u >= (double)BURST / up(CCD_L) * (1 - 0.015 - 0.02));
 	memmodel_close(&mm);
+}
+
+/* A sequential stream on each preset with its own timings and the default
+ * map and XOR, offered one line per core cycle (faster than the bus) at
+ * 1 GHz.  With the map, consecutive bursts alternate bank groups (tCCD_S is
+ * the burst: the bus can be full), and each bank's tCCD_L (DDR4-2666: 7
+ * nCK against a 4-nCK burst) leaves the other bank groups room.  Bounds by
+ * hand, in DRAM clocks: no column command issues inside a refresh window,
+ * so tRFC of every tREFI carries no data start (upper bound, plus one
+ * window's worth for where the measured span starts and ends); after it the
+ * closed rows cost at most tRCD + tCL more, and the row changes every 512
+ * lines at most 1 % (lower bound). */
+static void test_stream_presets(void **state)
+{
+	(void)state;
+	static const struct { const char *name; unsigned mts, bl, rfc, refi, rcd, cl; } p[] = {
+		{ "DDR4-2666", 2666, 8, 467, 10400, 19, 19 },
+		{ "DDR4-3200", 3200, 8, 560, 12480, 22, 22 },
+		{ "DDR5-4800", 4800, 16, 708, 9360, 39, 40 },
+	};
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
+		struct memsys_cfg c;
+		memsys_cfg_default(&c);
+		set(&c, "mem-model", "ddr");
+		set(&c, "ddr-preset", p[i].name);
+		struct memmodel mm;
+		if (memmodel_open(&mm, &c, err, sizeof err))
+			fail_msg("%s", err);
+		unsigned n = 100000;
+		uint64_t first = 0, last = 0;
+		for (unsigned k = 0; k < n; k++) {
+			uint64_t done = memmodel_request(&mm, k, 0, 1000 + k);
+			if (!k || done < first)
+				first = done;
+			if (done > last)
+				last = done;
+		}
+		double tck = 2000.0 / p[i].mts, burst = p[i].bl / 2 * tck; /* ns = core cycles */
+		double span = (double)(last - first), u = (n - 1) * burst / span;
+		double ref = (double)p[i].rfc / p[i].refi;
+		double hi = 1 - ref + p[i].rfc * tck / span;
+		double lo = 1 - (p[i].rfc + p[i].rcd + p[i].cl) / (double)p[i].refi - 0.01;
+		print_message("%s stream: bus utilisation %.4f (bounds %.4f .. %.4f)\n", p[i].name, u, lo, hi);
+		if (u < lo || u > hi)
+			fail_msg("%s: stream bus utilisation %.4f outside %.4f .. %.4f", p[i].name, u, lo, hi);
+		memmodel_close(&mm);
+	}
 }
 
 /* the address map, DDR4-3200 geometry (4 bank groups x 4 banks, 8 KiB row
  * = 128 lines): default map co2:bg:co:ch:ba:ra (line-address bits 0-1
  * column, 2-3 bank group, 4-8 column, 9-10 bank, row from bit 11) */
 /* four activates in any tFAW: with four bank groups of two banks, five row
- * misses at once activate tRRD_S apart (1000, 1004, 1008, 1012); the fifth
- * (bank group 0 again, its other bank: tRRD_L from 1000 is no bound) would
- * go at 1016, but the window from the first holds it to 1000 + tFAW */
+ * misses at once activate tRRD_S apart (1002 (as late as its slot 1024
+ * allows), 1006, 1010, 1014); the fifth (bank group 0 again, its other
+ * bank: tRRD_L from 1002 is no bound) would go at 1018, but the window from
+ * the first holds it to 1002 + tFAW */
 static void test_faw(void **state)
 {
 	(void)state;
 	struct memmodel mm = mk("ddr-bankgroups", "4", "ddr-banks", "2", NULL);
 	for (uint64_t k = 0; k < 4; k++) /* lines 128 apart: the next bank group */
-		assert_int_equal(memmodel_request(&mm, 128 * k, 0, 1000), 1000 + 4 * k + RCD + CL + BURST + FRONT);
-	assert_int_equal(memmodel_request(&mm, 512, 0, 1000), 1000 + FAW + RCD + CL + BURST + FRONT);
+		assert_int_equal(memmodel_request(&mm, 128 * k, 0, 1000), up(1000 + RCD + CL) + 4 * k + BURST + FRONT);
+	uint64_t a1 = up(1000 + RCD + CL) - CL - RCD;
+	assert_int_equal(memmodel_request(&mm, 512, 0, 1000), up(a1 + FAW + RCD + CL) + BURST + FRONT);
 	assert_int_equal(stats(&mm).row_misses, 5);
+	memmodel_close(&mm);
+}
+
+/* row hits first within a bank: a read to row 0 (data 1024, RD 1014, ACT
+ * 1002), then a conflict to row 128 (PRE at ACT + tRAS = 1032, ACT 1046,
+ * data 1068), then another read to row 0: its RD may go in before the
+ * committed precharge while RD + tRTP <= 1032; it can issue at 1014, the
+ * slot 1028 is within tCCD_L of the first burst, so data in slot 1032 (RD
+ * 1022).  Arriving at 1030 it is too late: it reopens row 0 after row 128
+ * (PRE at max(ACT 1046 + tRAS, RD 1058 + tRTP) = 1076, ACT 1090) */
+static void test_hit_before_precharge(void **state)
+{
+	(void)state;
+	uint64_t a1 = up(1000 + RCD + CL) - CL - RCD, pre = a1 + RAS, a2 = pre + RP;
+	struct memmodel mm = mk(NULL);
+	rd(&mm, 0, 1000);
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1001), up(a2 + RCD + CL) + BURST + FRONT);
+	assert_int_equal(memmodel_request(&mm, 1, 0, 1002), up(up(1000 + RCD + CL) + CCD_L) + BURST + FRONT);
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.row_hits, 1);
+	assert_int_equal(s.row_conflicts, 1);
+	memmodel_close(&mm);
+
+	mm = mk(NULL);
+	rd(&mm, 0, 1000);
+	memmodel_request(&mm, 128, 0, 1001);
+	uint64_t pre2 = mx(a2 + RAS, a2 + RCD + RTP), a3 = pre2 + RP;
+	assert_int_equal(memmodel_request(&mm, 2, 0, 1030), up(a3 + RCD + CL) + BURST + FRONT);
+	assert_int_equal(stats(&mm).row_conflicts, 2);
+	memmodel_close(&mm);
+}
+
+/* reads first: a drained batch of writes goes behind everything committed,
+ * and a read may take a slot up to ddr-cap slots before the latest one.
+ * Bank group 0's row is open (a read at 500); writes to lines 1, 2, 3, 5
+ * (bank groups 1, 2, 3, 1) drain at 1000 by row: line 1 in slot 1020 (ACT
+ * 1000), line 5, its row's other write, tCCD_L behind (1028), then lines 2
+ * and 3 (ACTs tRRD_S apart) behind everything: 1032, 1036.  A read hit in
+ * bank group 0 at 1001 can have data at 1011: slot 1012, two slots before
+ * the first write (read -> write: burst + tRTW = 6 cycles).  With a cap of
+ * 2 it may not go before slot 1032: behind the batch, tWTR_S + tCL after the
+ * last write's data (another bank group): 1053, slot 1056. */
+static void test_reads_overtake_writes(void **state)
+{
+	(void)state;
+	for (int cap = 0; cap < 2; cap++) {
+		struct memmodel mm = mk("ddr-bankgroups", "4", "ddr-map", "bg:co:ch:ba:ra", "ddr-wq", "4", "ddr-wq-hi", "4",
+		                        "ddr-wq-lo", "0", "ddr-cap", cap ? "2" : "64", NULL);
+		rd(&mm, 4, 500);
+		for (uint64_t la = 1; la <= 5; la += la == 3 ? 2 : 1)
+			memmodel_request(&mm, la, 1, 1000);
+		uint64_t want = cap ? up(1036 + BURST + WTR_S + CL) : up(1001 + CL);
+		assert_int_equal(memmodel_request(&mm, 0, 0, 1001), want + BURST + FRONT);
+		memmodel_close(&mm);
+	}
+}
+
+/* tRRD_S / tRRD_L longer than a burst: two row misses at once in other
+ * bank groups (lines 0 and 128) activate tRRD_S apart, in two banks of one
+ * bank group (lines 0 and 512 with two banks) tRRD_L apart.  The first
+ * activates as late as its slot allows (1002); the second at 1002 + tRRD */
+static void test_rrd(void **state)
+{
+	(void)state;
+	uint64_t a1 = up(1000 + RCD + CL) - CL - RCD;
+	struct memmodel mm = mk("ddr-bankgroups", "4", "ddr-trrd-s", "10", NULL);
+	rd(&mm, 0, 1000);
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1000), up(a1 + 10 + RCD + CL) + BURST + FRONT);
+	memmodel_close(&mm);
+	mm = mk("ddr-banks", "2", "ddr-trrd-s", "10", "ddr-trrd-l", "13", NULL);
+	rd(&mm, 0, 1000);
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1000), up(a1 + 13 + RCD + CL) + BURST + FRONT);
+	memmodel_close(&mm);
+}
+
+/* tRTRS: a burst of the other rank keeps that many idle cycles after the
+ * previous one (rank 1 is the bit above the column: line 128).  Both reads
+ * could start at 1022: the first takes slot 1024, the second needs 1028 +
+ * tRTRS = 1031: slot 1032 (without tRTRS, slot 1028) */
+static void test_rtrs(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-ranks", "2", "ddr-trtrs", "3", NULL);
+	rd(&mm, 0, 1000);
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1000), up(up(1000 + RCD + CL) + BURST + 3) + BURST + FRONT);
+	/* a write of rank 0 then a read of rank 1 keep tRTRS too, not tWTR */
+	memmodel_close(&mm);
+	mm = mk("ddr-ranks", "2", "ddr-trtrs", "3", "ddr-wq", "1", "ddr-wq-hi", "1", "ddr-wq-lo", "0", NULL);
+	memmodel_request(&mm, 0, 1, 1000); /* write data 1020..1024 */
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1000), up(up(1000 + RCD + CWL) + BURST + 3) + BURST + FRONT);
 	memmodel_close(&mm);
 }
 
@@ -403,7 +557,12 @@ int main(void)
 		cmocka_unit_test(test_read_from_write_queue),
 		cmocka_unit_test(test_queue_backpressure),
 		cmocka_unit_test(test_stream_bus_utilisation),
+		cmocka_unit_test(test_stream_presets),
 		cmocka_unit_test(test_faw),
+		cmocka_unit_test(test_hit_before_precharge),
+		cmocka_unit_test(test_reads_overtake_writes),
+		cmocka_unit_test(test_rrd),
+		cmocka_unit_test(test_rtrs),
 		cmocka_unit_test(test_mapping),
 		cmocka_unit_test(test_config),
 	};

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The ddr model's sanity anchors (issue 8; docs/memsys.md, "The ddr model",
+# "Measured"), on hostsim with 8 harts and one DDR4-3200 channel:
+#   - the Mess family (the mixes of tools/configs/hostsim.cfg, 0..100 %
+#     stores, on a pause list thinned where every point is saturated, 1..128,
+#     and densified around the knee, 1536, 3072, 6144) with --mshrs M
+#     --store-buffer M, M = 8, 16, 32;
+#     per M and mix: the saturated bandwidth (rvmess parse's interpolated 2x
+#     crossing), the highest bandwidth, the maximum and the unloaded latency;
+#   - per mix: how far the saturated bandwidth moves with M ((max - min) / min
+#     over the three M; for a mix that does not reach 2x with every M, such
+#     as 100 % loads with 8 MSHRs, whose 64 misses in flight bound the
+#     latency by Little's law, the highest bandwidth instead), max latency /
+#     unloaded, and the checks
+#     (100 % loads within 75..95 % of the peak, more stores lower the
+#     saturated bandwidth, max latency >= 2x unloaded, movement <= 3 %);
+#   - the row-buffer hit / empty / conflict shares of 100 % loads unloaded
+#     (pause 16384) and saturated (pause 0), from --stats: each point run
+#     with 10000 and 30000 chase loads, the difference of the two counts (so
+#     boot and the chase ring's set-up cancel out).
+#   tools/ddr-anchors.sh [OUTDIR]      (default out/ddr-anchors; a few minutes)
+# Environment: MS="8 16 32" (the M values), SIM="" (more hostsim options).
+set -eu
+cd "$(dirname "$0")/.."
+OUT=${1:-out/ddr-anchors}
+MS=${MS:-8 16 32}
+SIM=${SIM:-}
+PAUSES=0,256,512,1024,1536,2048,3072,4096,6144,8192,16384
+make --no-print-directory all >/dev/null
+mkdir -p "$OUT"
+grep -v '^suites=\|^mess_pause=' tools/configs/hostsim.cfg >"$OUT/mess.cfg"
+printf 'suites=mess\nmess_pause=%s\n' "$PAUSES" >>"$OUT/mess.cfg"
+cp build/images/virt.elf "$OUT/virt.elf"
+build/bin/rvmess config "$OUT/virt.elf" --file "$OUT/mess.cfg" >/dev/null
+field() { grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2; }
+
+hs() { ${HOSTSIM:-build/bin/hostsim} --harts 8 --mem-size 512M --mem-model ddr $SIM "$@"; }
+peak=
+for m in $MS; do
+	hs --mshrs "$m" --store-buffer "$m" "$OUT/virt.elf" >"$OUT/m$m.log"
+	build/bin/rvmess parse "$OUT/m$m.log" -o "$OUT/m$m" -q >/dev/null || true
+	peak=$(field "$OUT/m$m.log" 0 0 peak)
+	# stores sat max_bw max_ns (mess_metrics.txt rows) + unloaded
+	idle=$(sed -n 's/^unloaded latency *\([0-9.]*\) ns.*/\1/p' "$OUT/m$m/mess_metrics.txt")
+	sed -n 's/^\([0-9]*\) *[0-9]* *\([0-9.-]*\) *\([0-9.]*\) *\([0-9.]*\) *\(yes\|no\)$/\1 \2 \3 \4 \5/p' \
+		"$OUT/m$m/mess_metrics.txt" | awk -v m="$m" -v i="$idle" '{ print m, $1, $2, $3, $4, i, $5 }'
+done >"$OUT/table.txt"
+
+echo "ddr anchors: one DDR4-3200 channel (peak $peak MB/s), 8 harts, Mess pauses $PAUSES"
+echo
+echo "    M  stores   sat GB/s   max GB/s    max ns  unloaded ns  max/unl  wave"
+awk '{ printf "%5s  %6s  %9s  %9s  %8s  %11s  %7.2f  %4s\n", $1, $2, $3, $4, $5, $6, $5 / $6, $7 }' "$OUT/table.txt"
+echo
+echo "stores  sat GB/s over M (move)       max/unl (min over M)"
+awk -v peak="$peak" -v nm="$(echo $MS | wc -w)" '
+	{ k = $2; nr++; sat[nr] = $3; max[nr] = $4; key[nr] = k; r = $5 / $6; if (!(k in rmin) || r < rmin[k]) rmin[k] = r
+	  if ($3 == "-") nosat[k] = 1; if (k == 0 && $1 == 8) bw0 = $4; keys[k] = 1 }
+	END {
+		for (i = 1; i <= nr; i++) {
+			k = key[i]; v = (k in nosat) ? max[i] : sat[i]
+			if (!(k in lo) || v < lo[k]) lo[k] = v; if (!(k in hi) || v > hi[k]) hi[k] = v; s[k] = s[k] " " v
+		}
+		ok = 1
+		for (k = 0; k <= 100; k++) if (k in keys) {
+			mv = 100 * (hi[k] - lo[k]) / lo[k]
+			printf "%6d  %-22s %5.1f %%   %.2f%s\n", k, s[k], mv, rmin[k], (k in nosat) ? "  (no 2x crossing: highest bandwidth)" : ""
+			if (mv > 3) { ok = 0; bad = bad " move(" k ")" }
+			if (rmin[k] < 2) { ok = 0; bad = bad " 2x(" k ")" }
+		}
+		u = 100 * bw0 / (peak / 1000)
+		printf "\n100 %% loads (M = 8): %.2f GB/s = %.1f %% of %.1f GB/s (want 75..95 %%)\n", bw0, u, peak / 1000
+		if (u < 75 || u > 95) { ok = 0; bad = bad " peak" }
+		# more stores, lower saturated bandwidth: every mixed curve below 100 % loads
+		for (k = 20; k <= 100; k += 20) if ((k in keys) && hi[k] >= lo[0]) { ok = 0; bad = bad " writes(" k ")" }
+		print ok ? "anchors: all met" : "anchors: NOT met:" bad
+	}' "$OUT/table.txt"
+
+echo
+for p in 16384 0; do
+	for n in 10000 30000; do
+		cp "$OUT/virt.elf" "$OUT/rows$p-$n.elf"
+		build/bin/rvmess config "$OUT/rows$p-$n.elf" mess_mix=0 mess_pause=$p mess_window_loads=$n >/dev/null
+		hs --stats "$OUT/rows$p-$n.elf" >/dev/null 2>"$OUT/rows$p-$n.stats"
+	done
+	what=unloaded; [ $p = 0 ] && what=saturated
+	cat "$OUT/rows$p-10000.stats" "$OUT/rows$p-30000.stats" | sed -n 's/^memctl: .* rows hit \([0-9]*\) miss \([0-9]*\) conflict \([0-9]*\).*/\1 \2 \3/p' |
+		awk -v w="$what" -v p=$p 'NR == 1 { h = $1; e = $2; c = $3 } NR == 2 { h = $1 - h; e = $2 - e; c = $3 - c; t = h + e + c
+			printf "row buffer, 100 %% loads, %s (pause %d): hit %.1f %% empty %.1f %% conflict %.1f %% (%d transfers)\n", w, p, 100 * h / t, 100 * e / t, 100 * c / t, t }'
+done
