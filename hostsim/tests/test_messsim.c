@@ -447,6 +447,40 @@ static void ctrl_read_share(void **st)
 	messsim_close(s);
 }
 
+/* Between two even ratios the curves are blended by the read share's place
+ * between them, not rounded to one: on the family above, 31 % reads at
+ * 5000 MB/s read 100 + 0.31 x 200 x 0.5 = 131 ns (curve 30: 130, curve
+ * 32: 132; rounding to either gives one of those). */
+static void ctrl_read_share_blend(void **st)
+{
+	(void)st;
+	struct messsim_family f;
+	messsim_family_init(&f);
+	double bw[] = { 0, 10000 }, flat[] = { 100, 100 }, steep[] = { 100, 300 };
+	assert_int_equal(messsim_family_set(&f, 0, 2, bw, flat, err, sizeof err), 0);
+	assert_int_equal(messsim_family_set(&f, 100, 2, bw, steep, err, sizeof err), 0);
+	assert_int_equal(messsim_family_finish(&f, err, sizeof err), 0);
+	struct messsim_opts o;
+	messsim_opts_default(&o);
+	o.freq_mhz = 1000;
+	o.window = 100;
+	o.convergence = 1;
+	struct messsim *s = messsim_open_family(&f, &o, err, sizeof err);
+	assert_non_null(s);
+	struct messsim_stats x;
+	uint64_t t = 0;
+	/* 5000 MB/s; 31 reads in every 100 requests */
+	for (int w = 0; w < 3; w++)
+		for (int i = 0; i < 100; i++) {
+			t = (uint64_t)((w * 100 + i + 1) * 64 / 5);
+			messsim_request(s, i >= 31, t);
+		}
+	messsim_stats(s, &x);
+	assert_int_equal(x.obs_kbps, 5000000);
+	assert_true(x.curve_ps >= 130999 && x.curve_ps <= 131001);
+	messsim_close(s);
+}
+
 /* A closed-loop CPU model: q requests always outstanding, each re-issued
  * when the previous one returns (64 B each, 1 GHz).  Runs `n` requests and
  * returns the bandwidth (MB/s) and mean latency (cycles) of the last half. */
@@ -691,6 +725,7 @@ int main(void)
 		cmocka_unit_test(ctrl_convergence_rate),
 		cmocka_unit_test(ctrl_min_one_cycle),
 		cmocka_unit_test(ctrl_read_share),
+		cmocka_unit_test(ctrl_read_share_blend),
 		cmocka_unit_test(ctrl_closed_loop_saturating),
 		cmocka_unit_test(ctrl_overflow_throttles),
 		cmocka_unit_test(ctrl_wave_falling_branch),
