@@ -32,10 +32,13 @@
 #                         the model's transfers, each window's MB/s is its
 #                         requests x 64 B over the window; rvmess sim profile
 #                         scores every window in 0..1 and writes the SVG;
-#   closed-loop-small     tools/mess-validate.sh --small: unloaded <= 0.5 %,
+#   closed-loop-small     tools/mess-validate.sh --small: the four goals,
+#                         unloaded <= 0.5 %, saturated bandwidth <= 1 %,
 #                         maximum latency <= 2 %, latency at equal bandwidth
-#                         mean <= 2 % (goals); saturated bandwidth <= 3 %
-#                         (its goal of 1 % is missed, docs/mess.md says why).
+#                         mean <= 2 % (measured 0.21, 0.60, 0.20, 0.15; with
+#                         the controller's convergence 1, 4000 loads per
+#                         point, windows of 1000 requests or parse's bwlat/:
+#                         saturated 3.3, 5.8, 1.6, 40 %; docs/mess.md).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -178,7 +181,7 @@ tools/mess-validate.sh --small --out "$TMP/val" >"$TMP/val.out" 2>&1; rc=$?
 vals=$(awk '/^unloaded latency, worst mix/ { u = $5 } /^saturated bandwidth range/ { s = $4 }
 	/^maximum latency range/ { m = $4 } /^latency at equal bandwidth/ { p = $6 }
 	END { print u, s, m, p }' "$TMP/val.out")
-if [ $rc = 0 ] && awk -v v="$vals" 'BEGIN { n = split(v, a, " "); exit !(n == 4 && a[1] <= 0.5 && a[2] <= 3 && a[3] <= 2 && a[4] <= 2) }'
+if [ $rc = 0 ] && awk -v v="$vals" 'BEGIN { n = split(v, a, " "); exit !(n == 4 && a[1] <= 0.5 && a[2] <= 1 && a[3] <= 2 && a[4] <= 2) }'
 then pass "closed-loop-small (unloaded/saturated/max/per-point % = $vals)"
 else fail closed-loop-small "exit $rc; unloaded/saturated/max/per-point % = '$vals': $(tail -1 "$TMP/val.out")"; fi
 finish

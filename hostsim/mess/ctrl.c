@@ -4,7 +4,9 @@
  * Per request: count it, note the latest cycle, return the held latency.
  * Per window of N requests (integer arithmetic throughout):
  *   obs  = N x line bytes / (cycles since the last window closed), kB/s
- *   R    = the window's read share rounded to an even percentage
+ *   R    = the read share, estimated like est; every curve quantity below
+ *          (B_max, L_max, L(est), B(T)) is the blend of the two curves
+ *          whose even ratios bracket R, weighted by R's place between them
  *   est += (obs - est) x convergence            (Q16 fixed point)
  *   lower branch (est within the curve's highest bandwidth B_max, not
  *   throttled): L = the curve's latency at est on the rising branch, the
@@ -138,6 +140,13 @@ struct messsim *messsim_open(const char *path, const struct messsim_opts *o, cha
 	return messsim_open_family(&f, o, err, errlen);
 }
 
+/* a + (b - a) x w / 2^20, rounded to nearest */
+static int64_t blend(int64_t a, int64_t b, int64_t w)
+{
+	__extension__ __int128 d = (__int128)(b - a) * w;
+	return a + (int64_t)((d + (d < 0 ? -(1 << 19) : 1 << 19)) / (1 << 20));
+}
+
 static void window_close(struct messsim *s)
 {
 	uint64_t el = s->last - s->start;
@@ -149,11 +158,20 @@ static void window_close(struct messsim *s)
 	/* read share in parts per 2^20, estimated like the bandwidth */
 	int64_t rd = (int64_t)(((s->n - s->nw) << 20) / s->n);
 	s->rd_est += (rd - s->rd_est) * s->conv_q16 / 65536;
-	unsigned idx = (unsigned)((s->rd_est * 50 + (1 << 19)) >> 20);
-	const struct messsim_curve *c = &s->fam.c[idx];
+	/* the two curves whose ratios bracket the estimate, and its place
+	 * between them (w, parts per 2^20): every curve quantity below is
+	 * blended, so a read share near an odd percentage does not flip
+	 * between two curves window by window */
+	int64_t x = s->rd_est * 50;
+	x = x < 0 ? 0 : x > (int64_t)(MESSSIM_NRATIOS - 1) << 20 ? (int64_t)(MESSSIM_NRATIOS - 1) << 20 : x;
+	unsigned lo = (unsigned)(x >> 20), idx = (unsigned)((x + (1 << 19)) >> 20);
+	int64_t w = x & ((1 << 20) - 1);
+	const struct messsim_curve *c = &s->fam.c[lo], *c2 = &s->fam.c[w ? lo + 1 : lo];
 	s->est += (obs - s->est) * s->conv_q16 / 65536;
 
-	int64_t bmax = c->kbps[c->imax] > 0 ? c->kbps[c->imax] : 1, lmax = c->ps[c->imax], lat;
+	int64_t bmax = blend(c->kbps[c->imax], c2->kbps[c2->imax], w), lmax = blend(c->ps[c->imax], c2->ps[c2->imax], w), lat;
+	if (bmax < 1)
+		bmax = 1;
 	if (s->est > bmax)
 		s->st.overflow_windows++;
 	if (s->throttled && s->lt <= lmax) /* the ratio changed to a curve whose maximum lies later */
@@ -163,20 +181,20 @@ static void window_close(struct messsim *s)
 		s->lt = lmax;
 	}
 	if (s->throttled) {
-		__extension__ __int128 step = (__int128)(s->est - messsim_curve_kbps_at(c, s->lt)) * s->lt / bmax
-			* s->conv_q16 / 65536;
+		int64_t bt = blend(messsim_curve_kbps_at(c, s->lt), messsim_curve_kbps_at(c2, s->lt), w);
+		__extension__ __int128 step = (__int128)(s->est - bt) * s->lt / bmax * s->conv_q16 / 65536;
 		if (step > LT_MAX - s->lt)
 			step = LT_MAX - s->lt;
 		s->lt += (int64_t)step;
 		if (s->lt <= lmax) {
 			s->throttled = 0;
-			lat = messsim_curve_ps_at(c, s->est);
+			lat = blend(messsim_curve_ps_at(c, s->est), messsim_curve_ps_at(c2, s->est), w);
 		} else {
 			lat = s->lt;
 			s->st.throttled_windows++;
 		}
 	} else {
-		lat = messsim_curve_ps_at(c, s->est);
+		lat = blend(messsim_curve_ps_at(c, s->est), messsim_curve_ps_at(c2, s->est), w);
 	}
 	int64_t d = obs - s->est;
 	if ((d < 0 ? -d : d) * 50 <= obs)

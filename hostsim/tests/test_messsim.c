@@ -411,12 +411,11 @@ static void ctrl_min_one_cycle(void **st)
 	messsim_close(s);
 }
 
-/* The read share picks the curve: 0 % reads -> (0,100)..(10000,100) flat,
- * 100 % reads -> (0,100)..(10000,300).  30 % reads of a window round to
- * 30 (interpolated 0.3 of the way: 100 + 0.3 x 200 x frac). */
-static void ctrl_read_share(void **st)
+/* 0 % reads -> (0,100)..(10000,100) flat, 100 % reads -> (0,100)..(10000,300);
+ * three windows of 100 requests at 5000 MB/s (64 B per 12.8 cycles), `reads`
+ * of every 100 reads; the statistics after them. */
+static void read_share_run(unsigned reads, struct messsim_stats *x)
 {
-	(void)st;
 	struct messsim_family f;
 	messsim_family_init(&f);
 	double bw[] = { 0, 10000 }, flat[] = { 100, 100 }, steep[] = { 100, 300 };
@@ -431,20 +430,36 @@ static void ctrl_read_share(void **st)
 	o.convergence = 1;
 	struct messsim *s = messsim_open_family(&f, &o, err, sizeof err);
 	assert_non_null(s);
-	struct messsim_stats x;
-	uint64_t t = 0;
-	/* 5000 MB/s = 64 B per 12.8 cycles: 5 requests every 64 cycles */
 	for (int w = 0; w < 3; w++)
-		for (int i = 0; i < 100; i++) {
-			t = (uint64_t)((w * 100 + i + 1) * 64 / 5);
-			messsim_request(s, i % 10 >= 3, t);  /* 3 of 10 reads */
-		}
-	messsim_stats(s, &x);
+		for (unsigned i = 0; i < 100; i++)
+			messsim_request(s, i >= reads, (uint64_t)((w * 100 + (int)i + 1) * 64 / 5));
+	messsim_stats(s, x);
+	messsim_close(s);
+}
+
+/* The read share picks the curve: 30 % reads read curve 30 (interpolated
+ * 0.3 of the way: (0,100), (10000,160)): 5000 MB/s -> 130 ns. */
+static void ctrl_read_share(void **st)
+{
+	(void)st;
+	struct messsim_stats x;
+	read_share_run(30, &x);
 	assert_int_equal(x.read_pct, 30);
-	/* curve 30: (0,100), (10000,160); 5000 MB/s -> 130 ns */
 	assert_int_equal(x.obs_kbps, 5000000);
 	assert_int_equal(x.curve_ps, 130000);
-	messsim_close(s);
+}
+
+/* Between two even ratios the curves are blended by the read share's place
+ * between them, not rounded to one: 31 % reads at 5000 MB/s read
+ * 100 + 0.31 x 200 x 0.5 = 131 ns (curve 30: 130, curve 32: 132; rounding
+ * to either gives one of those). */
+static void ctrl_read_share_blend(void **st)
+{
+	(void)st;
+	struct messsim_stats x;
+	read_share_run(31, &x);
+	assert_int_equal(x.obs_kbps, 5000000);
+	assert_true(x.curve_ps >= 130999 && x.curve_ps <= 131001);
 }
 
 /* A closed-loop CPU model: q requests always outstanding, each re-issued
@@ -691,6 +706,7 @@ int main(void)
 		cmocka_unit_test(ctrl_convergence_rate),
 		cmocka_unit_test(ctrl_min_one_cycle),
 		cmocka_unit_test(ctrl_read_share),
+		cmocka_unit_test(ctrl_read_share_blend),
 		cmocka_unit_test(ctrl_closed_loop_saturating),
 		cmocka_unit_test(ctrl_overflow_throttles),
 		cmocka_unit_test(ctrl_wave_falling_branch),
