@@ -189,10 +189,10 @@ int messsim_family_finish(struct messsim_family *f, char *err, size_t errlen)
 		            f->measured == 1 ? "" : "s");
 	int lo = -1;
 	for (int i = 0; i < MESSSIM_NRATIOS; i++) {
-		if (f->c[i].how == MESSSIM_MEASURED) {
+		if (f->c[i].how == MESSSIM_MEASURED)
 			lo = i;
+		if (f->c[i].how != MESSSIM_ABSENT) /* measured, or labelled with its rows (a README) */
 			continue;
-		}
 		int hi = i + 1;
 		while (hi < MESSSIM_NRATIOS && f->c[hi].how != MESSSIM_MEASURED)
 			hi++;
@@ -419,6 +419,47 @@ static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_f
 	return rc;
 }
 
+/* A directory `rvmess parse` wrote has all 51 files; its README says which
+ * ratios were measured and which it interpolated or copied.  Those keep the
+ * rows of their file but are labelled as what they are (and do not count as
+ * measured).  A README of any other origin, or a line naming a ratio whose
+ * neighbours were not read, changes nothing. */
+#define RVMESS_BWLAT_README "Mess simulator curves written by rvmess"
+
+static void bwlat_readme_labels(const char *dir, struct messsim_family *f)
+{
+	char path[4096], line[256];
+	snprintf(path, sizeof path, "%s/README", dir);
+	FILE *in = fopen(path, "r");
+	if (!in)
+		return;
+	if (!fgets(line, sizeof line, in) || strncmp(line, RVMESS_BWLAT_README, strlen(RVMESS_BWLAT_README))) {
+		fclose(in);
+		return;
+	}
+	while (fgets(line, sizeof line, in)) {
+		unsigned r, a, b;
+		enum messsim_how how;
+		if (sscanf(line, "bwlat_%u.txt interpolated between %u and %u", &r, &a, &b) == 3)
+			how = MESSSIM_INTERPOLATED;
+		else if (sscanf(line, "bwlat_%u.txt extrapolated: a copy of %u", &r, &a) == 2)
+			how = MESSSIM_EXTRAPOLATED, b = a;
+		else
+			continue;
+		if (r > 100 || a > 100 || b > 100 || r % 2 || a % 2 || b % 2)
+			continue;
+		struct messsim_curve *c = &f->c[r / 2];
+		if (c->how != MESSSIM_MEASURED || f->c[a / 2].how != MESSSIM_MEASURED ||
+		    f->c[b / 2].how != MESSSIM_MEASURED || r == a || r == b)
+			continue;
+		c->how = how;
+		c->lo = a;
+		c->hi = b;
+		f->measured--;
+	}
+	fclose(in);
+}
+
 static int load_bwlat_dir(const char *dir, double mhz, struct messsim_family *f, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
@@ -451,10 +492,12 @@ static int load_bwlat_dir(const char *dir, double mhz, struct messsim_family *f,
 		rc = read_bwlat(path, (unsigned)r, mhz, f, err, errlen);
 	}
 	closedir(d);
+	if (!rc)
+		bwlat_readme_labels(dir, f);
 	if (!rc && f->measured == 0)
 		rc = fail(err, errlen, "%s: no bwlat_<R>.txt files", dir);
 	if (!rc && f->measured < 2)
-		rc = fail(err, errlen, "%s: 1 read ratio (one bwlat file); a family needs at least two", dir);
+		rc = fail(err, errlen, "%s: 1 measured read ratio; a family needs at least two", dir);
 	return rc;
 }
 

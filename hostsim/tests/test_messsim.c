@@ -121,6 +121,42 @@ static void bwlat_descending(void **st)
 	messsim_family_free(&f);
 }
 
+/* A directory rvmess parse wrote: its README labels 42 as interpolated
+ * between 40 and 44 and 38 as a copy of 40.  Those keep their own rows (not
+ * recomputed: 42's file is not halfway) and count as not measured; a README
+ * of another origin labels nothing. */
+static void bwlat_rvmess_readme(void **st)
+{
+	(void)st;
+	put("bwlat_38.txt", "2000 200\n1000 100\n");
+	put("bwlat_40.txt", "2000 200\n1000 100\n");
+	put("bwlat_42.txt", "2500 250\n1000 100\n");
+	put("bwlat_44.txt", "4000 400\n1000 100\n");
+	put("README", "Mess simulator curves written by rvmess (docs/formats.md).\n"
+	              "bwlat_38.txt extrapolated: a copy of 40, the nearest measured\n"
+	              "bwlat_40.txt measured (12 points)\n"
+	              "bwlat_42.txt interpolated between 40 and 44 (1 points measured at this R: too few)\n"
+	              "bwlat_44.txt measured (9 points)\n");
+	struct messsim_family f;
+	load_ok(dir, 0, &f);
+	assert_int_equal(f.measured, 2);
+	assert_int_equal(f.c[21].how, MESSSIM_INTERPOLATED);
+	assert_int_equal(f.c[21].lo, 40);
+	assert_int_equal(f.c[21].hi, 44);
+	expect_curve(&f.c[21], 2, (int64_t[]){ 1000000, 2500000 }, (int64_t[]){ 100000, 250000 });
+	assert_int_equal(f.c[19].how, MESSSIM_EXTRAPOLATED);
+	assert_int_equal(f.c[19].lo, 40);
+	assert_int_equal(f.c[20].how, MESSSIM_MEASURED);
+	assert_int_equal(f.c[22].how, MESSSIM_MEASURED);
+	messsim_family_free(&f);
+
+	put("README", "Some other tool's notes\nbwlat_42.txt interpolated between 40 and 44\n");
+	load_ok(dir, 0, &f);
+	assert_int_equal(f.measured, 4);
+	assert_int_equal(f.c[21].how, MESSSIM_MEASURED);
+	messsim_family_free(&f);
+}
+
 /* The same rows ascending give the same family; a curve of unequal point
  * counts interpolates at index fractions: 40 has 3 points (1000,100),
  * (2000,200), (3000,300), 60 has 2: (3000,300), (5000,500); resampled at
@@ -283,7 +319,7 @@ static void bwlat_refusals(void **st)
 	snprintf(p, sizeof p, "%s/d1", dir);
 	assert_int_equal(mkdir(p, 0777), 0);
 	put("d1/bwlat_0.txt", "1 100\n");
-	load_bad(p, 0, "1 read ratio (one bwlat file); a family needs at least two");
+	load_bad(p, 0, "1 measured read ratio; a family needs at least two");
 	put("d1/bwlat_2.txt", "1 100\n2 abc\n");
 	load_bad(p, 0, "d1/bwlat_2.txt:2: 'abc' is not a number");
 	put("d1/bwlat_2.txt", "1 100\n2 -5\n");
@@ -693,6 +729,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(bwlat_descending, setup, teardown),
+		cmocka_unit_test_setup_teardown(bwlat_rvmess_readme, setup, teardown),
 		cmocka_unit_test_setup_teardown(bwlat_ascending_unequal, setup, teardown),
 		cmocka_unit_test_setup_teardown(bwlat_cycles, setup, teardown),
 		cmocka_unit_test_setup_teardown(bwlat_wave, setup, teardown),
