@@ -183,8 +183,7 @@ static void fq_init(struct fq *q, unsigned n);
 struct dchan {
 	uint64_t *slot;       /* the data bus: a ring of slots (see bus_find) */
 	uint64_t smask, shi, slast; /* ring size - 1; latest earliest slot asked for; last busy + 1 */
-	uint64_t *occ;        /* a bit per ring entry: slot taken (words wholly behind slow cleared);
-	                         word pairs: every burst, the writes among them */
+	uint64_t *occ;        /* a bit per ring entry: slot taken (words wholly behind slow cleared) */
 	uint64_t slow;        /* shi - keep: no slot below is looked at */
 	struct fq rq_free;    /* when each read-queue slot frees */
 	struct fq wq_free;    /* the same for the write-queue slots not held
@@ -204,12 +203,13 @@ struct ddr {
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
 	unsigned npieces, rowshift;
 	unsigned mbytes;      /* bytes of the line address below the row */
+	unsigned foldsh;      /* the largest nb * 2^i below 64, nb: bank group and bank bits */
 	uint32_t (*mtab)[256]; /* per such byte: its bits of ch, ra, bg, ba (a byte each) */
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
 	unsigned span;        /* slots within which one burst constrains another */
 	unsigned char need[2][2][2][2]; /* slots from a burst (dir) to the next (dir, same rank, same bg) */
-	unsigned char reach[2][2]; /* the largest need[xw][w] */
+	unsigned char back[2], fwd[2]; /* the largest need[][w], need[w][] */
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
@@ -325,6 +325,9 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 			return -1;
 		}
 	d->rowshift = sh;
+	unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
+	for (d->foldsh = nb; nb && d->foldsh * 2 < 64; d->foldsh *= 2)
+		;
 	/* the mapping as a table per byte of the line address: each bit lands
 	 * in one bit of one field, so the bytes' parts OR together */
 	d->mbytes = (sh + 7) / 8;
@@ -408,7 +411,7 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		struct dchan *ch = &d->ch[i];
 		ch->smask = 1023;
 		ch->slot = calloc(ch->smask + 1, sizeof *ch->slot);
-		ch->occ = calloc((ch->smask + 1) / 32, sizeof *ch->occ);
+		ch->occ = calloc((ch->smask + 1) / 64, sizeof *ch->occ);
 		fq_init(&ch->rq_free, d->rq);
 		fq_init(&ch->wq_free, d->wq);
 		ch->pend = calloc(d->wq, sizeof *ch->pend);
@@ -443,10 +446,10 @@ static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 		 * their low address bits, such as a line and the LLC victim it
 		 * replaces, land in different banks */
 		unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
-		uint64_t f = 0;
+		uint64_t f = row; /* its low nb bits: the XOR of every nb bits of row */
 		if (nb)
-			for (uint64_t r = row; r; r >>= nb)
-				f ^= r;
+			for (unsigned sh = d->foldsh; sh >= nb; sh >>= 1)
+				f ^= f >> sh;
 		v[F_BG] ^= (unsigned)(f & (d->nbg - 1));
 		v[F_BA] ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
 	}
@@ -539,28 +542,23 @@ static void bus_need(struct ddr *d)
 						g = d->burst + (sb ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
 					unsigned n = (unsigned)((g + d->burst - 1) / d->burst);
 					d->need[xw][w][sr][sb] = (unsigned char)n;
-					if (n > d->reach[xw][w])
-						d->reach[xw][w] = (unsigned char)n;
+					if (n > d->back[w])
+						d->back[w] = (unsigned char)n;
+					if (n > d->fwd[xw])
+						d->fwd[xw] = (unsigned char)n;
 					if (n > d->span)
 						d->span = n;
 				}
 }
 
 /* The occupancy of the slots a, a + 1, ... as bits from bit 0, at most
- * min(n, 64) of them: every burst, or (wr) the writes. */
-static inline uint64_t occ_bits(const struct dchan *ch, uint64_t a, uint64_t n, int wr)
+ * min(n, 64) of them. */
+static inline uint64_t occ_bits(const struct dchan *ch, uint64_t a, uint64_t n)
 {
-	uint64_t nwm = (ch->smask + 1) / 64 - 1, sh = a & 63, v = ch->occ[2 * ((a >> 6) & nwm) + wr] >> sh;
+	uint64_t nwm = (ch->smask + 1) / 64 - 1, sh = a & 63, v = ch->occ[(a >> 6) & nwm] >> sh;
 	if (sh)
-		v |= ch->occ[2 * (((a >> 6) + 1) & nwm) + wr] << (64 - sh);
+		v |= ch->occ[((a >> 6) + 1) & nwm] << (64 - sh);
 	return n >= 64 ? v : v & ((1ull << n) - 1);
-}
-
-/* The same for the reads (xw 0) or the writes (xw 1). */
-static inline uint64_t occ_dir(const struct dchan *ch, uint64_t a, uint64_t n, int xw)
-{
-	uint64_t v = occ_bits(ch, a, n, 1);
-	return xw ? v : v ^ occ_bits(ch, a, n, 0);
 }
 
 /* Move slow up to shi - keep, clearing the occupancy words left wholly
@@ -572,24 +570,23 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
 	uint64_t low = ch->shi > d->keep ? ch->shi - d->keep : 0, nw = (ch->smask + 1) / 64;
 	if (low >> 6 > ch->slow >> 6) {
 		if ((low >> 6) - (ch->slow >> 6) >= nw)
-			memset(ch->occ, 0, 2 * nw * sizeof *ch->occ);
+			memset(ch->occ, 0, nw * sizeof *ch->occ);
 		else
 			for (uint64_t w = ch->slow >> 6; w < low >> 6; w++)
-				ch->occ[2 * (w & (nw - 1))] = ch->occ[2 * (w & (nw - 1)) + 1] = 0;
+				ch->occ[w & (nw - 1)] = 0;
 	}
 	if (low > ch->slow)
 		ch->slow = low;
 	while (k + d->span + 64 > ch->slow + ch->smask) {
 		uint64_t n = ch->smask + 1;
-		uint64_t *ns = calloc(2 * n, sizeof *ns), *no = calloc(2 * n / 32, sizeof *no);
+		uint64_t *ns = calloc(2 * n, sizeof *ns), *no = calloc(2 * n / 64, sizeof *no);
 		if (!ns || !no)
 			abort();
 		for (uint64_t j = 0; j < n; j++) /* the slots still looked at */
 			if (ch->slot[j] & SL_BUSY && ch->slot[j] >> 16 >= ch->slow) {
 				uint64_t x = ch->slot[j] >> 16;
 				ns[x & (2 * n - 1)] = ch->slot[j];
-				no[2 * ((x >> 6) & (2 * n / 64 - 1))] |= 1ull << (x & 63);
-				no[2 * ((x >> 6) & (2 * n / 64 - 1)) + 1] |= (uint64_t)!!(ch->slot[j] & SL_W) << (x & 63);
+				no[(x >> 6) & (2 * n / 64 - 1)] |= 1ull << (x & 63);
 			}
 		free(ch->slot);
 		free(ch->occ);
@@ -638,37 +635,31 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 		}
 		if (k + d->span + 64 > ch->slow + ch->smask)
 			ring_fit(d, ch, k);
-		uint64_t word = ch->occ[2 * ((k >> 6) & ((ch->smask + 1) / 64 - 1))] >> (k & 63);
+		uint64_t word = ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] >> (k & 63);
 		if (word & 1) { /* taken: on to the next free slot */
 			k += ~word ? (uint64_t)__builtin_ctzll(~word) : 64;
 			continue;
 		}
-		/* only the taken slots within reach (set bits of occ), reads
-		 * and writes each within their own reach */
-		uint64_t next = k;
-		for (int xw = 0; xw < 2; xw++) {
-			uint64_t r = d->reach[xw][w];
-			for (uint64_t a = k + 1 > r ? k + 1 - r : 0; a < k; a += 64)
-				for (uint64_t m = occ_dir(ch, a, k - a, xw); m; m &= m - 1) {
-					uint64_t j = a + (uint64_t)__builtin_ctzll(m);
-					unsigned x = slot_at(ch, j), n;
-					if (x && (n = d->need[xw][w][(x >> 6 & 15) == rank][(x & 63) == bg]) > k - j &&
-					    j + n > next)
-						next = j + n;
-				}
-		}
-		for (int xw = 0; xw < 2 && next == k; xw++) {
-			uint64_t r = d->reach[w][xw];
-			for (uint64_t a = k + 1; a < k + r && next == k; a += 64)
-				for (uint64_t m = occ_dir(ch, a, k + r - a, xw); m; m &= m - 1) {
+		/* only the taken slots within reach (set bits of occ) */
+		uint64_t next = k, rb = d->back[w], rf = d->fwd[w];
+		for (uint64_t a = k + 1 > rb ? k + 1 - rb : 0; a < k; a += 64)
+			for (uint64_t m = occ_bits(ch, a, k - a); m; m &= m - 1) {
+				uint64_t j = a + (uint64_t)__builtin_ctzll(m);
+				unsigned x = slot_at(ch, j), n;
+				if (x && (n = d->need[!!(x & SL_W)][w][(x >> 6 & 15) == rank][(x & 63) == bg]) > k - j &&
+				    j + n > next)
+					next = j + n;
+			}
+		if (next == k)
+			for (uint64_t a = k + 1; a < k + rf && next == k; a += 64)
+				for (uint64_t m = occ_bits(ch, a, k + rf - a); m; m &= m - 1) {
 					uint64_t j = a + (uint64_t)__builtin_ctzll(m);
 					unsigned x = slot_at(ch, j);
-					if (x && need[xw][(x >> 6 & 15) == rank][(x & 63) == bg] > j - k) {
+					if (x && need[!!(x & SL_W)][(x >> 6 & 15) == rank][(x & 63) == bg] > j - k) {
 						next = k + 1;
 						break;
 					}
 				}
-		}
 		if (next == k)
 			return k;
 		k = next;
@@ -679,9 +670,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 static uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
 {
 	ch->slot[k & ch->smask] = k << 16 | SL(rank, bg, w);
-	uint64_t *o = &ch->occ[2 * ((k >> 6) & ((ch->smask + 1) / 64 - 1))];
-	o[0] |= 1ull << (k & 63);
-	o[1] |= (uint64_t)!!w << (k & 63);
+	ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] |= 1ull << (k & 63);
 	if (k + 1 > ch->slast)
 		ch->slast = k + 1;
 	uint64_t s = k * d->burst;
