@@ -203,7 +203,6 @@ struct ddr {
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
 	unsigned npieces, rowshift;
 	unsigned mbytes;      /* bytes of the line address below the row */
-	unsigned foldsh;      /* the largest nb * 2^i below 64, nb: bank group and bank bits */
 	uint32_t (*mtab)[256]; /* per such byte: its bits of ch, ra, bg, ba (a byte each) */
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
@@ -325,9 +324,6 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 			return -1;
 		}
 	d->rowshift = sh;
-	unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
-	for (d->foldsh = nb; nb && d->foldsh * 2 < 64; d->foldsh *= 2)
-		;
 	/* the mapping as a table per byte of the line address: each bit lands
 	 * in one bit of one field, so the bytes' parts OR together */
 	d->mbytes = (sh + 7) / 8;
@@ -446,10 +442,10 @@ static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 		 * their low address bits, such as a line and the LLC victim it
 		 * replaces, land in different banks */
 		unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
-		uint64_t f = row; /* its low nb bits: the XOR of every nb bits of row */
+		uint64_t f = 0;
 		if (nb)
-			for (unsigned sh = d->foldsh; sh >= nb; sh >>= 1)
-				f ^= f >> sh;
+			for (uint64_t r = row; r; r >>= nb)
+				f ^= r;
 		v[F_BG] ^= (unsigned)(f & (d->nbg - 1));
 		v[F_BA] ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
 	}
@@ -688,6 +684,8 @@ static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned b
 {
 	/* every pass that moves a moves it past one more activate: at most
 	 * nact + 1 passes (more is a bug: stop rather than spin) */
+	if (!rk->nact || rk->act[rk->nact - 1] + d->actwin <= a)
+		return a; /* (sorted: the latest lies a window or more behind) */
 	unsigned pass = 0;
 	for (int moved = 1; moved; pass++) {
 		if (pass > rk->nact + 1)
