@@ -261,6 +261,22 @@ static void test_queue_backpressure(void **state)
 	assert_int_equal(s.ddr.rq_wait_t, up(5000 + CL) - CL - 5000);
 	memmodel_close(&mm);
 
+	/* a drain takes the oldest write's row first: lines 0 and 1 share row
+	 * 0 (128 lines a row), line 128 is row 1 of the same bank; drained as
+	 * 0, 1, 128: empty, hit, conflict (in arrival order row 0 would
+	 * conflict twice: line 1's column command cannot fit before the
+	 * precharge that line 128's activate needs) */
+	mm = mk("ddr-wq", "4", "ddr-wq-hi", "3", "ddr-wq-lo", "0", NULL);
+	memmodel_request(&mm, 0, 1, 1000);
+	memmodel_request(&mm, 128, 1, 1000);
+	memmodel_request(&mm, 1, 1, 1000);
+	s = stats(&mm);
+	assert_int_equal(s.ddr.drains, 1);
+	assert_int_equal(s.row_misses, 1);
+	assert_int_equal(s.row_hits, 1);
+	assert_int_equal(s.row_conflicts, 1);
+	memmodel_close(&mm);
+
 	mm = mk("ddr-wq", "1", "ddr-wq-hi", "1", "ddr-wq-lo", "0", NULL);
 	assert_int_equal(memmodel_request(&mm, 0, 1, 1000), 1001);      /* WR at 1012 */
 	assert_int_equal(memmodel_request(&mm, 1, 1, 1000), 1012 + 1);  /* waits for it */
