@@ -163,7 +163,7 @@ struct dbank {
 };
 
 struct dloc { unsigned ch, ra, bg, ba; int64_t row; };
-struct pwrite { uint64_t la, t; struct dloc l; };
+struct pwrite { uint64_t la, t; struct dloc l; unsigned bank; /* (ra, bg, ba) as one number */ };
 
 #define NACT 16
 struct drank {
@@ -174,16 +174,22 @@ struct drank {
 	uint64_t ep, ep_t;    /* cache: epoch ep begins at ep_t (ep >= 1) */
 };
 
+/* Times at which queue slots free, sorted, the earliest first: a ring
+ * (times mostly come in order, so an insertion moves few entries). */
+struct fq { uint64_t *v; unsigned mask, head, n; };
+
+static void fq_init(struct fq *q, unsigned n);
+
 struct dchan {
 	uint64_t *slot;       /* the data bus: a ring of slots (see bus_find) */
 	uint64_t smask, shi, slast; /* ring size - 1; latest earliest slot asked for; last busy + 1 */
 	uint64_t *occ;        /* a bit per ring entry: slot taken (words wholly behind slow cleared) */
 	uint64_t slow;        /* shi - keep: no slot below is looked at */
-	uint64_t *rq_free;    /* min-heap: when each read-queue slot frees */
-	uint64_t *wq_free;    /* min-heap: the same for the write-queue slots
-	                         not held by a pending write (nwq of them) */
-	unsigned nwq;
+	struct fq rq_free;    /* when each read-queue slot frees */
+	struct fq wq_free;    /* the same for the write-queue slots not held
+	                         by a pending write */
 	struct pwrite *pend;  /* writes queued, not yet scheduled, oldest first */
+	struct pwrite *grp;   /* drain: the writes to one row (scratch) */
 	unsigned npend;
 	uint64_t pmask;       /* bit (la & 63) of every pending write */
 	struct dbank *bk;     /* ranks * bgs * banks */
@@ -196,10 +202,13 @@ struct ddr {
 #define MAXPIECES 12
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
 	unsigned npieces, rowshift;
+	unsigned mbytes;      /* bytes of the line address below the row */
+	uint32_t (*mtab)[256]; /* per such byte: its bits of ch, ra, bg, ba (a byte each) */
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
 	unsigned span;        /* slots within which one burst constrains another */
 	unsigned char need[2][2][2][2]; /* slots from a burst (dir) to the next (dir, same rank, same bg) */
+	unsigned char back[2], fwd[2]; /* the largest need[][w], need[w][] */
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
@@ -315,6 +324,22 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 			return -1;
 		}
 	d->rowshift = sh;
+	/* the mapping as a table per byte of the line address: each bit lands
+	 * in one bit of one field, so the bytes' parts OR together */
+	d->mbytes = (sh + 7) / 8;
+	d->mtab = calloc(d->mbytes ? d->mbytes : 1, sizeof *d->mtab);
+	if (!d->mtab) {
+		snprintf(err, errlen, "ddr: out of memory");
+		return -1;
+	}
+	for (unsigned p = 0; p < d->npieces; p++)
+		for (unsigned b = 0; b < d->pbits[p] && d->pf[p] != F_CO; b++) {
+			static const unsigned char fo[NF] = { [F_CH] = 0, [F_RA] = 8, [F_BG] = 16, [F_BA] = 24 };
+			unsigned a = d->pshift[p] + b;
+			for (unsigned v = 0; v < 256; v++)
+				if (v >> (a & 7) & 1)
+					d->mtab[a / 8][v] |= 1u << (fo[d->pf[p]] + d->ppos[p] + b);
+		}
 	d->closed = strcmp(c->ddr_page, "closed") == 0;
 	d->xor = c->ddr_xor;
 	d->rq = c->ddr_rq;
@@ -352,13 +377,15 @@ static void ddr_destroy(void *st)
 			struct dchan *ch = &d->ch[i];
 			free(ch->slot);
 			free(ch->occ);
-			free(ch->rq_free);
-			free(ch->wq_free);
+			free(ch->rq_free.v);
+			free(ch->wq_free.v);
 			free(ch->pend);
+			free(ch->grp);
 			free(ch->bk);
 			free(ch->rk);
 		}
 	free(d->ch);
+	free(d->mtab);
 	free(d);
 }
 
@@ -381,13 +408,13 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		ch->smask = 1023;
 		ch->slot = calloc(ch->smask + 1, sizeof *ch->slot);
 		ch->occ = calloc((ch->smask + 1) / 64, sizeof *ch->occ);
-		ch->rq_free = calloc(d->rq, sizeof *ch->rq_free);
-		ch->wq_free = calloc(d->wq, sizeof *ch->wq_free);
-		ch->nwq = d->wq;
+		fq_init(&ch->rq_free, d->rq);
+		fq_init(&ch->wq_free, d->wq);
 		ch->pend = calloc(d->wq, sizeof *ch->pend);
+		ch->grp = calloc(d->wq, sizeof *ch->grp);
 		ch->bk = calloc(nbk, sizeof *ch->bk);
 		ch->rk = calloc(d->nra, sizeof *ch->rk);
-		if (!ch->slot || !ch->occ || !ch->rq_free || !ch->wq_free || !ch->pend || !ch->bk || !ch->rk)
+		if (!ch->slot || !ch->occ || !ch->rq_free.v || !ch->wq_free.v || !ch->pend || !ch->grp || !ch->bk || !ch->rk)
 			goto oom;
 		for (size_t b = 0; b < nbk; b++)
 			ch->bk[b].row = ch->bk[b].prow = -1;
@@ -405,9 +432,10 @@ oom:
 
 static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 {
-	unsigned v[NF] = { 0 };
-	for (unsigned p = 0; p < d->npieces; p++)
-		v[d->pf[p]] |= (unsigned)((la >> d->pshift[p]) & ((1u << d->pbits[p]) - 1)) << d->ppos[p];
+	uint32_t m = 0;
+	for (unsigned i = 0; i < d->mbytes; i++)
+		m |= d->mtab[i][(la >> 8 * i) & 255];
+	unsigned v[NF] = { m & 255, m >> 16 & 255, m >> 24, m >> 8 & 255, 0 };
 	uint64_t row = la >> d->rowshift;
 	if (d->xor) {
 		/* fold every row bit into (bank, bank group): lines that share
@@ -510,18 +538,23 @@ static void bus_need(struct ddr *d)
 						g = d->burst + (sb ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
 					unsigned n = (unsigned)((g + d->burst - 1) / d->burst);
 					d->need[xw][w][sr][sb] = (unsigned char)n;
+					if (n > d->back[w])
+						d->back[w] = (unsigned char)n;
+					if (n > d->fwd[xw])
+						d->fwd[xw] = (unsigned char)n;
 					if (n > d->span)
 						d->span = n;
 				}
 }
 
-/* Whether any slot in [a, b) is taken (b - a <= 64). */
-static inline int occ_any(const struct dchan *ch, uint64_t a, uint64_t b)
+/* The occupancy of the slots a, a + 1, ... as bits from bit 0, at most
+ * min(n, 64) of them. */
+static inline uint64_t occ_bits(const struct dchan *ch, uint64_t a, uint64_t n)
 {
-	uint64_t nwm = (ch->smask + 1) / 64 - 1, w0 = ch->occ[(a >> 6) & nwm] >> (a & 63);
-	if ((a >> 6) == ((b - 1) >> 6))
-		return (w0 & (~0ull >> (63 - ((b - 1 - a) & 63)))) != 0;
-	return w0 || (ch->occ[((b - 1) >> 6) & nwm] & (~0ull >> (63 - ((b - 1) & 63))));
+	uint64_t nwm = (ch->smask + 1) / 64 - 1, sh = a & 63, v = ch->occ[(a >> 6) & nwm] >> sh;
+	if (sh)
+		v |= ch->occ[((a >> 6) + 1) & nwm] << (64 - sh);
+	return n >= 64 ? v : v & ((1ull << n) - 1);
 }
 
 /* Move slow up to shi - keep, clearing the occupancy words left wholly
@@ -603,21 +636,26 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 			k += ~word ? (uint64_t)__builtin_ctzll(~word) : 64;
 			continue;
 		}
-		/* nothing within reach on either side: free to take */
-		if (!occ_any(ch, k - d->span + 1, k) && !occ_any(ch, k + 1, k + d->span))
-			return k;
-		uint64_t next = k;
-		for (unsigned i = 1; i < d->span; i++) {
-			unsigned x = slot_at(ch, k - i);
-			if (x) {
-				unsigned n = d->need[!!(x & SL_W)][w][(x >> 6 & 15) == rank][(x & 63) == bg];
-				if (i < n && k - i + n > next)
-					next = k - i + n;
+		/* only the taken slots within reach (set bits of occ) */
+		uint64_t next = k, rb = d->back[w], rf = d->fwd[w];
+		for (uint64_t a = k + 1 > rb ? k + 1 - rb : 0; a < k; a += 64)
+			for (uint64_t m = occ_bits(ch, a, k - a); m; m &= m - 1) {
+				uint64_t j = a + (uint64_t)__builtin_ctzll(m);
+				unsigned x = slot_at(ch, j), n;
+				if (x && (n = d->need[!!(x & SL_W)][w][(x >> 6 & 15) == rank][(x & 63) == bg]) > k - j &&
+				    j + n > next)
+					next = j + n;
 			}
-			x = slot_at(ch, k + i);
-			if (x && i < need[!!(x & SL_W)][(x >> 6 & 15) == rank][(x & 63) == bg] && next == k)
-				next = k + 1;
-		}
+		if (next == k)
+			for (uint64_t a = k + 1; a < k + rf && next == k; a += 64)
+				for (uint64_t m = occ_bits(ch, a, k + rf - a); m; m &= m - 1) {
+					uint64_t j = a + (uint64_t)__builtin_ctzll(m);
+					unsigned x = slot_at(ch, j);
+					if (x && need[!!(x & SL_W)][(x >> 6 & 15) == rank][(x & 63) == bg] > j - k) {
+						next = k + 1;
+						break;
+					}
+				}
 		if (next == k)
 			return k;
 		k = next;
@@ -646,6 +684,8 @@ static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned b
 {
 	/* every pass that moves a moves it past one more activate: at most
 	 * nact + 1 passes (more is a bug: stop rather than spin) */
+	if (!rk->nact || rk->act[rk->nact - 1] + d->actwin <= a)
+		return a; /* (sorted: the latest lies a window or more behind) */
 	unsigned pass = 0;
 	for (int moved = 1; moved; pass++) {
 		if (pass > rk->nact + 1)
@@ -830,34 +870,33 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 
 /* ---- queues --------------------------------------------------------------------- */
 
-/* Min-heap of n slot-free times: replace the top with v / add v. */
-static void heap_down(uint64_t *h, unsigned n, unsigned i)
+/* A queue of n slot-free times, all 0 (cap >= 1). */
+static void fq_init(struct fq *q, unsigned n)
 {
-	for (;;) {
-		unsigned l = 2 * i + 1, m = i;
-		if (l < n && h[l] < h[m])
-			m = l;
-		if (l + 1 < n && h[l + 1] < h[m])
-			m = l + 1;
-		if (m == i)
-			return;
-		uint64_t x = h[i];
-		h[i] = h[m];
-		h[m] = x;
-		i = m;
-	}
+	unsigned sz = 1;
+	while (sz < n)
+		sz <<= 1;
+	q->v = calloc(sz, sizeof *q->v);
+	q->mask = sz - 1;
+	q->head = 0;
+	q->n = n;
 }
 
-static void heap_push(uint64_t *h, unsigned *n, uint64_t v)
+static uint64_t fq_min(const struct fq *q) { return q->v[q->head]; }
+
+static void fq_pop(struct fq *q)
 {
-	unsigned i = (*n)++;
-	h[i] = v;
-	while (i && h[(i - 1) / 2] > h[i]) {
-		uint64_t x = h[i];
-		h[i] = h[(i - 1) / 2];
-		h[(i - 1) / 2] = x;
-		i = (i - 1) / 2;
-	}
+	q->head = (q->head + 1) & q->mask;
+	q->n--;
+}
+
+static void fq_add(struct fq *q, uint64_t x)
+{
+	unsigned i = q->n;
+	for (; i && q->v[(q->head + i - 1) & q->mask] > x; i--)
+		q->v[(q->head + i) & q->mask] = q->v[(q->head + i - 1) & q->mask];
+	q->v[(q->head + i) & q->mask] = x;
+	q->n++;
 }
 
 /* Drain pending writes of channel ch at time t down to the low watermark:
@@ -866,24 +905,22 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 {
 	d->st.drains++;
 	while (ch->npend > d->lo) {
-		const struct dloc l0 = ch->pend[0].l;
-		unsigned k = 0, left = 0;
-		for (unsigned i = 0; i < ch->npend; i++) {
-			const struct dloc *l = &ch->pend[i].l;
-			left += l->ra == l0.ra && l->bg == l0.bg && l->ba == l0.ba && l->row == l0.row;
-		}
-		for (unsigned i = 0; i < ch->npend; i++) {
-			const struct dloc *l = &ch->pend[i].l;
-			if (i && (l->ra != l0.ra || l->bg != l0.bg || l->ba != l0.ba || l->row != l0.row)) {
+		/* the oldest and the writes to its row, out of the queue */
+		unsigned bank = ch->pend[0].bank, k = 0, n = 1;
+		int64_t row = ch->pend[0].l.row;
+		ch->grp[0] = ch->pend[0];
+		for (unsigned i = 1; i < ch->npend; i++)
+			if (ch->pend[i].bank == bank && ch->pend[i].l.row == row)
+				ch->grp[n++] = ch->pend[i];
+			else
 				ch->pend[k++] = ch->pend[i];
-				continue;
-			}
-			uint64_t c;
-			transfer(d, l, 1, mx(t, ch->pend[i].t), --left > 0, &c);
-			heap_push(ch->wq_free, &ch->nwq, c);
-			d->st.wq_res_t += c - ch->pend[i].t;
-		}
 		ch->npend = k;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t c;
+			transfer(d, &ch->grp[i].l, 1, mx(t, ch->grp[i].t), i + 1 < n, &c);
+			fq_add(&ch->wq_free, c);
+			d->st.wq_res_t += c - ch->grp[i].t;
+		}
 	}
 	ch->pmask = 0;
 	for (unsigned i = 0; i < ch->npend; i++)
@@ -902,14 +939,13 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
 	if (w) {
 		d->st.writes++;
 		/* a free slot exists: npend < ddr-wq-hi <= ddr-wq */
-		uint64_t te = mx(t, ch->wq_free[0]);
+		uint64_t te = mx(t, fq_min(&ch->wq_free));
 		if (te > t) {
 			d->st.wq_waits++;
 			d->st.wq_wait_t += te - t;
 		}
-		ch->wq_free[0] = ch->wq_free[--ch->nwq];
-		heap_down(ch->wq_free, ch->nwq, 0);
-		ch->pend[ch->npend++] = (struct pwrite){ la, te, l };
+		fq_pop(&ch->wq_free);
+		ch->pend[ch->npend++] = (struct pwrite){ la, te, l, (l.ra * d->nbg + l.bg) * d->nba + l.ba };
 		ch->pmask |= 1ull << (la & 63);
 		if (ch->npend >= d->hi)
 			drain(d, ch, te);
@@ -922,14 +958,14 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
 				d->st.fwd++;
 				return now + t2cyc_up(d->front) + 1;
 			}
-	uint64_t te = mx(t, ch->rq_free[0]);
+	uint64_t te = mx(t, fq_min(&ch->rq_free));
 	if (te > t) {
 		d->st.rq_waits++;
 		d->st.rq_wait_t += te - t;
 	}
 	uint64_t c, s = transfer(d, &l, 0, te, 0, &c);
-	ch->rq_free[0] = c;
-	heap_down(ch->rq_free, d->rq, 0);
+	fq_pop(&ch->rq_free);
+	fq_add(&ch->rq_free, c);
 	d->st.rq_res_t += c - te;
 	return t2cyc_up(s + d->burst + d->front);
 }

@@ -247,6 +247,36 @@ static void test_queue_backpressure(void **state)
 	assert_int_equal(s.ddr.rq_wait_t, enter - 1000);
 	memmodel_close(&mm);
 
+	/* the earliest freed slot first, whatever order the reads came in:
+	 * line 1 opens its row (bg 1); at 5000 line 0 needs an activate (RD
+	 * 5014), line 3 hits bg 1's row (data slot up(5000 + CL) = 5012, RD
+	 * 5002); line 5 (bg 1) enters when line 3's RD frees its slot */
+	mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "2", NULL);
+	rd(&mm, 1, 1000);
+	rd(&mm, 0, 5000);
+	rd(&mm, 3, 5000);
+	rd(&mm, 5, 5000);
+	s = stats(&mm);
+	assert_int_equal(s.ddr.rq_waits, 1);
+	assert_int_equal(s.ddr.rq_wait_t, up(5000 + CL) - CL - 5000);
+	memmodel_close(&mm);
+
+	/* a drain takes the oldest write's row first: lines 0 and 1 share row
+	 * 0 (128 lines a row), line 128 is row 1 of the same bank; drained as
+	 * 0, 1, 128: empty, hit, conflict (in arrival order row 0 would
+	 * conflict twice: line 1's column command cannot fit before the
+	 * precharge that line 128's activate needs) */
+	mm = mk("ddr-wq", "4", "ddr-wq-hi", "3", "ddr-wq-lo", "0", NULL);
+	memmodel_request(&mm, 0, 1, 1000);
+	memmodel_request(&mm, 128, 1, 1000);
+	memmodel_request(&mm, 1, 1, 1000);
+	s = stats(&mm);
+	assert_int_equal(s.ddr.drains, 1);
+	assert_int_equal(s.row_misses, 1);
+	assert_int_equal(s.row_hits, 1);
+	assert_int_equal(s.row_conflicts, 1);
+	memmodel_close(&mm);
+
 	mm = mk("ddr-wq", "1", "ddr-wq-hi", "1", "ddr-wq-lo", "0", NULL);
 	assert_int_equal(memmodel_request(&mm, 0, 1, 1000), 1001);      /* WR at 1012 */
 	assert_int_equal(memmodel_request(&mm, 1, 1, 1000), 1012 + 1);  /* waits for it */
