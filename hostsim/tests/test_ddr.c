@@ -453,6 +453,19 @@ static void test_reads_overtake_writes(void **state)
 		assert_int_equal(memmodel_request(&mm, 0, 0, 1001), want + BURST + FRONT);
 		memmodel_close(&mm);
 	}
+	/* the spacing to the bursts after a slot counts too: the same read
+	 * arriving at 1005 could have data at 1015, slot 1016, but read ->
+	 * write needs two slots (burst + tRTW = 6) before the write in slot
+	 * 1020; the free slot 1024 and every one up to 1052 start within
+	 * tWTR_S + tCL (13) of a write's data end (1024, 1032, 1036, 1040):
+	 * slot up(1040 + 13) = 1056, as with the cap */
+	struct memmodel mm = mk("ddr-bankgroups", "4", "ddr-map", "bg:co:ch:ba:ra", "ddr-wq", "4", "ddr-wq-hi", "4",
+	                        "ddr-wq-lo", "0", NULL);
+	rd(&mm, 4, 500);
+	for (uint64_t la = 1; la <= 5; la += la == 3 ? 2 : 1)
+		memmodel_request(&mm, la, 1, 1000);
+	assert_int_equal(memmodel_request(&mm, 0, 0, 1005), up(1036 + BURST + WTR_S + CL) + BURST + FRONT);
+	memmodel_close(&mm);
 }
 
 /* tRRD_S / tRRD_L longer than a burst: two row misses at once in other
@@ -470,6 +483,17 @@ static void test_rrd(void **state)
 	mm = mk("ddr-banks", "2", "ddr-trrd-s", "10", "ddr-trrd-l", "13", NULL);
 	rd(&mm, 0, 1000);
 	assert_int_equal(memmodel_request(&mm, 128, 0, 1000), up(a1 + 13 + RCD + CL) + BURST + FRONT);
+	memmodel_close(&mm);
+	/* the latest activate binds even when an older one lies a window or
+	 * more behind: ACT 1002 (line 0), then at 1030 line 128 (bank group 1)
+	 * activates at once (1030 - 1002 >= tFAW): data slot up(1030 + RCD +
+	 * CL) = 1052, ACT 1030; line 256 (bank group 2) at 1030 activates
+	 * tRRD_S after it, 1040: data slot up(1040 + RCD + CL) = 1064 (with no
+	 * tRRD, slot 1056) */
+	mm = mk("ddr-bankgroups", "4", "ddr-trrd-s", "10", NULL);
+	rd(&mm, 0, 1000);
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1030), up(1030 + RCD + CL) + BURST + FRONT);
+	assert_int_equal(memmodel_request(&mm, 256, 0, 1030), up(1030 + 10 + RCD + CL) + BURST + FRONT);
 	memmodel_close(&mm);
 }
 
