@@ -183,7 +183,8 @@ static void fq_init(struct fq *q, unsigned n);
 struct dchan {
 	uint64_t *slot;       /* the data bus: a ring of slots (see bus_find) */
 	uint64_t smask, shi, slast; /* ring size - 1; latest earliest slot asked for; last busy + 1 */
-	uint64_t *occ;        /* a bit per ring entry: slot taken (words wholly behind slow cleared) */
+	uint64_t *occ;        /* per word of the ring, d->nbm bitmaps of the slots a burst
+	                         may not take (see FB_G; words wholly behind slow cleared) */
 	uint64_t slow;        /* shi - keep: no slot below is looked at */
 	struct fq rq_free;    /* when each read-queue slot frees */
 	struct fq wq_free;    /* the same for the write-queue slots not held
@@ -207,8 +208,14 @@ struct ddr {
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
 	unsigned span;        /* slots within which one burst constrains another */
-	unsigned char need[2][2][2][2]; /* slots from a burst (dir) to the next (dir, same rank, same bg) */
-	unsigned char back[2], fwd[2]; /* the largest need[][w], need[w][] */
+	unsigned need[2][2][2][2]; /* slots from a burst (dir) to the next (dir, same rank, same bg) */
+	unsigned nbm;         /* bitmaps per ring word (FB_G ...) */
+	/* what a burst of direction xw marks (see fb_take): the slots before
+	 * and after it, as a bit pattern from slot x - before when it fits a
+	 * word (else 0), in bitmap base + rank * rmul + bg * gmul (FB_G, FB_R)
+	 * or, kind 2, FB_O of every other rank */
+	struct fbe { unsigned before, after, base, rmul, gmul, kind; uint64_t pat; } fbe[2][6];
+	unsigned nfbe[2];
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
@@ -237,6 +244,17 @@ static int ddr_check(const struct memsys_cfg *c, char *err, size_t errlen)
 	}
 	if (strcmp(c->ddr_page, "open") && strcmp(c->ddr_page, "closed")) {
 		snprintf(err, errlen, "ddr: ddr-page '%.15s': open or closed", c->ddr_page);
+		return -1;
+	}
+	/* (the bus's bitmaps rely on it: see fb_take) */
+	const struct ddr_preset *p = preset_find(c->ddr_preset);
+	unsigned tck[NT];
+	for (int i = 0; i < NT; i++)
+		tck[i] = c->ddr_t[i] ? c->ddr_t[i] : p->t[i];
+	if (tck[T_CCD_L] < tck[T_CCD_S] || tck[T_WTR_L] < tck[T_WTR_S]) {
+		snprintf(err, errlen, "ddr: a bank group's own spacing must be at least another's (JEDEC): ddr-tccd-l "
+		         "(%u) >= ddr-tccd-s (%u), ddr-twtr-l (%u) >= ddr-twtr-s (%u)", tck[T_CCD_L], tck[T_CCD_S],
+		         tck[T_WTR_L], tck[T_WTR_S]);
 		return -1;
 	}
 	if (c->ddr_wq_hi > c->ddr_wq || c->ddr_wq_lo >= c->ddr_wq_hi) {
@@ -407,7 +425,7 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		struct dchan *ch = &d->ch[i];
 		ch->smask = 1023;
 		ch->slot = calloc(ch->smask + 1, sizeof *ch->slot);
-		ch->occ = calloc((ch->smask + 1) / 64, sizeof *ch->occ);
+		ch->occ = calloc((ch->smask + 1) / 64 * d->nbm, sizeof *ch->occ);
 		fq_init(&ch->rq_free, d->rq);
 		fq_init(&ch->wq_free, d->wq);
 		ch->pend = calloc(d->wq, sizeof *ch->pend);
@@ -512,12 +530,12 @@ static uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t
 #define SL(rank, bg, w) (SL_BUSY | ((w) ? SL_W : 0u) | (unsigned)(rank) << 6 | (unsigned)(bg))
 #define NOSLOT UINT64_MAX
 
-/* The burst in slot k (0 = free). */
-static inline unsigned slot_at(const struct dchan *ch, uint64_t k)
-{
-	uint64_t v = ch->slot[k & ch->smask];
-	return v >> 16 == k ? (unsigned)(v & 0xffff) : 0;
-}
+/* The bitmaps of a ring word: per direction, rank and bank group, then per
+ * direction and rank, then per direction and rank for the other ranks'
+ * bursts (never set with one rank; see fb_take). */
+#define FB_G(d, w, r, g) (((w) * (d)->nra + (r)) * (d)->nbg + (g))
+#define FB_R(d, w, r) (2 * (d)->nra * (d)->nbg + (w) * (d)->nra + (r))
+#define FB_O(d, w, r) (2 * (d)->nra * (d)->nbg + 2 * (d)->nra + (w) * (d)->nra + (r))
 
 /* Whole slots from a burst (direction xw) to the next one (w) of the same
  * or another rank and bank group, from the timings. */
@@ -537,24 +555,83 @@ static void bus_need(struct ddr *d)
 					else
 						g = d->burst + (sb ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
 					unsigned n = (unsigned)((g + d->burst - 1) / d->burst);
-					d->need[xw][w][sr][sb] = (unsigned char)n;
-					if (n > d->back[w])
-						d->back[w] = (unsigned char)n;
-					if (n > d->fwd[xw])
-						d->fwd[xw] = (unsigned char)n;
+					d->need[xw][w][sr][sb] = n;
 					if (n > d->span)
 						d->span = n;
 				}
+	d->nbm = FB_O(d, 2, 0);
+	for (int xw = 0; xw < 2; xw++) {
+		unsigned n = 0;
+		for (int w = 0; w < 2; w++) {
+			unsigned gb = d->need[w][xw][1][1] - 1, ga = d->need[xw][w][1][1] - 1;
+			unsigned rb = d->need[w][xw][1][0] - 1, ra = d->need[xw][w][1][0] - 1;
+			if (gb != rb || ga != ra) /* (else the rank's covers it) */
+				d->fbe[xw][n++] = (struct fbe){ gb, ga, FB_G(d, w, 0, 0), d->nbg, 1, 0, 0 };
+			d->fbe[xw][n++] = (struct fbe){ rb, ra, FB_R(d, w, 0), 1, 0, 1, 0 };
+			if (d->nra > 1)
+				d->fbe[xw][n++] = (struct fbe){ d->need[w][xw][0][0] - 1, d->need[xw][w][0][0] - 1,
+				                                FB_O(d, w, 0), 1, 0, 2, 0 };
+		}
+		for (unsigned i = 0; i < n; i++) {
+			struct fbe *e = &d->fbe[xw][i];
+			if (e->before + e->after < 64)
+				e->pat = ~0ull >> (63 - e->before - e->after);
+		}
+		d->nfbe[xw] = n;
+	}
 }
 
-/* The occupancy of the slots a, a + 1, ... as bits from bit 0, at most
- * min(n, 64) of them. */
-static inline uint64_t occ_bits(const struct dchan *ch, uint64_t a, uint64_t n)
+/* Set the slots a..b (inclusive) in bitmap i of the ring occ (nw words). */
+static inline void fb_set(const struct ddr *d, uint64_t *occ, uint64_t nw, unsigned i, uint64_t a, uint64_t b)
 {
-	uint64_t nwm = (ch->smask + 1) / 64 - 1, sh = a & 63, v = ch->occ[(a >> 6) & nwm] >> sh;
-	if (sh)
-		v |= ch->occ[((a >> 6) + 1) & nwm] << (64 - sh);
-	return n >= 64 ? v : v & ((1ull << n) - 1);
+	uint64_t wa = a >> 6, wb = b >> 6;
+	if (wa == wb) {
+		occ[(wa & (nw - 1)) * d->nbm + i] |= (~0ull << (a & 63)) & (~0ull >> (63 - (b & 63)));
+		return;
+	}
+	if (wb == wa + 1) {
+		occ[(wa & (nw - 1)) * d->nbm + i] |= ~0ull << (a & 63);
+		occ[(wb & (nw - 1)) * d->nbm + i] |= ~0ull >> (63 - (b & 63));
+		return;
+	}
+	for (;;) {
+		uint64_t wi = a >> 6, last = (b >> 6) == wi;
+		uint64_t m = (~0ull << (a & 63)) & (last ? ~0ull >> (63 - (b & 63)) : ~0ull);
+		occ[(wi & (nw - 1)) * d->nbm + i] |= m;
+		if (last)
+			return;
+		a = (wi + 1) << 6;
+	}
+}
+
+/*
+ * Slot x taken by a burst (rank, bg, xw): for each direction w, the slots
+ * a burst of w may no longer take, per spacing rule: within need[w][xw]
+ * before x (its own burst would be too close to x's) or need[xw][w] after
+ * it.  A burst of (rank, bg) looks at FB_G(w, rank, bg) (its bank group's
+ * rule), FB_R(w, rank) (another bank group's: it covers the bank group's
+ * own bursts too, harmlessly, as tCCD_L >= tCCD_S and tWTR_L >= tWTR_S
+ * make a bank group's own spacing the larger) and FB_O(w, rank) (another
+ * rank's), and so sees every committed burst's rules at once.
+ */
+static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned bg, int xw)
+{
+	for (unsigned i = 0; i < d->nfbe[xw]; i++) {
+		const struct fbe *e = &d->fbe[xw][i];
+		if (e->kind == 2) { /* another rank's spacing, whatever the bank group */
+			for (unsigned r = 0; r < d->nra; r++)
+				if (r != rank)
+					fb_set(d, occ, nw, e->base + r, x > e->before ? x - e->before : 0, x + e->after);
+			continue;
+		}
+		unsigned bm = e->base + rank * e->rmul + bg * e->gmul;
+		if (e->pat && x >= e->before) { /* the pattern, across at most two words */
+			uint64_t a = x - e->before, sh = a & 63;
+			occ[((a >> 6) & (nw - 1)) * d->nbm + bm] |= e->pat << sh;
+			occ[(((a >> 6) + 1) & (nw - 1)) * d->nbm + bm] |= e->pat >> 1 >> (63 - sh);
+		} else
+			fb_set(d, occ, nw, bm, x > e->before ? x - e->before : 0, x + e->after);
+	}
 }
 
 /* Move slow up to shi - keep, clearing the occupancy words left wholly
@@ -566,23 +643,24 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
 	uint64_t low = ch->shi > d->keep ? ch->shi - d->keep : 0, nw = (ch->smask + 1) / 64;
 	if (low >> 6 > ch->slow >> 6) {
 		if ((low >> 6) - (ch->slow >> 6) >= nw)
-			memset(ch->occ, 0, nw * sizeof *ch->occ);
+			memset(ch->occ, 0, nw * d->nbm * sizeof *ch->occ);
 		else
 			for (uint64_t w = ch->slow >> 6; w < low >> 6; w++)
-				ch->occ[w & (nw - 1)] = 0;
+				memset(ch->occ + (w & (nw - 1)) * d->nbm, 0, d->nbm * sizeof *ch->occ);
 	}
 	if (low > ch->slow)
 		ch->slow = low;
 	while (k + d->span + 64 > ch->slow + ch->smask) {
 		uint64_t n = ch->smask + 1;
-		uint64_t *ns = calloc(2 * n, sizeof *ns), *no = calloc(2 * n / 64, sizeof *no);
+		uint64_t *ns = calloc(2 * n, sizeof *ns), *no = calloc(2 * n / 64 * d->nbm, sizeof *no);
 		if (!ns || !no)
 			abort();
 		for (uint64_t j = 0; j < n; j++) /* the slots still looked at */
 			if (ch->slot[j] & SL_BUSY && ch->slot[j] >> 16 >= ch->slow) {
 				uint64_t x = ch->slot[j] >> 16;
+				unsigned v = (unsigned)(ch->slot[j] & 0xffff);
 				ns[x & (2 * n - 1)] = ch->slot[j];
-				no[(x >> 6) & (2 * n / 64 - 1)] |= 1ull << (x & 63);
+				fb_take(d, no, 2 * n / 64, x, v >> 6 & 15, v & 63, !!(v & SL_W));
 			}
 		free(ch->slot);
 		free(ch->occ);
@@ -615,7 +693,9 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 	lo = mx(lo, ch->shi > d->keep - d->span ? ch->shi - (d->keep - d->span) : 0);
 	if (k < lo)
 		k = lo;
-	const unsigned char (*need)[2][2] = d->need[w];
+	/* the slots this burst may not take: its bank group's, its rank's and
+	 * the other ranks' rules */
+	unsigned ig = FB_G(d, w, rank, bg), ir = FB_R(d, w, rank), io = FB_O(d, w, rank);
 	/* each step moves k forward; a full ring of steps is a bug */
 	for (uint64_t step = 0;; step++) {
 		if (step > 4 * (ch->smask + 1) + 1000)
@@ -631,34 +711,12 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 		}
 		if (k + d->span + 64 > ch->slow + ch->smask)
 			ring_fit(d, ch, k);
-		uint64_t word = ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] >> (k & 63);
-		if (word & 1) { /* taken: on to the next free slot */
-			k += ~word ? (uint64_t)__builtin_ctzll(~word) : 64;
-			continue;
-		}
-		/* only the taken slots within reach (set bits of occ) */
-		uint64_t next = k, rb = d->back[w], rf = d->fwd[w];
-		for (uint64_t a = k + 1 > rb ? k + 1 - rb : 0; a < k; a += 64)
-			for (uint64_t m = occ_bits(ch, a, k - a); m; m &= m - 1) {
-				uint64_t j = a + (uint64_t)__builtin_ctzll(m);
-				unsigned x = slot_at(ch, j), n;
-				if (x && (n = d->need[!!(x & SL_W)][w][(x >> 6 & 15) == rank][(x & 63) == bg]) > k - j &&
-				    j + n > next)
-					next = j + n;
-			}
-		if (next == k)
-			for (uint64_t a = k + 1; a < k + rf && next == k; a += 64)
-				for (uint64_t m = occ_bits(ch, a, k + rf - a); m; m &= m - 1) {
-					uint64_t j = a + (uint64_t)__builtin_ctzll(m);
-					unsigned x = slot_at(ch, j);
-					if (x && need[!!(x & SL_W)][(x >> 6 & 15) == rank][(x & 63) == bg] > j - k) {
-						next = k + 1;
-						break;
-					}
-				}
-		if (next == k)
+		const uint64_t *p = ch->occ + ((k >> 6) & ((ch->smask + 1) / 64 - 1)) * d->nbm;
+		uint64_t word = (p[ig] | p[ir] | p[io]) >> (k & 63);
+		if (!(word & 1))
 			return k;
-		k = next;
+		/* on to the next slot it may take */
+		k += ~word ? (uint64_t)__builtin_ctzll(~word) : 64;
 	}
 }
 
@@ -666,7 +724,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 static uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
 {
 	ch->slot[k & ch->smask] = k << 16 | SL(rank, bg, w);
-	ch->occ[(k >> 6) & ((ch->smask + 1) / 64 - 1)] |= 1ull << (k & 63);
+	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, rank, bg, w);
 	if (k + 1 > ch->slast)
 		ch->slast = k + 1;
 	uint64_t s = k * d->burst;
@@ -899,22 +957,30 @@ static void fq_add(struct fq *q, uint64_t x)
 	q->n++;
 }
 
+#define DRAINED UINT32_MAX
+
 /* Drain pending writes of channel ch at time t down to the low watermark:
  * the oldest, then every other pending write to its row, and again. */
 static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 {
 	d->st.drains++;
-	while (ch->npend > d->lo) {
+	/* a write taken out is marked (bank DRAINED) and the queue closed up
+	 * once, at the end */
+	unsigned left = ch->npend, first = 0;
+	while (left > d->lo) {
 		/* the oldest and the writes to its row, out of the queue */
-		unsigned bank = ch->pend[0].bank, k = 0, n = 1;
-		int64_t row = ch->pend[0].l.row;
-		ch->grp[0] = ch->pend[0];
-		for (unsigned i = 1; i < ch->npend; i++)
-			if (ch->pend[i].bank == bank && ch->pend[i].l.row == row)
+		while (ch->pend[first].bank == DRAINED)
+			first++;
+		unsigned bank = ch->pend[first].bank, n = 1;
+		int64_t row = ch->pend[first].l.row;
+		ch->grp[0] = ch->pend[first];
+		ch->pend[first].bank = DRAINED;
+		for (unsigned i = first + 1; i < ch->npend; i++)
+			if (ch->pend[i].bank == bank && ch->pend[i].l.row == row) {
 				ch->grp[n++] = ch->pend[i];
-			else
-				ch->pend[k++] = ch->pend[i];
-		ch->npend = k;
+				ch->pend[i].bank = DRAINED;
+			}
+		left -= n;
 		for (unsigned i = 0; i < n; i++) {
 			uint64_t c;
 			transfer(d, &ch->grp[i].l, 1, mx(t, ch->grp[i].t), i + 1 < n, &c);
@@ -922,6 +988,11 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 			d->st.wq_res_t += c - ch->grp[i].t;
 		}
 	}
+	unsigned k = 0;
+	for (unsigned i = first; i < ch->npend; i++)
+		if (ch->pend[i].bank != DRAINED)
+			ch->pend[k++] = ch->pend[i];
+	ch->npend = k;
 	ch->pmask = 0;
 	for (unsigned i = 0; i < ch->npend; i++)
 		ch->pmask |= 1ull << (ch->pend[i].la & 63);

@@ -585,6 +585,8 @@ static void test_config(void **state)
 	refuse("ddr-wq-lo", "48", "ddr-wq-lo"); /* = the default ddr-wq-hi: no room between */
 	refuse("ddr-bl", "4", "one burst");
 	refuse("ddr-trfc", "20000", "ddr-trefi");
+	refuse("ddr-tccd-l", "3", "ddr-tccd-l (3) >= ddr-tccd-s (4)"); /* JEDEC: a bank group's own is the longer */
+	refuse("ddr-twtr-s", "13", "ddr-twtr-l (12) >= ddr-twtr-s (13)");
 	/* presets: DDR5-4800 moves a line in 16 beats of 4 bytes */
 	struct memsys_cfg c;
 	memsys_cfg_default(&c);
