@@ -41,7 +41,13 @@ $(BUILD)/images/$(1).elf: $$($(1)_FW_OBJS) $$(PLAT_$(1)_LDS) linker/sections.ld
 	@mkdir -p $$(dir $$@)
 	$$(call say,LD,$$@)$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
 
-IMAGES += $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex
+# The build-time check (tools/check-image.sh): layout, the platform's
+# PLAT_<p>_CHECK rules (load address, size, symbols the target needs), the
+# .bin and .hex beside the .elf.  A failure stops the build and names why.
+$(BUILD)/images/$(1).checked: $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex tools/check-image.sh
+	$$(call say,CHECK,$(BUILD)/images/$(1).elf)CROSS=$(CROSS) tools/check-image.sh $$< $$(PLAT_$(1)_CHECK) && touch $$@
+
+IMAGES += $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex $(BUILD)/images/$(1).checked
 endef
 $(foreach p,$(IMAGE_PLATFORMS),$(eval $(call fw_platform_rules,$(p))))
 

@@ -13,3 +13,4 @@ PLAT_openpiton_SRCS := platform/openpiton/openpiton.c platform/openpiton/end.S \
                        platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c \
                        platform/common/mmode.c platform/common/trap_m.S platform/common/timer.c
 PLAT_openpiton_CFLAGS := -DOPENPITON_METRO=$(if $(filter metro,$(OPENPITON_END)),1,0)
+PLAT_openpiton_CHECK := --base 0x80000000 --symbols pass,fail
