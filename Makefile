@@ -5,7 +5,7 @@
 #   make test         unit + integration tests; ends with "N passed, N failed"
 #   make help         targets and variables
 
-PLATFORMS ?= virt sbi spike
+PLATFORMS ?= virt sbi spike cva6 openpiton
 PLATFORM  ?=
 BUILD     ?= build
 OUT       ?= out

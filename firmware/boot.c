@@ -151,6 +151,8 @@ static void discover(unsigned long hartid, const void *fdt)
 		for (uint32_t i = 0; i < plat.default_harts && i < RVM_MAX_HARTS; i++)
 			rvm.hartids[rvm.nharts++] = i;
 	}
+	if (plat.timebase) /* the platform knows its DTB's timebase is wrong */
+		rvm.timebase = plat.timebase;
 	/* the lead always takes part */
 	int seen = 0;
 	for (uint32_t i = 0; i < rvm.nharts; i++)

@@ -24,17 +24,30 @@ $(1)_FW_OBJS := $$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(FW_SRCS) $$(PLAT_$(1)_SRCS))
 
 $(FW_OBJ)/$(1)/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(call say,CC,$$@)$$(TCC) $$(TCFLAGS) -Ifirmware -DRVM_VERSION='"$$(FW_VERSION)"' -c $$< -o $$@
+	$$(call say,CC,$$@)$$(TCC) $$(TCFLAGS) $$(PLAT_$(1)_CFLAGS) -Ifirmware -DRVM_VERSION='"$$(FW_VERSION)"' -c $$< -o $$@
+
+# The platform's own build options (PLAT_<p>_CFLAGS): its objects are rebuilt
+# when they change.
+$(FW_OBJ)/$(1)/plat.flags: FORCE
+	@mkdir -p $$(dir $$@)
+	@echo '$$(PLAT_$(1)_CFLAGS)' | cmp -s - $$@ || echo '$$(PLAT_$(1)_CFLAGS)' >$$@
+$$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(filter platform/$(1)/%,$$(PLAT_$(1)_SRCS))): $(FW_OBJ)/$(1)/plat.flags
 
 $(FW_OBJ)/$(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
-	$$(call say,AS,$$@)$$(TCC) $$(TASFLAGS) -Iplatform/common -c $$< -o $$@
+	$$(call say,AS,$$@)$$(TCC) $$(TASFLAGS) $$(PLAT_$(1)_CFLAGS) -Iplatform/common -c $$< -o $$@
 
 $(BUILD)/images/$(1).elf: $$($(1)_FW_OBJS) $$(PLAT_$(1)_LDS) linker/sections.ld
 	@mkdir -p $$(dir $$@)
 	$$(call say,LD,$$@)$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
 
-IMAGES += $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex
+# The build-time check (tools/check-image.sh): layout, the platform's
+# PLAT_<p>_CHECK rules (load address, size, symbols the target needs), the
+# .bin and .hex beside the .elf.  A failure stops the build and names why.
+$(BUILD)/images/$(1).checked: $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex tools/check-image.sh
+	$$(call say,CHECK,$(BUILD)/images/$(1).elf)CROSS=$(CROSS) tools/check-image.sh $$< $$(PLAT_$(1)_CHECK) && touch $$@
+
+IMAGES += $(BUILD)/images/$(1).elf $(BUILD)/images/$(1).bin $(BUILD)/images/$(1).hex $(BUILD)/images/$(1).checked
 endef
 $(foreach p,$(IMAGE_PLATFORMS),$(eval $(call fw_platform_rules,$(p))))
 

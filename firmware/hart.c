@@ -3,6 +3,7 @@
  * only two things here that need the target's instructions; the host unit
  * tests replace this file with stubs.
  */
+#include "platform.h"
 #include "rvmess/rt.h"
 
 unsigned rvm_hartid(void)
@@ -14,6 +15,8 @@ unsigned rvm_hartid(void)
 
 void rvm_park(void)
 {
+	if (plat.park)
+		plat.park(); /* e.g. OpenPiton: every hart must end at `pass` */
 	for (;;)
 		__asm__ volatile("wfi");
 }

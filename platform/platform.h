@@ -53,6 +53,16 @@ struct platform {
 
 	/* End the run: status 0 = success.  Never returns. */
 	void (*exit)(int status) __attribute__((noreturn));
+
+	/*
+	 * Optional (0 / NULL: the common behaviour), for targets whose device
+	 * tree or end of run need help (platform/cva6, platform/openpiton).
+	 */
+	/* Hz: the true timebase, used instead of the FDT's (a DTB known to lie). */
+	uint64_t timebase;
+	/* rvm_park() calls it instead of sleeping in `wfi` forever: a target
+	 * whose end needs every hart at a given pc (OpenPiton's `pass`). */
+	void (*park)(void) __attribute__((noreturn));
 };
 
 extern const struct platform plat;

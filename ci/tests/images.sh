@@ -3,6 +3,8 @@
 # ELF's loaded bytes from the lowest load address, <p>.hex the same bytes as
 # $readmemh 64-bit little-endian words.  Checked against the ELF's program
 # headers (readelf + dd, not objcopy) and its first two instructions (objdump).
+# Then the build-time image check (tools/check-image.sh) on images that break
+# one of its rules each.
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
@@ -58,4 +60,48 @@ for elf in "$BUILD"/images/*.elf; do
 		fi
 	fi
 done
+
+# ---- the build-time check (tools/check-image.sh, run by firmware.mk) --------------
+# each case: the check on an image that breaks one rule must fail and name it
+chk() { CROSS=$CROSS tools/check-image.sh "$@" 2>&1; }
+want_fail() { # CASE WHY-PATTERN ARGS...
+	local c=$1 pat=$2 out
+	shift 2
+	if out=$(chk "$@"); then
+		fail "$c" "the check passed: $*"
+	elif grep -q -- "$pat" <<<"$out"; then
+		pass "$c"
+	else
+		fail "$c" "the check failed without saying '$pat': $out"
+	fi
+}
+E=$BUILD/images
+if [ -f "$E/cva6.elf" ] && [ -f "$E/openpiton.elf" ] && [ -f "$E/virt.elf" ]; then
+	if out=$(chk "$E/cva6.elf" --base 0x80000000 --one-load --max-size 16M --symbols tohost) &&
+		out2=$(chk "$E/openpiton.elf" --base 0x80000000 --symbols pass,fail); then
+		pass check-image-ok
+	else
+		fail check-image-ok "$out $out2"
+	fi
+	want_fail check-image-symbol "no global symbol 'tohost'" "$E/openpiton.elf" --symbols tohost
+	want_fail check-image-base "must start at 0x80200000" "$E/virt.elf" --base 0x80200000
+	want_fail check-image-size "more than 1M" "$E/cva6.elf" --max-size 1M
+	# a .bin that is not the ELF's bytes' extent
+	cp "$E/virt.elf" "$T/v.elf" && head -c 100 "$E/virt.bin" >"$T/v.bin" && cp "$E/virt.hex" "$T/v.hex"
+	want_fail check-image-bin "v.bin has 100 bytes" "$T/v.elf"
+	# two PT_LOADs with a gap between their bytes, entry not at the lowest address
+	printf '\t.text\n\t.globl _start\n\tnop\n_start: nop\n\t.data\n\t.word 1\n' >"$T/gap.S"
+	if "${CROSS}gcc" -nostdlib -static -Wl,-Ttext=0x80000000 -Wl,--section-start=.data=0x80100000 \
+		-Wl,--no-warn-rwx-segments -o "$T/gap.elf" "$T/gap.S" 2>"$T/gap.err"; then
+		"${CROSS}objcopy" -O binary "$T/gap.elf" "$T/gap.bin"
+		: >"$T/gap.hex"
+		want_fail check-image-gap "a gap in the loaded bytes" "$T/gap.elf"
+		want_fail check-image-one-load "2 PT_LOAD segments" "$T/gap.elf" --one-load
+		want_fail check-image-entry "entry point 0x[0-9a-f]* is not the lowest load address" "$T/gap.elf"
+	else
+		fail check-image-gap "cannot link the test ELF: $(head -c 200 "$T/gap.err")"
+	fi
+else
+	skip check-image "cva6, openpiton or virt image missing"
+fi
 finish

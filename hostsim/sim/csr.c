@@ -20,6 +20,9 @@ uint64_t sim_mtime(struct sim *s, struct sim_hart *h)
 
 uint64_t sim_hpm_raw(struct sim *s, struct sim_hart *h, unsigned event)
 {
+	const struct sim_machine *m = sim_mach(s);
+	if (m->ev_map) /* the profile's event ids */
+		event = event < m->ev_map_len ? m->ev_map[event] : 0;
 	if (event == 0)
 		return 0;
 	return tm_event(s, h->id, event);
@@ -69,6 +72,9 @@ void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id)
 	h->x[10] = id;
 	h->x[11] = s->fdt_addr;
 	h->mstatus = MSTATUS_MPP;
+	const struct sim_machine *m = sim_mach(s);
+	for (unsigned i = 0; i < m->fixed_ev_len; i++) /* fixed-function counters */
+		h->hpm_event[i] = m->fixed_ev[i];
 }
 
 
@@ -167,10 +173,12 @@ int sim_csr_read(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t *v)
 {
 	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { *v = cnt_read(s, h, csr - 0xb00); return 0; }
 	if (csr >= 0xc00 && csr < 0xc20) {
+		if (csr == 0xc01 && sim_mach(s)->no_time_csr) return -1;
 		if (csr == 0xc01) *v = sim_mtime(s, h);
 		else *v = cnt_read(s, h, csr - 0xc00);
 		return 0;
 	}
+	if (csr >= 0x320 && csr < 0x340 && sim_mach(s)->fixed_ev) return -1; /* no mhpmevent, mcountinhibit */
 	if (csr >= 0x323 && csr < 0x340) { *v = h->hpm_event[csr - 0x320]; return 0; }
 	if (csr >= 0x3a0 && csr < 0x3f0) { *v = 0; return 0; } /* PMP: no entries (WARL zero) */
 	switch (csr) {
@@ -194,6 +202,7 @@ int sim_csr_read(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t *v)
 int sim_csr_write(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t v)
 {
 	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { cnt_write(s, h, csr - 0xb00, v); return 0; }
+	if (csr >= 0x320 && csr < 0x340 && sim_mach(s)->fixed_ev) return -1;
 	if (csr >= 0x323 && csr < 0x340) {
 		unsigned i = csr - 0x320;
 		uint64_t cur = cnt_read(s, h, i);

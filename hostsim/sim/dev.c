@@ -28,12 +28,22 @@ const struct sim_dev *sim_dev_find(const char *name)
 	return NULL;
 }
 
+/* The devices of s's machine profile (mach.h): sim_devs for virt. */
+static const struct sim_dev *const *table(const struct sim *s, unsigned *n)
+{
+	const struct sim_machine *m = sim_mach(s);
+	*n = *m->ndevs;
+	return m->devs;
+}
+
 int sim_devs_init(struct sim *s)
 {
-	for (unsigned i = 0; i < sim_ndevs; i++) {
-		if (!sim_devs[i]->state_size)
+	unsigned n;
+	const struct sim_dev *const *devs = table(s, &n);
+	for (unsigned i = 0; i < n; i++) {
+		if (!devs[i]->state_size)
 			continue;
-		s->dev_state[i] = calloc(1, sim_devs[i]->state_size);
+		s->dev_state[i] = calloc(1, devs[i]->state_size);
 		if (!s->dev_state[i])
 			return -1;
 	}
@@ -48,22 +58,24 @@ void sim_devs_free(struct sim *s)
 	}
 }
 
-/* The row holding a, or -1. */
-static int dev_at(uint64_t a)
+/* The row of s's table holding a, or -1. */
+static int dev_at(const struct sim *s, uint64_t a)
 {
-	for (unsigned i = 0; i < sim_ndevs; i++)
-		if (a - sim_devs[i]->base < sim_devs[i]->size)
+	unsigned n;
+	const struct sim_dev *const *devs = table(s, &n);
+	for (unsigned i = 0; i < n; i++)
+		if (a - devs[i]->base < devs[i]->size)
 			return (int)i;
 	return -1;
 }
 
 int sim_dev_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *v)
 {
-	int i = dev_at(a);
+	int i = dev_at(s, a);
 	uint64_t x = 0;
 	if (i < 0 || (a & (size - 1)))
 		return -1;
-	const struct sim_dev *d = sim_devs[i];
+	const struct sim_dev *d = sim_mach(s)->devs[i];
 	if (d->load(s, h, s->dev_state[i], a - d->base, size, &x))
 		return -1;
 	if (size < 8)
@@ -74,10 +86,10 @@ int sim_dev_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, u
 
 int sim_dev_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
 {
-	int i = dev_at(a);
+	int i = dev_at(s, a);
 	if (i < 0 || (a & (size - 1)))
 		return -1;
-	const struct sim_dev *d = sim_devs[i];
+	const struct sim_dev *d = sim_mach(s)->devs[i];
 	return d->store(s, h, s->dev_state[i], a - d->base, size, v);
 }
 
@@ -87,12 +99,27 @@ int sim_fdt_reg(void *fdt, uint64_t base, uint64_t size)
 	return fdt_property(fdt, "reg", r, sizeof(r));
 }
 
+int sim_fdt_uart(void *fdt, const struct sim_dev *d, const char *compat, unsigned reg_shift, unsigned io_width)
+{
+	int e = 0;
+	e |= fdt_property_string(fdt, "compatible", compat);
+	e |= sim_fdt_reg(fdt, d->base, d->size);
+	e |= fdt_property_u32(fdt, "clock-frequency", 50000000u);
+	e |= fdt_property_u32(fdt, "current-speed", 115200u);
+	e |= fdt_property_u32(fdt, "reg-shift", reg_shift);
+	if (io_width)
+		e |= fdt_property_u32(fdt, "reg-io-width", io_width);
+	return e;
+}
+
 int sim_devs_fdt(const struct sim *s, void *fdt)
 {
 	int e = 0;
 	char name[64];
-	for (unsigned i = 0; i < sim_ndevs; i++) {
-		const struct sim_dev *d = sim_devs[i];
+	unsigned n;
+	const struct sim_dev *const *devs = table(s, &n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct sim_dev *d = devs[i];
 		if (!d->fdt)
 			continue;
 		snprintf(name, sizeof(name), "%s@%llx", d->name, (unsigned long long)d->base);
@@ -101,4 +128,14 @@ int sim_devs_fdt(const struct sim *s, void *fdt)
 		e |= fdt_end_node(fdt);
 	}
 	return e;
+}
+
+void *sim_dev_state(struct sim *s, const struct sim_dev *d)
+{
+	unsigned n;
+	const struct sim_dev *const *devs = table(s, &n);
+	for (unsigned i = 0; i < n; i++)
+		if (devs[i] == d)
+			return s->dev_state[i];
+	return NULL;
 }

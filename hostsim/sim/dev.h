@@ -37,10 +37,11 @@ struct sim_dev {
 	int (*fdt)(const struct sim *s, const struct sim_dev *d, void *fdt);
 };
 
-/* The table, in /soc order, and its length. */
+/* The table of the default machine (virt), in /soc order, and its length;
+ * the other profiles' tables are in mach.c, the bus uses the running one. */
 extern const struct sim_dev *const sim_devs[];
 extern const unsigned sim_ndevs;
-#define SIM_MAX_DEVS 16
+#define SIM_MAX_DEVS 16  /* devices of any one profile */
 
 /* The device named `name`, or NULL. */
 const struct sim_dev *sim_dev_find(const char *name);
@@ -54,9 +55,18 @@ void sim_devs_free(struct sim *s);
 int sim_dev_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *v);
 int sim_dev_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v);
 
+/* The state of device d in s's machine, NULL when it has no such device. */
+void *sim_dev_state(struct sim *s, const struct sim_dev *d);
+
+/* A byte from a UART to the console (and --console-stamps at a newline). */
+void sim_console_putc(struct sim *s, struct sim_hart *h, uint8_t c);
+
 /* fdtgen helpers: "reg" = <base size> (2 cells each), and every device's
  * node (to be called inside /soc). */
 int sim_fdt_reg(void *fdt, uint64_t base, uint64_t size);
 int sim_devs_fdt(const struct sim *s, void *fdt);
+/* An RTL target's 16550 node: compatible, reg, a 50 MHz clock, 115200 baud,
+ * reg-shift and (when not 0) reg-io-width. */
+int sim_fdt_uart(void *fdt, const struct sim_dev *d, const char *compat, unsigned reg_shift, unsigned io_width);
 
 #endif

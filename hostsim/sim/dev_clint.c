@@ -77,3 +77,9 @@ const struct sim_dev dev_clint = {
 	.name = "clint", .base = 0x2000000, .size = 0x10000,
 	.load = clint_load, .store = clint_store, .fdt = clint_fdt,
 };
+
+/* --machine openpiton: the same CLINT at OpenPiton's address */
+const struct sim_dev dev_clint_piton = {
+	.name = "clint", .base = 0xfff1020000ull, .size = 0x10000,
+	.load = clint_load, .store = clint_store, .fdt = clint_fdt,
+};

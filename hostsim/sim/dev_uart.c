@@ -15,6 +15,17 @@ struct uart {
 	uint8_t dll, dlm;
 };
 
+void sim_console_putc(struct sim *s, struct sim_hart *h, uint8_t c)
+{
+	putc(c, s->console);
+	if (s->stamps && c == '\n') {
+		uint64_t n = 0;
+		for (unsigned i = 0; i < s->nharts; i++)
+			n += s->harts[i].instret;
+		fprintf(s->stamps, "%llu %llu\n", (unsigned long long)h->clock, (unsigned long long)n);
+	}
+}
+
 static int uart_load(struct sim *s, struct sim_hart *h, void *st, uint64_t off, unsigned size, uint64_t *v)
 {
 	struct uart *u = st;
@@ -42,13 +53,7 @@ static int uart_store(struct sim *s, struct sim_hart *h, void *st, uint64_t off,
 		if (dlab) {
 			u->dll = (uint8_t)v;
 		} else {
-			putc((uint8_t)v, s->console);
-			if (s->stamps && (uint8_t)v == '\n') {
-				uint64_t n = 0;
-				for (unsigned i = 0; i < s->nharts; i++)
-					n += s->harts[i].instret;
-				fprintf(s->stamps, "%llu %llu\n", (unsigned long long)h->clock, (unsigned long long)n);
-			}
+			sim_console_putc(s, h, (uint8_t)v);
 		}
 	} else if (r == 1 && dlab) {
 		u->dlm = (uint8_t)v;

@@ -120,3 +120,39 @@ int sim_load_elf(struct sim *s, const char *path, char *err, size_t errlen)
 	free(buf);
 	return rc;
 }
+
+int sim_elf_symbol(const uint8_t *buf, size_t len, const char *name, uint64_t *value, uint64_t *size)
+{
+	Elf64_Ehdr eh;
+	size_t nl = strlen(name);
+	if (len < sizeof(eh) || memcmp(buf, ELFMAG, SELFMAG) != 0 || buf[EI_CLASS] != ELFCLASS64)
+		return -1;
+	memcpy(&eh, buf, sizeof(eh));
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > len ||
+	    (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len - eh.e_shoff)
+		return -1;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh, st;
+		memcpy(&sh, buf + eh.e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum || sh.sh_entsize != sizeof(Elf64_Sym) ||
+		    sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
+			continue;
+		memcpy(&st, buf + eh.e_shoff + (uint64_t)sh.sh_link * sizeof(st), sizeof(st));
+		if (st.sh_offset > len || st.sh_size > len - st.sh_offset)
+			continue;
+		for (uint64_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym sym;
+			memcpy(&sym, buf + sh.sh_offset + k * sizeof(sym), sizeof(sym));
+			if (sym.st_shndx == SHN_UNDEF || sym.st_name >= st.sh_size ||
+			    nl >= st.sh_size - sym.st_name || ELF64_ST_BIND(sym.st_info) != STB_GLOBAL)
+				continue;
+			const char *n = (const char *)buf + st.sh_offset + sym.st_name;
+			if (!memcmp(n, name, nl + 1)) {
+				*value = sym.st_value;
+				*size = sym.st_size;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}

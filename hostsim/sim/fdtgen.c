@@ -1,7 +1,7 @@
 /*
  * The device tree hostsim passes in a1, built with libfdt's sequential-write
  * API.  Layout follows QEMU virt (see docs/hostsim.md for the tree); the
- * /soc nodes come from the device table (dev.h).
+ * /soc nodes come from the machine profile's device table (dev.h, mach.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,11 +24,12 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 	e |= fdt_property_string(f, "compatible", "rvmess,hostsim");
 	e |= fdt_property_string(f, "model", "rvmess hostsim");
 
+	const struct sim_machine *m = sim_mach(s);
 	e |= fdt_begin_node(f, "chosen");
-	for (unsigned i = 0; i < sim_ndevs; i++)
-		if (sim_devs[i]->flags & SIM_DEV_STDOUT) {
-			snprintf(path, sizeof(path), "/soc/%s@%llx", sim_devs[i]->name,
-			         (unsigned long long)sim_devs[i]->base);
+	for (unsigned i = 0; i < *m->ndevs; i++)
+		if (m->devs[i]->flags & SIM_DEV_STDOUT) {
+			snprintf(path, sizeof(path), "/soc/%s@%llx%s", m->devs[i]->name,
+			         (unsigned long long)m->devs[i]->base, m->stdout_suffix ? m->stdout_suffix : "");
 			e |= fdt_property_string(f, "stdout-path", path);
 			break;
 		}
@@ -43,10 +44,13 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 	e |= fdt_begin_node(f, "cpus");
 	e |= fdt_property_u32(f, "#address-cells", 1);
 	e |= fdt_property_u32(f, "#size-cells", 0);
-	e |= fdt_property_u32(f, "timebase-frequency", (uint32_t)s->opt.timebase);
-	/* the mhpmevent ids that count a hart's L1D and LLC misses (memsys.h) */
-	e |= fdt_property_u32(f, "rvmess,hpm-event-l1d-miss", MEMSYS_EV_L1D_MISS);
-	e |= fdt_property_u32(f, "rvmess,hpm-event-llc-miss", MEMSYS_EV_LLC_MISS);
+	/* a profile's DTB may state another timebase than mtime's (cva6) */
+	e |= fdt_property_u32(f, "timebase-frequency", (uint32_t)(m->dtb_timebase ? m->dtb_timebase : s->opt.timebase));
+	if (m->hpm_dtb) {
+		/* the mhpmevent ids that count a hart's L1D and LLC misses (memsys.h) */
+		e |= fdt_property_u32(f, "rvmess,hpm-event-l1d-miss", MEMSYS_EV_L1D_MISS);
+		e |= fdt_property_u32(f, "rvmess,hpm-event-llc-miss", MEMSYS_EV_LLC_MISS);
+	}
 	for (unsigned i = 0; i < s->nharts; i++) {
 		snprintf(name, sizeof(name), "cpu@%u", i);
 		e |= fdt_begin_node(f, name);

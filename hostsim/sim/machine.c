@@ -26,6 +26,19 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->opt = *o;
+	s->mach = sim_machine_get(o->machine);
+	if (!s->mach) {
+		snprintf(err, errlen, "unknown machine %u", o->machine);
+		return -1;
+	}
+	if (s->mach->mtime_div) { /* mtime ticks every mtime_div core clocks */
+		s->opt.timebase = s->opt.freq_mhz * 1000000ull / s->mach->mtime_div;
+		if (s->opt.timebase * s->mach->mtime_div != s->opt.freq_mhz * 1000000ull) {
+			snprintf(err, errlen, "--machine %s: mtime ticks every %u clocks: --freq-mhz %llu MHz is not a multiple of that",
+			         s->mach->name, s->mach->mtime_div, (unsigned long long)s->opt.freq_mhz);
+			return -1;
+		}
+	}
 	if (s->opt.console)
 		s->opt.console = s->opt.strings[0];
 	s->ram_base = SIM_RAM_BASE;
@@ -56,16 +69,10 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-int sim_start(struct sim *s, char *err, size_t errlen)
+/* like QEMU virt: the DTB at the end of RAM, aligned down to 2 MiB (4 KiB
+ * when RAM is small) */
+static int fdt_to_ram(struct sim *s, const uint8_t *buf, int n, char *err, size_t errlen)
 {
-	static uint8_t buf[FDT_MAX];
-	int n = sim_build_fdt(s, buf, sizeof(buf));
-	if (n < 0) {
-		snprintf(err, errlen, "cannot build the device tree");
-		return -1;
-	}
-	/* like QEMU virt: the DTB at the end of RAM, aligned down to 2 MiB
-	 * (4 KiB when RAM is small) */
 	uint64_t end = s->ram_base + s->ram_size;
 	uint64_t align = s->ram_size >= (16ull << 20) ? (2ull << 20) : 4096;
 	uint64_t a = (end - (uint64_t)n) & ~(align - 1);
@@ -77,6 +84,24 @@ int sim_start(struct sim *s, char *err, size_t errlen)
 	memcpy(s->ram + (a - s->ram_base), buf, (size_t)n);
 	s->fdt_addr = a;
 	s->fdt_size = (uint64_t)n;
+	return 0;
+}
+
+int sim_start(struct sim *s, char *err, size_t errlen)
+{
+	static uint8_t buf[FDT_MAX];
+	int n = sim_build_fdt(s, buf, sizeof(buf));
+	if (n < 0) {
+		snprintf(err, errlen, "cannot build the device tree");
+		return -1;
+	}
+	int where = sim_mach_place_fdt(s, buf, (size_t)n); /* a profile's boot ROM, or RAM */
+	if (where < 0) {
+		snprintf(err, errlen, "the device tree does not fit the boot ROM");
+		return -1;
+	}
+	if (where > 0 && fdt_to_ram(s, buf, n, err, errlen))
+		return -1;
 	for (unsigned i = 0; i < s->nharts; i++)
 		sim_hart_reset(s, &s->harts[i], i);
 	return wm_init(s, err, errlen);
@@ -118,6 +143,12 @@ static int limit_reached(struct sim *s, const char *what, uint64_t v)
  * is reached (the run then stops). */
 static uint64_t turn_budget(struct sim *s, uint64_t n)
 {
+	const struct sim_machine *m = sim_mach(s);
+	if (m->poll) { /* a profile's end of run (mach.h) */
+		m->poll(s);
+		if (s->stop)
+			return 0;
+	}
 	if (!s->opt.max_insns)
 		return n;
 	if (s->total_insns >= s->opt.max_insns) {

@@ -114,6 +114,11 @@ int main(int argc, char **argv)
 		sim_free(&s);
 		return SIM_EXIT_USAGE;
 	}
+	if (sim_mach_symbols(&s, image, err, sizeof(err))) {
+		fprintf(stderr, "hostsim: %s: %s\n", image, err);
+		sim_free(&s);
+		return SIM_EXIT_USAGE;
+	}
 	if (sim_start(&s, err, sizeof(err))) {
 		fprintf(stderr, "hostsim: %s: %s\n", image, err);
 		sim_free(&s);

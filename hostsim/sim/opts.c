@@ -27,6 +27,17 @@ void sim_opts_default(struct sim_opts *o)
 	o->div_lat = 20;
 }
 
+const char *const sim_machine_names[SIM_NMACHINES] = {
+#define SIM_MACH_NAME_(id, name, mhz, mem) name,
+	SIM_MACHINES(SIM_MACH_NAME_)
+#undef SIM_MACH_NAME_
+};
+static const struct { uint64_t freq_mhz, mem_size; } machine_defaults[SIM_NMACHINES] = {
+#define SIM_MACH_DEF_(id, name, mhz, mem) { mhz, mem },
+	SIM_MACHINES(SIM_MACH_DEF_)
+#undef SIM_MACH_DEF_
+};
+
 const char *const sim_fault_names[SIM_NFAULTS] = {
 #define SIM_FAULT_NAME_(id, name, rate) name,
 	SIM_FAULTS(SIM_FAULT_NAME_)
@@ -40,6 +51,8 @@ static const unsigned fault_default_rate[SIM_NFAULTS] = {
 
 void sim_opts_print(const struct sim_opts *o, FILE *f)
 {
+	if (o->machine) /* first: it sets the options below */
+		fprintf(f, "machine=%s\n", sim_machine_names[o->machine]);
 	fprintf(f, "harts=%u\nmem-size=%llu\ntimebase=%llu\nfreq-mhz=%llu\nseed=%llu\ntiming=%d\n",
 	        o->harts, (unsigned long long)o->mem_size, (unsigned long long)o->timebase,
 	        (unsigned long long)o->freq_mhz, (unsigned long long)o->seed, o->timing);
@@ -110,6 +123,7 @@ static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint6
  * command line's "does it take a value" come from here, the memory
  * system's options from tm_is_option / tm_print_options. */
 static const struct { const char *name, *arg, *help; } core_opts[] = {
+	{ "machine", "virt|cva6|openpiton", "the target's memory map, devices, DTB, counters and end of run (default virt; sets freq-mhz and mem-size: give those after it)" },
 	{ "harts", "N", "harts (1..64, default 1)" },
 	{ "mem-size", "SIZE", "RAM at 0x80000000 (default 256M; K/M/G suffixes)" },
 	{ "timebase", "HZ", "CLINT mtime frequency (default 10000000)" },
@@ -169,7 +183,17 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
 
-	if (!strcmp(k, "harts")) {
+	if (!strcmp(k, "machine")) {
+		unsigned i;
+		if (!val) return sim_fail(err, errlen, "option machine needs a value");
+		for (i = 0; i < SIM_NMACHINES && strcmp(val, sim_machine_names[i]); i++)
+			;
+		if (i == SIM_NMACHINES)
+			return sim_fail(err, errlen, "option machine: '%s' is not virt, cva6 or openpiton", val);
+		o->machine = i;
+		o->freq_mhz = machine_defaults[i].freq_mhz;
+		o->mem_size = machine_defaults[i].mem_size;
+	} else if (!strcmp(k, "harts")) {
 		if (num(k, val, 1, SIM_MAX_HARTS, &v, err, errlen)) return -1;
 		o->harts = (unsigned)v;
 	} else if (!strcmp(k, "mem-size")) {

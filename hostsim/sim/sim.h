@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "sim/dev.h"
+#include "sim/mach.h"
 
 #define SIM_MAX_HARTS 64
 
@@ -69,6 +70,7 @@ struct sim_opts {
 	unsigned nmemsys;
 	struct { char key[32]; char val[256]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
 	char strings[2][512];    /* storage for the console and stamps paths from a config file */
+	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
 };
 
 void sim_opts_default(struct sim_opts *o);
@@ -201,6 +203,9 @@ struct sim {
 
 	struct memsys *ms;       /* NULL with --no-timing */
 	struct wm *wm;           /* weak memory and faults (wmem.c); NULL for sc without faults */
+
+	const struct sim_machine *mach; /* --machine profile (mach.h); NULL: virt */
+	struct sim_msym msym;    /* the symbols it found in the image */
 };
 
 /* machine.c */
@@ -217,6 +222,9 @@ void sim_print_stats(struct sim *s, FILE *f);
 /* elfload.c: load an ELF64 RISC-V executable into RAM.  err gets "reason". */
 int sim_load_elf(struct sim *s, const char *path, char *err, size_t errlen);
 int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, size_t errlen);
+/* The global symbol `name` of an ELF64 image in buf: 0 with its value and
+ * size, -1 when absent (or the symbol table is unreadable). */
+int sim_elf_symbol(const uint8_t *buf, size_t len, const char *name, uint64_t *value, uint64_t *size);
 
 /* fdtgen.c: build the DTB into buf; returns its size or -1. */
 int sim_build_fdt(const struct sim *s, void *buf, int bufsize);

@@ -163,6 +163,62 @@ static void test_file(void **state)
 	free_sim(s);
 }
 
+/* sim_elf_symbol: global symbols by name from .symtab/.strtab; locals,
+ * undefined symbols, names past the string table and a symbol table past
+ * the end of the file are not found. */
+struct symimg {
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh[3];
+	Elf64_Sym sym[5];
+	char str[32];
+};
+
+static void test_symbols(void **state)
+{
+	static struct symimg m;
+	static const char str[] = "\0tohost\0pass\0fail\0undef";
+	uint64_t v = 0, size = 0;
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memcpy(m.eh.e_ident, ELFMAG, SELFMAG);
+	m.eh.e_ident[EI_CLASS] = ELFCLASS64;
+	m.eh.e_shoff = offsetof(struct symimg, sh);
+	m.eh.e_shentsize = sizeof(Elf64_Shdr);
+	m.eh.e_shnum = 3;
+	m.sh[1].sh_type = SHT_SYMTAB;
+	m.sh[1].sh_link = 2;
+	m.sh[1].sh_entsize = sizeof(Elf64_Sym);
+	m.sh[1].sh_offset = offsetof(struct symimg, sym);
+	m.sh[1].sh_size = sizeof(m.sym);
+	m.sh[2].sh_type = SHT_STRTAB;
+	m.sh[2].sh_offset = offsetof(struct symimg, str);
+	m.sh[2].sh_size = sizeof(str);
+	memcpy(m.str, str, sizeof(str));
+	/* 1 tohost global, 2 pass local, 3 fail global, 4 undef (undefined) */
+	m.sym[1] = (Elf64_Sym){ .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT), .st_shndx = 1,
+	                        .st_value = 0x80017b80, .st_size = 8 };
+	m.sym[2] = (Elf64_Sym){ .st_name = 8, .st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC), .st_shndx = 1,
+	                        .st_value = 0x80000100, .st_size = 4 };
+	m.sym[3] = (Elf64_Sym){ .st_name = 13, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), .st_shndx = 1,
+	                        .st_value = 0x80000104, .st_size = 12 };
+	m.sym[4] = (Elf64_Sym){ .st_name = 18, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE), .st_shndx = SHN_UNDEF };
+	const uint8_t *b = (const uint8_t *)&m;
+	assert_int_equal(sim_elf_symbol(b, sizeof(m), "tohost", &v, &size), 0);
+	assert_int_equal(v, 0x80017b80);
+	assert_int_equal(size, 8);
+	assert_int_equal(sim_elf_symbol(b, sizeof(m), "fail", &v, &size), 0);
+	assert_int_equal(v, 0x80000104);
+	assert_int_equal(size, 12);
+	assert_int_equal(sim_elf_symbol(b, sizeof(m), "pass", &v, &size), -1);
+	assert_int_equal(sim_elf_symbol(b, sizeof(m), "undef", &v, &size), -1);
+	assert_int_equal(sim_elf_symbol(b, sizeof(m), "tohos", &v, &size), -1);
+	m.sym[3].st_name = sizeof(str) - 2; /* the name runs off the string table */
+	assert_int_equal(sim_elf_symbol(b, sizeof(m), "fail", &v, &size), -1);
+	m.sh[1].sh_size = 1u << 20; /* past the end of the file */
+	assert_int_equal(sim_elf_symbol(b, sizeof(m), "tohost", &v, &size), -1);
+	assert_int_equal(sim_elf_symbol(b, 16, "tohost", &v, &size), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_ignores_other_segments),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_symbols),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

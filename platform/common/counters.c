@@ -15,8 +15,11 @@ void pm_counters_init(const struct fdt_info *fdt)
 		if (m[RVM_MEMCTL_MAGIC / 8] == RVM_MEMCTL_MAGIC_VALUE)
 			memctl = m;
 	}
-	pm_event_id[PM_EV_L1D_MISS] = fdt->hpm_l1d_miss;
-	pm_event_id[PM_EV_LLC_MISS] = fdt->hpm_llc_miss;
+	/* the FDT's ids when it names them; else what plat.init preset */
+	if (fdt->hpm_l1d_miss)
+		pm_event_id[PM_EV_L1D_MISS] = fdt->hpm_l1d_miss;
+	if (fdt->hpm_llc_miss)
+		pm_event_id[PM_EV_LLC_MISS] = fdt->hpm_llc_miss;
 }
 
 int pm_memctl_read(struct pm_memctl *mc)

@@ -1,5 +1,5 @@
-/* Privilege-mode layer for M-mode images: machine counters, mtvec, and the
- * HPM events the FDT names. */
+/* Privilege-mode layer for M-mode images: machine counters and mtvec.  The
+ * HPM events: platform/common/mhpmevent.c, or the platform's own. */
 #include "platform.h"
 
 #define PM_CYCLE    "csrr %0, mcycle"
@@ -9,20 +9,3 @@
 #define PM_SOFT_IE  8ul /* MSIE */
 #define PM_HPM_BASE "0xb00"
 #include "pmode.inc"
-
-/* mhpmcounter3 counts L1D misses, mhpmcounter4 LLC misses, when the FDT
- * named the event ids. */
-int pm_event_setup(void)
-{
-	if (!pm_event_id[PM_EV_L1D_MISS] || !pm_event_id[PM_EV_LLC_MISS])
-		return -1;
-	__asm__ volatile("csrw mhpmevent3, %0" ::"r"(pm_event_id[PM_EV_L1D_MISS]));
-	__asm__ volatile("csrw mhpmevent4, %0" ::"r"(pm_event_id[PM_EV_LLC_MISS]));
-	__asm__ volatile("csrc mcountinhibit, %0" ::"r"(0x18ul));
-	return 0;
-}
-
-uint64_t pm_event_read(enum pm_event e)
-{
-	return pm_hpm_read(e == PM_EV_L1D_MISS ? 3 : 4);
-}

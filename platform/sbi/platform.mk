@@ -3,3 +3,4 @@ PLAT_sbi_MODE := S
 PLAT_sbi_LDS  := linker/sbi.ld
 PLAT_sbi_SRCS := platform/sbi/sbi.c \
                  platform/common/smode.c platform/common/trap_s.S platform/common/timer.c platform/common/counters.c
+PLAT_sbi_CHECK := --base 0x80200000

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# The cva6 and openpiton images on hostsim's machine profiles of those
+# targets (--machine cva6|openpiton, docs/hostsim.md), small configs:
+#   cva6-1, openpiton-{1,2,4}   the run ends the target's way (tohost store /
+#       every hart at `pass`) with status 0; rvmess parse is clean with
+#       harts=N; the records expected (hart x N, chase x N, lat, par,
+#       parmax, end status=ok harts=N); hdr timebase = the profile's true one
+#       (50 MHz / 4 on cva6 although its DTB says 32768 Hz, 50 MHz / 128 on
+#       openpiton); cpu_hz within 0.1 % of the profile's 50 MHz; every chase
+#       record's ns = cycles x 20 and = ticks x 10^9 / timebase (1 %): with
+#       the DTB's 32768 Hz every ns would be 381 times too large
+#   cva6-fail, openpiton-fail   a config the image refuses at boot: exit 1
+#       through tohost (its code) / through `fail`
+#   openpiton-metro   the OPENPITON_END=metro build ends by its load from
+#       0x8100000000 (hostsim says which convention ended the run)
+#   cva6-mess, openpiton-mess   2 harts, a ring and arrays far larger than
+#       the LLC: every chase load misses the L1D, so the HPM l1d_miss of each
+#       point is within 10 % of its loads (CVA6 mhpmevent 2; OpenPiton's fixed
+#       CSR 0xB04); on openpiton the L2 miss counters (byte-swapped MMIO) are
+#       the memory traffic (src=ctr): no bw-disagree warning, and the memctl
+#       total is at most, and within 5 % of, the LLC misses hostsim's --stats
+#       counted over the whole run
+#   cva6-uart   the log has no byte dropped or lost at the exit (hostsim's
+#       cva6 UART drops a byte written before LSR was read and loses one
+#       still in it at the exit)
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+scratch machines
+T=$TMP
+HS=$BUILD/bin/hostsim RV=$BUILD/bin/rvmess
+for f in "$HS" "$RV" "$BUILD/images/cva6.elf" "$BUILD/images/openpiton.elf"; do
+	[ -x "$f" ] || [ -f "$f" ] || { fail "machines-setup" "$f missing (make)"; exit 1; }
+done
+SMALL="chase_size=64K chase_loads=2000 lat_max=64K lat_loads=1000 par_max=64K par_kmax=4 reps=1"
+MESS="suites=mess mess_chase_size=4M mess_gen_size=4M mess_window_loads=1000 mess_mix=0,100 mess_pause=0 reps=1"
+
+# run NAME MACHINE HARTS IMAGE CONFIG...: hostsim's exit status in $T/NAME.rc,
+# console $T/NAME.log, stderr $T/NAME.err (--stats included)
+run() {
+	local n=$1 m=$2 h=$3 img=$4
+	shift 4
+	"$RV" config "$img" "$@" -o "$T/$n.elf" >/dev/null || { echo 2 >"$T/$n.rc"; return; }
+	timeout 120 "$HS" --machine "$m" --harts "$h" --stats --max-cycles 300000000 "$T/$n.elf" \
+		>"$T/$n.log" 2>"$T/$n.err"
+	echo $? >"$T/$n.rc"
+}
+# field VALUE of key K in the records of type R: one line per record
+field() { grep " $2 " "$1" | tr ' ' '\n' | sed -n "s/^$3=//p"; }
+count() { grep -c " $2 " "$1"; }
+
+# boot NAME MACHINE HARTS IMAGE TIMEBASE: the positive case's checks
+boot() {
+	local n=$1 m=$2 h=$3 tb=$5 log=$T/$1.log why=""
+	run "$n" "$m" "$h" "$4" $SMALL
+	local rc
+	rc=$(cat "$T/$n.rc")
+	[ "$rc" = 0 ] || why="hostsim exit $rc, want 0 ($(tail -n 2 "$T/$n.err" | tr '\n' ' '))"
+	if [ -z "$why" ]; then
+		"$RV" parse "$log" -o "$T/$n.out" >"$T/$n.parse" 2>&1 ||
+			why="rvmess parse: $(head -n 3 "$T/$n.parse" | tr '\n' ' ')"
+	fi
+	[ -n "$why" ] || grep -q "harts=$h good=[0-9]* bad=0 missing=0 duplicate=0 complete=yes status=ok" "$T/$n.parse" ||
+		why="parse: $(head -n 1 "$T/$n.parse")"
+	if [ -z "$why" ]; then
+		local c
+		for c in "hart:$h" "chase:$h" "end:1"; do
+			[ "$(count "$log" "${c%%:*}")" = "${c#*:}" ] || why="$why ${c%%:*} records: $(count "$log" "${c%%:*}"), want ${c#*:};"
+		done
+		for c in lat par parmax; do
+			[ "$(count "$log" $c)" -gt 0 ] || why="$why no $c record;"
+		done
+		grep -q " end .*status=ok .*harts=$h " "$log" || why="$why end: $(grep ' end ' "$log")"
+		grep -q " hdr .* platform=$m " "$log" || why="$why hdr platform is not $m"
+	fi
+	[ -z "$why" ] || { fail "$n" "$why"; return; }
+	pass "$n"
+
+	# time: the profile's clock and true timebase
+	local got_tb hz
+	got_tb=$(field "$log" hdr timebase) hz=$(field "$log" hdr cpu_hz)
+	why=""
+	[ "$got_tb" = "$tb" ] || why="hdr timebase=$got_tb, want $tb;"
+	awk -v hz="$hz" 'BEGIN { exit !(hz > 49950000 && hz < 50050000) }' || why="$why cpu_hz=$hz, want 50 MHz;"
+	# each chase: ns against cycles at 50 MHz and against ticks of the true timebase
+	paste <(field "$log" chase cycles) <(field "$log" chase ticks) <(field "$log" chase ns) |
+		awk -v tb="$tb" '{ a = $1 * 20; b = $2 * 1e9 / tb
+			if ($3 < 0.99 * a || $3 > 1.01 * a || $3 < 0.99 * b || $3 > 1.01 * b) { bad = bad " ns=" $3 "(cycles " $1 " ticks " $2 ")" } }
+			END { if (bad != "") { print bad; exit 1 } }' >"$T/$n.ns" || why="$why chase ns not at 50 MHz:$(head -c 200 "$T/$n.ns")"
+	[ -z "$why" ] && pass "$n-time (timebase $got_tb, cpu_hz $hz)" || fail "$n-time" "$why"
+}
+
+boot cva6-1 cva6 1 "$BUILD/images/cva6.elf" 12500000
+# no byte dropped or lost: hostsim says so on stderr, and the log ends with a full line
+if grep -q "cva6 UART" "$T/cva6-1.err" || [ "$(tail -c 1 "$T/cva6-1.log" | od -An -c | tr -d ' ')" != '\n' ]; then
+	fail cva6-uart "$(grep 'cva6 UART' "$T/cva6-1.err" | head -n 2 | tr '\n' ' ') last byte: $(tail -c 1 "$T/cva6-1.log" | od -An -c)"
+else
+	pass cva6-uart
+fi
+for h in 1 2 4; do
+	boot "openpiton-$h" openpiton "$h" "$BUILD/images/openpiton.elf" 390625
+done
+grep -q "every hart reached \`pass\`" "$T/openpiton-4.err" && pass openpiton-pass-by-pc ||
+	fail openpiton-pass-by-pc "hostsim did not end by pc at pass: $(tail -n 3 "$T/openpiton-4.err" | tr '\n' ' ')"
+
+# ---- failing runs: the exit status through each convention ----------------------
+# chase_size larger than the heap: the image refuses its config, ends status=fail, code 1
+run cva6-fail cva6 1 "$BUILD/images/cva6.elf" $SMALL chase_size=512M
+if [ "$(cat "$T/cva6-fail.rc")" = 1 ] && grep -q " end .*status=fail" "$T/cva6-fail.log"; then
+	pass cva6-fail
+else
+	fail cva6-fail "exit $(cat "$T/cva6-fail.rc"), want 1 through tohost; $(grep ' end ' "$T/cva6-fail.log")"
+fi
+run openpiton-fail openpiton 2 "$BUILD/images/openpiton.elf" $SMALL chase_size=2G
+if [ "$(cat "$T/openpiton-fail.rc")" = 1 ] && grep -q "reached \`fail\`" "$T/openpiton-fail.err" &&
+	grep -q " end .*status=fail" "$T/openpiton-fail.log"; then
+	pass openpiton-fail
+else
+	fail openpiton-fail "exit $(cat "$T/openpiton-fail.rc"), want 1 through fail; $(tail -n 2 "$T/openpiton-fail.err" | tr '\n' ' ')"
+fi
+
+# ---- Metro-MPI end: the OPENPITON_END=metro build, only the platform's objects rebuilt
+mkdir -p "$T/b/obj"
+cp -a "$BUILD/obj/openpiton" "$T/b/obj/"
+if make --no-print-directory -s PLATFORM=openpiton OPENPITON_END=metro BUILD="$T/b" images >"$T/metro.build" 2>&1; then
+	run openpiton-metro openpiton 2 "$T/b/images/openpiton.elf" $SMALL
+	if [ "$(cat "$T/openpiton-metro.rc")" = 0 ] && grep -q "loaded 0x8100000000: Metro-MPI good end" "$T/openpiton-metro.err" &&
+		grep -q " end .*status=ok" "$T/openpiton-metro.log"; then
+		pass openpiton-metro
+	else
+		fail openpiton-metro "exit $(cat "$T/openpiton-metro.rc"); $(tail -n 2 "$T/openpiton-metro.err" | tr '\n' ' ')"
+	fi
+else
+	fail openpiton-metro "make OPENPITON_END=metro failed: $(tail -n 3 "$T/metro.build" | tr '\n' ' ')"
+fi
+
+# ---- counters in the mess suite ---------------------------------------------------
+# l1d_miss of every point within 10 % of its loads
+l1d_check() {
+	paste <(field "$1" mess loads) <(field "$1" mess l1d_miss) |
+		awk '{ n++; if ($2 < 0.9 * $1 || $2 > 1.1 * $1) bad = bad " " $2 "/" $1 } END { if (!n || bad != "") { print n " points:" bad; exit 1 } }'
+}
+run cva6-mess cva6 2 "$BUILD/images/cva6.elf" $MESS
+if [ "$(cat "$T/cva6-mess.rc")" != 0 ]; then
+	fail cva6-mess "exit $(cat "$T/cva6-mess.rc")"
+elif ! r=$(l1d_check "$T/cva6-mess.log"); then
+	fail cva6-mess "l1d_miss not within 10 % of the chase loads: $r"
+else
+	pass cva6-mess
+fi
+run openpiton-mess openpiton 2 "$BUILD/images/openpiton.elf" $MESS
+log=$T/openpiton-mess.log
+# LLC misses hostsim counted over the run: column 5 of the memsys table's hart rows
+llc=$(awk '/^hart +l1d_access/ { t = 1; next } t && $1 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' "$T/openpiton-mess.err")
+reads=$(field "$log" memctl reads)
+if [ "$(cat "$T/openpiton-mess.rc")" != 0 ]; then
+	fail openpiton-mess "exit $(cat "$T/openpiton-mess.rc")"
+elif ! r=$(l1d_check "$log"); then
+	fail openpiton-mess "l1d_miss (CSR 0xB04) not within 10 % of the chase loads: $r"
+elif [ "$(field "$log" mess src | sort -u)" != ctr ] || grep -q "what=bw-disagree" "$log"; then
+	fail openpiton-mess "the L2 counters are not the traffic source or disagree with the issued traffic: $(grep -c bw-disagree "$log") warnings, src=$(field "$log" mess src | sort -u | tr '\n' ' ')"
+elif ! awk -v r="$reads" -v l="$llc" 'BEGIN { exit !(r <= l && r >= 0.95 * l && l > 100000) }'; then
+	fail openpiton-mess "memctl reads=$reads (L2 counters), hostsim counted $llc LLC misses"
+else
+	pass "openpiton-mess (L2 misses $reads of $llc)"
+fi
+finish

@@ -1,0 +1,11 @@
+# CVA6 testharness (Verilator), M-mode: one PT_LOAD at 0x80000000; run with
+# +tohost_addr=$(nm build/images/cva6.elf | grep ' tohost$').  CVA6_CLK_HZ: the
+# core clock the image assumes (timebase = CVA6_CLK_HZ / 4), default the DTB's
+# nominal 50 MHz.
+CVA6_CLK_HZ ?= 50000000
+PLAT_cva6_MODE := M
+PLAT_cva6_LDS  := linker/cva6.ld
+PLAT_cva6_SRCS := platform/cva6/cva6.c platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c \
+                  platform/common/clint.c platform/common/mmode.c platform/common/mhpmevent.c platform/common/trap_m.S platform/common/timer.c platform/common/counters.c
+PLAT_cva6_CFLAGS := -DCVA6_CLK_HZ=$(CVA6_CLK_HZ)u
+PLAT_cva6_CHECK := --base 0x80000000 --one-load --max-size 16M --symbols tohost

@@ -1,0 +1,16 @@
+# OpenPiton + Ariane (sims -sys=manycore ... -ariane, any tile count), M-mode.
+# OPENPITON_END: how the run ends once every hart is at `pass` (or `fail`):
+#   pass   (default) nothing more: sims watches the pc of `pass`/`fail`
+#   metro  then a load from 0x8100000000 (pass) / 0x8200000000 (fail), the
+#          Metro-MPI end of test (its monitors are off)
+OPENPITON_END ?= pass
+ifeq ($(filter pass metro,$(OPENPITON_END)),)
+$(error OPENPITON_END must be pass or metro, not '$(OPENPITON_END)')
+endif
+PLAT_openpiton_MODE := M
+PLAT_openpiton_LDS  := linker/openpiton.ld
+PLAT_openpiton_SRCS := platform/openpiton/openpiton.c platform/openpiton/end.S \
+                       platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c \
+                       platform/common/mmode.c platform/common/trap_m.S platform/common/timer.c
+PLAT_openpiton_CFLAGS := -DOPENPITON_METRO=$(if $(filter metro,$(OPENPITON_END)),1,0)
+PLAT_openpiton_CHECK := --base 0x80000000 --symbols pass,fail
