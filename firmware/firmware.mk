@@ -17,6 +17,17 @@ FW_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
 $(foreach p,$(IMAGE_PLATFORMS),$(eval include platform/$(p)/platform.mk))
 
+# A platform that sets PLAT_<p>_PIE := 1 gets a position-independent image:
+# linked with --emit-relocs, then tools/relocs.c checks that every address is
+# PC-relative or a 64-bit word it can list, and writes the list into the
+# image's .rvm_relocs table (platform/sbi/entry.S applies it at boot).  A
+# relocation it cannot move fails the build.
+RELOCS_TOOL := $(BUILD)/bin/rvmess-relocs
+RELOCS_LDFLAGS := -Wl,--emit-relocs
+$(RELOCS_TOOL): tools/relocs.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) -std=c11 -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra -Werror $< -o $@
+
 FW_OBJ := $(BUILD)/obj
 
 define fw_platform_rules
@@ -37,9 +48,11 @@ $(FW_OBJ)/$(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
 	$$(call say,AS,$$@)$$(TCC) $$(TASFLAGS) $$(PLAT_$(1)_CFLAGS) -Iplatform/common -c $$< -o $$@
 
-$(BUILD)/images/$(1).elf: $$($(1)_FW_OBJS) $$(PLAT_$(1)_LDS) linker/sections.ld
+$(BUILD)/images/$(1).elf: $$($(1)_FW_OBJS) $$(PLAT_$(1)_LDS) linker/sections.ld $$(if $$(PLAT_$(1)_PIE),$(RELOCS_TOOL))
 	@mkdir -p $$(dir $$@)
-	$$(call say,LD,$$@)$$(TCC) $$(TLDFLAGS) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@
+	$$(call say,LD,$$@)$$(TCC) $$(TLDFLAGS) $$(if $$(PLAT_$(1)_PIE),$$(RELOCS_LDFLAGS)) -Llinker -T $$(PLAT_$(1)_LDS) $$($(1)_FW_OBJS) -o $$@.tmp
+	$$(if $$(PLAT_$(1)_PIE),$$(call say,RELOCS,$$@)$(RELOCS_TOOL) $$@.tmp && $$(TOBJCOPY) --remove-relocations='*' $$@.tmp && $$(TOBJCOPY) --discard-locals $$@.tmp)
+	@mv $$@.tmp $$@
 
 # The build-time check (tools/check-image.sh): layout, the platform's
 # PLAT_<p>_CHECK rules (load address, size, symbols the target needs), the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run an rvmess image and collect its console log.
 #
-#   tools/run.sh --target hostsim|qemu-virt|qemu-sbi|qemu-spike [--harts N]
+#   tools/run.sh --target hostsim|qemu-virt|qemu-sbi|qemu-spike|qemu-sifive_u [--harts N]
 #                [--image ELF] [--config CFG] [--bios PATH] [--out DIR | --runs DIR]
 #                [--timeout SEC] [--mem SIZE] [--dtb DTB] [--sim "HOSTSIM OPTIONS"]
 #                [--stats] [--progress auto|line|plain|off]
@@ -82,6 +82,16 @@ target_qemu_sbi() {
 target_qemu_spike() {
 	IMAGE=${IMAGE:-$BUILD/images/spike.elf}
 	qemu_common spike "${BIOS:-none}"
+}
+# QEMU sifive_u (the FU540: hart 0 the E51 monitor core, 1..4 U54s) runs
+# virt.elf in M-mode; it has no test finisher, so it never exits by itself:
+# the loop below stops it once the `end` record has arrived.
+target_qemu_sifive_u() {
+	IMAGE=${IMAGE:-$BUILD/images/virt.elf}
+	case "$HARTS" in 2|3|4|5) ;; *)
+		echo "run.sh: qemu-sifive_u has 2 to 5 harts (the E51 and 1 to 4 U54s), not $HARTS" >&2; exit 2 ;;
+	esac
+	qemu_common sifive_u "${BIOS:-none}"
 }
 
 target_hostsim() {

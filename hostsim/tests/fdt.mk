@@ -3,7 +3,7 @@
 #
 # Test blobs: every hostsim/tests/data/*.dts compiled with dtc, one extra
 # copy of virt-like.dts in format version 16, and the real trees QEMU builds
-# for `-M virt` and `-M spike` (4 harts, 128 MiB), all under
+# for `-M virt`, `-M spike` and `-M sifive_u` (4 harts, 128 MiB), all under
 # $(BUILD)/tests/data/.  The test object depends on them (not the binary:
 # the link rule links all of its prerequisites), and finds them through
 # FDT_TEST_DATA, compiled in.
@@ -12,7 +12,7 @@ FDT_DATA     := $(BUILD)/tests/data
 FDT_DTS      := $(sort $(wildcard hostsim/tests/data/*.dts))
 FDT_BLOBS    := $(patsubst hostsim/tests/data/%.dts,$(FDT_DATA)/%.dtb,$(FDT_DTS)) \
                 $(FDT_DATA)/virt-like-v16.dtb \
-                $(FDT_DATA)/qemu-virt.dtb $(FDT_DATA)/qemu-spike.dtb
+                $(FDT_DATA)/qemu-virt.dtb $(FDT_DATA)/qemu-spike.dtb $(FDT_DATA)/qemu-sifive_u.dtb
 
 UNIT_TESTS    += test_fdt
 test_fdt_SRCS := hostsim/tests/test_fdt.c firmware/lib/fdt.c \

@@ -347,6 +347,33 @@ static void test_qemu_virt(void **state)
 	free(b.p);
 }
 
+/* QEMU 7.2 sifive_u (docs/platforms.md): hart 0 is the E51 (rv64imac, no
+ * MMU), the others U54s; timebase 1 MHz (RTCCLK); the console is the first
+ * SiFive UART at 0x10010000; there is no test finisher, so the image must
+ * not write one. */
+static void test_qemu_sifive_u(void **state)
+{
+	struct blob b = load("qemu-sifive_u.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		assert_int_equal(info.harts[i].hartid, i);
+		assert_int_equal(info.harts[i].enabled, 1);
+	}
+	assert_memory_equal(info.harts[0].isa, "rv64imac_", 9);
+	assert_memory_equal(info.harts[1].isa, "rv64imafdc_", 11);
+	assert_int_equal(info.timebase, 1000000);
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 128u << 20);
+	assert_int_equal(info.console.base, 0x10010000);
+	check_uart(&info, &uart_sifive, 0x10010000, 0, 1);
+	assert_int_equal(info.clint_base, 0x2000000);
+	assert_int_equal(info.test_base, 0);
+	assert_int_equal(info.has_htif, 0);
+	free(b.p);
+}
+
 static void test_qemu_spike(void **state)
 {
 	struct blob b = load("qemu-spike.dtb");
@@ -832,7 +859,7 @@ static void test_random_mutations(void **state)
 {
 	static const char *const names[] = {"virt-like.dtb", "jh7110-like.dtb", "cells1.dtb",
 					     "cells2.dtb", "rsv.dtb", "virt-like-v16.dtb",
-					     "qemu-virt.dtb", "qemu-spike.dtb"};
+					     "qemu-virt.dtb", "qemu-spike.dtb", "qemu-sifive_u.dtb"};
 	static const uint32_t interesting[] = {0, 1, 2, 3, 4, 9, 0xff, 0x7fffffff, 0x80000000,
 					       0xfffffffc, 0xffffffff, 0xd00dfeed};
 	int ok = 0, refused = 0;
@@ -940,16 +967,38 @@ static void test_uart_write_only(void **state)
 	munmap(m, (size_t)pg * 2);
 }
 
-/* SiFive: txdata +0, bit 31 = FIFO full; 32-bit access whatever the tree says. */
+/* SiFive: txdata +0, bit 31 = FIFO full; 32-bit access whatever the tree
+ * says; uart_init sets txctrl.txen (+8, bit 0) and keeps txctrl's other
+ * fields (nstop bit 1, txcnt bits 18:16). */
 static void test_uart_sifive(void **state)
 {
-	uint32_t r[2] = { 0, 0x55 };
+	uint32_t r[4] = { 0, 0x55, 0x00030002, 0x66 };
 	struct uart u = { &uart_sifive, (uintptr_t)r, 0, 1, 0 };
 	(void)state;
 
+	uart_init(&u);
+	assert_int_equal(r[2], 0x00030003);
+	assert_int_equal(r[0], 0);
+	assert_int_equal(r[1], 0x55);
+	assert_int_equal(r[3], 0x66);
 	uart_putc(&u, 'S');
 	assert_int_equal(r[0], 'S');
 	assert_int_equal(r[1], 0x55);
+	assert_int_equal(r[2], 0x00030003);
+}
+
+/* The ns16550 driver (also the DesignWare 8250) needs no init: uart_init
+ * writes nothing. */
+static void test_uart_ns16550_no_init(void **state)
+{
+	uint32_t r[8];
+	struct uart u = { &uart_ns16550, (uintptr_t)r, 2, 4, 0 };
+	(void)state;
+
+	memset(r, 0xa5, sizeof r);
+	uart_init(&u);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(r[i], 0xa5a5a5a5u);
 }
 
 int main(void)
@@ -964,6 +1013,7 @@ int main(void)
 		cmocka_unit_test(test_many_cpus),
 		cmocka_unit_test(test_qemu_virt),
 		cmocka_unit_test(test_qemu_spike),
+		cmocka_unit_test(test_qemu_sifive_u),
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_blob_untouched),
 		cmocka_unit_test(test_bad_header),
@@ -975,6 +1025,7 @@ int main(void)
 		cmocka_unit_test(test_uart_ns16550_layout),
 		cmocka_unit_test(test_uart_write_only),
 		cmocka_unit_test(test_uart_sifive),
+		cmocka_unit_test(test_uart_ns16550_no_init),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

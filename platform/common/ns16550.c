@@ -17,4 +17,4 @@ static void ns16550_putc(const struct uart *u, char c)
 }
 
 static const char *const compatible[] = { "ns16550a", "ns16550", "snps,dw-apb-uart", 0 };
-const struct uart_driver uart_ns16550 = { "ns16550", compatible, ns16550_putc };
+const struct uart_driver uart_ns16550 = { "ns16550", compatible, ns16550_putc, 0 };

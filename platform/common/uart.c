@@ -51,6 +51,12 @@ int uart_setup(struct uart *u, const struct fdt_info *f, const struct uart *dflt
 	return 1;
 }
 
+void uart_init(const struct uart *u)
+{
+	if (u->drv && u->drv->init)
+		u->drv->init(u);
+}
+
 void uart_putc(const struct uart *u, char c)
 {
 	if (u->drv)

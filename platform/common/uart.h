@@ -20,6 +20,8 @@ struct uart_driver {
 	const char *name;
 	const char *const *compatible;                 /* NULL-terminated */
 	void (*putc)(const struct uart *u, char c);
+	/* Optional: make the UART able to transmit (NULL: nothing to do). */
+	void (*init)(const struct uart *u);
 };
 
 struct uart {
@@ -42,6 +44,9 @@ extern const struct uart_driver uart_ns16550, uart_sifive;
  */
 int uart_setup(struct uart *u, const struct fdt_info *f, const struct uart *dflt);
 void uart_putc(const struct uart *u, char c);
+/* Make the chosen UART transmit (the driver's init, if any), once, on the
+ * lead, before the first uart_putc. */
+void uart_init(const struct uart *u);
 
 /* Register access for the drivers (reg-shift, reg-io-width). */
 static inline uint32_t uart_rd(const struct uart *u, unsigned reg)

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Integration test: the board ports on QEMU (docs/platforms.md, "Boards").
+#
+#   sifive_u-5     virt.elf (M-mode, -bios none) on QEMU sifive_u with all 5
+#                  harts (the E51 monitor core and 4 U54s): the console is the
+#                  SiFive UART the FDT names, QEMU has no finisher so
+#                  tools/run.sh must stop it at the `end` record; every hart
+#                  (hart 0 included) reports, nothing traps, the log parses
+#                  clean with harts=5.
+# KEEP_TMP=1 keeps the scratch directory.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+RVMESS=$BUILD/bin/rvmess
+CASES="sifive_u-5 sbi-moved-4 relocs-list relocs-refuse"
+
+if ! command -v qemu-system-riscv64 >/dev/null; then
+	for c in $CASES; do skip "$c" "qemu-system-riscv64 not installed"; done
+	exit 0
+fi
+for f in "$BUILD/images/virt.elf" "$BUILD/images/sbi.elf" "$RVMESS" "$BUILD/bin/rvmess-relocs"; do
+	[ -e "$f" ] || { fail boards-build "$f missing (make)"; exit 1; }
+done
+scratch boards
+
+# a reduced config: every M-mode suite of the default set, small sizes
+cat >"$TMP/small.cfg" <<'CFG'
+suites=chase,lat,par
+reps=2
+warmups=1
+timeout_ms=1500
+chase_size=256K
+chase_loads=5000
+lat_max=64K
+lat_loads=2000
+lat_strides=64,256
+par_max=32K
+par_kmax=4
+CFG
+
+# parse_clean DIR HARTS: '' when `rvmess parse` exits 0 with harts=HARTS and
+# complete=yes, else why not
+parse_clean() {
+	local sum prc
+	sum=$("$RVMESS" parse "$1/console.log" -o "$1/parsed" 2>"$1/parse.err")
+	prc=$?
+	if [ $prc != 0 ]; then
+		echo "rvmess parse exited $prc: $(head -c 200 "$1/parse.err" | tr '\n' '|')"
+	elif ! echo "$sum" | grep -qE "(^| )harts=$2 .*complete=yes status=ok"; then
+		echo "parse summary: $sum"
+	fi
+}
+distinct_harts() { # LOG TYPE
+	grep -aoE "@RVM [0-9]+ $2 h=[0-9]+" "$1" | awk '{print $4}' | sort -u | tr '\n' ' '
+}
+
+sifive_u_case() {
+	local name=sifive_u-5 d=$TMP/sifive_u why=""
+	tools/run.sh --target qemu-sifive_u --harts 5 --config "$TMP/small.cfg" --out "$d" \
+		--timeout 60 --progress off >"$TMP/$name.out" 2>&1
+	local log=$d/console.log
+	if ! grep -q 'end record arrived; target did not exit by itself and was stopped' "$TMP/$name.out"; then
+		why="run.sh did not stop QEMU at the end record: $(tail -n 4 "$TMP/$name.out" | tr '\n' '|')"
+	elif [ "$(cat "$d/exit.status" 2>/dev/null)" != 0 ]; then
+		why="exit.status $(cat "$d/exit.status" 2>/dev/null), want 0"
+	elif ! grep -aqE '@RVM 0 hdr h=[0-9]+ .* harts=5 hartids=0,1,2,3,4 .*timebase=1000000 ' "$log"; then
+		why="hdr lacks harts=5 hartids=0..4 timebase=1000000 (sifive_u's RTCCLK)"
+	elif [ "$(distinct_harts "$log" hart)" != "h=0 h=1 h=2 h=3 h=4 " ] ||
+		[ "$(distinct_harts "$log" chase)" != "h=0 h=1 h=2 h=3 h=4 " ]; then
+		why="hart/chase records from '$(distinct_harts "$log" chase)', want harts 0..4"
+	elif grep -aqE '@RVM [0-9]+ (err|trap|missing) ' "$log"; then
+		why="unexpected $(grep -aoE '@RVM [0-9]+ (err|trap|missing) [^*]*' "$log" | head -1)"
+	elif [ "$(grep -acE '@RVM [0-9]+ end ' "$log")" != 1 ]; then
+		why="$(grep -acE '@RVM [0-9]+ end ' "$log") end records, want 1"
+	else
+		why=$(parse_clean "$d" 5)
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+sifive_u_case
+
+FW_DYNAMIC=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+sbi_moved_case() {
+	local name=sbi-moved-4 d=$TMP/sbi-moved why=""
+	if [ ! -f "$FW_DYNAMIC" ]; then
+		skip $name "$FW_DYNAMIC not installed (Debian package opensbi)"
+		return
+	fi
+	mkdir -p "$d"
+	cp "$FW_DYNAMIC" "$TMP/fw_pad.bin" && truncate -s $((2 * 1024 * 1024 + 4096)) "$TMP/fw_pad.bin" &&
+		"$RVMESS" config "$BUILD/images/sbi.elf" --file "$TMP/small.cfg" -o "$TMP/sbi-small.elf" >/dev/null &&
+		"${CROSS:-riscv64-unknown-elf-}objcopy" -O binary "$TMP/sbi-small.elf" "$TMP/sbi-small.bin" ||
+		{ fail $name "cannot prepare the padded firmware or the configured sbi.bin"; return; }
+	tools/run.sh --target qemu-sbi --harts 4 --bios "$TMP/fw_pad.bin" --image "$TMP/sbi-small.bin" \
+		--out "$d" --timeout 60 --progress off >"$TMP/$name.out" 2>&1
+	local log=$d/console.log
+	if ! grep -aqE 'Domain0 Next Address +: 0x0*80400000' "$log"; then
+		why="OpenSBI did not jump to 0x80400000: $(grep -a 'Next Address' "$log" | head -1)"
+	elif [ "$(cat "$d/exit.status" 2>/dev/null)" != 0 ]; then
+		why="exit.status $(cat "$d/exit.status" 2>/dev/null), want 0: $(tail -n 2 "$log" | tr '\n' '|' | cut -c1-200)"
+	elif ! grep -aqE '@RVM 0 hdr h=[0-9]+ .*mode=S harts=4 ' "$log"; then
+		why="no S-mode hdr with harts=4"
+	elif [ "$(distinct_harts "$log" chase)" != "h=0 h=1 h=2 h=3 " ]; then
+		why="chase records from '$(distinct_harts "$log" chase)', want harts 0..3"
+	elif grep -aqE '@RVM [0-9]+ (err|trap|missing) ' "$log"; then
+		why="unexpected $(grep -aoE '@RVM [0-9]+ (err|trap|missing) [^*]*' "$log" | head -1)"
+	else
+		why=$(parse_clean "$d" 4)
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+sbi_moved_case
+
+# A small image for the relocation tool: linked like sbi.elf (the sbi link
+# script, --emit-relocs) from entry.S (the table) and one file that holds
+# two address words and PC-relative code, or an absolute lui/%hi load.
+RELOCS=$BUILD/bin/rvmess-relocs
+TCC=${CROSS:-riscv64-unknown-elf-}gcc
+mini_image() { # OUT EXTRA_ASM
+	printf '%s\n' '.section .text.start, "ax"' '.globl _start' '_start:' \
+		'lla a0, ptrs' "$2" 'j _start' \
+		'.section .rodata' '.balign 8' '.globl ptrs' 'ptrs: .dword _start' '.dword target + 8' \
+		'.word 7' '.globl target' 'target: .word 0' >"$TMP/mini.S"
+	"$TCC" -march=rv64ima_zicsr_zifencei -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles -static \
+		-Wl,--no-warn-rwx-segments -Wl,--emit-relocs -Llinker -T linker/sbi.ld \
+		platform/sbi/entry.S "$TMP/mini.S" -o "$1" 2>"$TMP/mini.err"
+}
+relocs_list_case() {
+	local name=relocs-list why="" e=$TMP/mini.elf nm base want got
+	if ! mini_image "$e" 'nop'; then
+		fail $name "cannot link the mini image: $(head -c 200 "$TMP/mini.err")"; return
+	fi
+	"$RELOCS" "$e" 2>"$TMP/$name.err" || { fail $name "rvmess-relocs failed: $(cat "$TMP/$name.err")"; return; }
+	nm=$("${CROSS:-riscv64-unknown-elf-}nm" "$e")
+	sym() { echo "$nm" | awk -v s="$1" '$3 == s { print $1 }'; }
+	base=$((0x$(sym __image_start)))
+	# the two .dword words of ptrs, and nothing else
+	want="$(( 0x$(sym ptrs) - base )) $(( 0x$(sym ptrs) + 8 - base ))"
+	# the table as written: magic, base, count, capacity, offsets
+	local toff saddr soff
+	read -r saddr soff < <("${CROSS:-riscv64-unknown-elf-}readelf" -SW "$e" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk '$1 == ".data" { print $3, $4 }')
+	toff=$(( 0x$(sym rvm_relocs) - 0x$saddr + 0x$soff ))
+	got=$(od -An -v -t u4 -j "$toff" -N 32 "$e" | tr -s ' \n' ' ')
+	local magic
+	magic=$(printf RVMRELOC | od -An -t u4 | tr -s ' \n' ' ')
+	if [ "$base" != $((0x80200000)) ]; then
+		why="__image_start $base, want 0x80200000 (linker/sbi.ld)"
+	elif [ "$got" != "${magic}$((0x80200000)) 0 2 2048 ${want% *} ${want#* } " ]; then
+		why="table '$got', want magic, base 0x80200000, count 2, capacity 2048, offsets $want"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+relocs_list_case
+relocs_refuse_case() {
+	local name=relocs-refuse why="" e=$TMP/mini-abs.elf rc
+	if ! mini_image "$e" '.4byte target'; then
+		fail $name "cannot link the mini image: $(head -c 200 "$TMP/mini.err")"; return
+	fi
+	"$RELOCS" "$e" 2>"$TMP/$name.err"
+	rc=$?
+	if [ $rc != 1 ]; then
+		why="rvmess-relocs exited $rc, want 1"
+	elif ! grep -q "$e: .text+0x[0-9a-f]* (address 0x[0-9a-f]*): relocation type 1 against 'target' is not position-independent" "$TMP/$name.err"; then
+		why="message: $(head -c 300 "$TMP/$name.err")"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+relocs_refuse_case
+
+finish
