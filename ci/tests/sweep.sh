@@ -6,6 +6,7 @@
 #   sweep-resume-*       a second run runs only that job; the other logs are untouched
 #   sweep-merge-*        the merged family has every point, each within 1 % of the same grid
 #                        run as one boot; a missing log is named by point and the rest kept
+#   sweep-configs-*      two hostsim configurations: one family each and compare.csv side by side
 #   sweep-slurm-*        a real single-node Slurm (munged, slurmctld, slurmd in a temp dir):
 #                        the plan as one job array, per-task logs, merged = one boot within 1 %,
 #                        every daemon gone afterwards (also when a case fails: trap)
@@ -125,6 +126,24 @@ if [ "$rc" = 1 ] && grep -q "rvmess merge: $pt6: missing (job 6: no record)" "$T
 	pass sweep-merge-missing-named
 else fail sweep-merge-missing-named "exit $rc, $n rows: $(grep -v '^rvmess parse' "$T/m7.out" | head -3 | tr '\n' '|')"; fi
 
+# ---- a design-space sweep: two hostsim configurations ------------------------------
+# fixed memory latency vs simple-dram, mix=100 at full pressure and at rest: compare.csv
+# must hold each configuration's own merged latencies (a second path: parse's mess_raw.csv),
+# the fixed model is flat under load while simple-dram's full-pressure latency is higher
+PD=$T/dplan
+"$RVMESS" plan "$IMG" -o "$PD" --file "$T/grid.cfg" mess_mix=100 mess_pause=0,16384 "${HARTS[@]}" \
+	--sim fixed="--mem-model fixed" --sim dram="--mem-model simple-dram" >/dev/null &&
+	"$PD/run.sh" -j 2 --progress off >/dev/null 2>&1 && "$RVMESS" merge "$PD" -o "$T/md" -q >"$T/md.out" 2>&1; rc=$?
+lat() { awk -F, -v p="$2" 'NR > 1 && $3 == p { print $11 }' "$T/md/$1/mess_raw.csv" 2>/dev/null; }
+cmpcol() { awk -F, -v p="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } NR > 1 && $2 == p { print $k }' "$T/md/compare.csv" 2>/dev/null; }
+f0=$(lat fixed 0) f1=$(lat fixed 16384) d0=$(lat dram 0) d1=$(lat dram 16384)
+if [ "$rc" = 0 ] && [ -n "$f0" ] && [ -n "$d0" ] && [ "$(cmpcol 0 fixed_lat_ns)" = "$f0" ] && [ "$(cmpcol 16384 fixed_lat_ns)" = "$f1" ] &&
+	[ "$(cmpcol 0 dram_lat_ns)" = "$d0" ] && [ "$(cmpcol 16384 dram_lat_ns)" = "$d1" ] &&
+	awk -v a="$f0" -v b="$f1" -v c="$d0" -v d="$d1" 'BEGIN { x = (a - b) / b; if (x < 0) x = -x; exit !(x < 0.03 && c > 1.1 * d) }' &&
+	grep -q '^fixed ' "$T/md/compare.txt" && grep -q '^dram ' "$T/md/compare.txt"; then
+	pass "sweep-configs-compare (fixed $f0/$f1 ns, simple-dram $d0/$d1 ns at pause 0/16384)"
+else fail sweep-configs-compare "merge exit $rc; fixed '$f0' '$f1', dram '$d0' '$d1'; compare.csv: $(tr '\n' '|' <"$T/md/compare.csv" 2>/dev/null)"; fi
+
 # ---- Slurm -------------------------------------------------------------------------
 slurm_cases="sweep-slurm-array sweep-slurm-task-logs sweep-slurm-merge-vs-one-boot sweep-slurm-cleanup"
 if [ "$(id -u)" != 0 ] || ! command -v sbatch >/dev/null || ! [ -x /usr/sbin/slurmctld ] || ! command -v munged >/dev/null; then
@@ -132,11 +151,13 @@ if [ "$(id -u)" != 0 ] || ! command -v sbatch >/dev/null || ! [ -x /usr/sbin/slu
 	finish; exit $?
 fi
 SL=$T/slurm
+pids=""
 cleanup() {
 	if [ -f "$SL/slurm.conf" ]; then
 		SLURM_CONF=$SL/slurm.conf scancel --user=root >/dev/null 2>&1
 		tools/slurm-local.sh stop "$SL"
 	fi
+	for p in ${pids:-}; do kill -9 "$p" 2>/dev/null; done # whatever stop left behind
 	[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"
 }
 trap cleanup EXIT

@@ -53,7 +53,7 @@ static int help(void)
 	       "  --point-time SEC --job-time SEC  as many points per job as fit in the job time\n"
 	       "  --time SEC      a job's time limit (default: 3 x its points' time + 60 s with\n"
 	       "                  --point-time, else 3600); --mem MB its memory (default RAM + 512)\n"
-	       "  --adaptive PCT  run --coarse N (default 5) of the pauses per curve, then\n"
+	       "  --adaptive PCT  run --coarse N (default 4) of the pauses per curve, then\n"
 	       "                  `rvmess plan --refine DIR` adds points where the curve changes by\n"
 	       "                  more than PCT %% between measured ones, up to --budget N per curve\n");
 	return 0;
@@ -235,7 +235,7 @@ int cmd_plan(int argc, char **argv)
 	const char *memsize = "512M";
 	const char *files[16], *sims[16], *assign[256];
 	int nfiles = 0, nsims = 0, nassign = 0, errors = 0, rc = 2;
-	uint64_t harts = 8, ppj = 0, point_time = 0, job_time = 0, time_s = 0, mem_mb = 0, budget = 0, coarse = 5;
+	uint64_t harts = 8, ppj = 0, point_time = 0, job_time = 0, time_s = 0, mem_mb = 0, budget = 0, coarse = 4;
 	double adaptive = 0;
 	struct plan p = { 0 };
 	unsigned char *buf = NULL;
