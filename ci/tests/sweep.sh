@@ -7,6 +7,7 @@
 #   sweep-merge-*        the merged family has every point, each within 1 % of the same grid
 #                        run as one boot; a missing log is named by point and the rest kept
 #   sweep-configs-*      two hostsim configurations: one family each and compare.csv side by side
+#   sweep-adaptive-*     run --adaptive stops with every gap between measured pauses within 10 %
 #   sweep-slurm-*        a real single-node Slurm (munged, slurmctld, slurmd in a temp dir):
 #                        the plan as one job array, per-task logs, merged = one boot within 1 %,
 #                        every daemon gone afterwards (also when a case fails: trap)
@@ -143,6 +144,29 @@ if [ "$rc" = 0 ] && [ -n "$f0" ] && [ -n "$d0" ] && [ "$(cmpcol 0 fixed_lat_ns)"
 	grep -q '^fixed ' "$T/md/compare.txt" && grep -q '^dram ' "$T/md/compare.txt"; then
 	pass "sweep-configs-compare (fixed $f0/$f1 ns, simple-dram $d0/$d1 ns at pause 0/16384)"
 else fail sweep-configs-compare "merge exit $rc; fixed '$f0' '$f1', dram '$d0' '$d1'; compare.csv: $(tr '\n' '|' <"$T/md/compare.csv" 2>/dev/null)"; fi
+
+# ---- adaptive placement: run, refine, run ... until every gap is within the tolerance ----
+# checked from the merged mess_raw.csv by a second computation of the stopping rule: between
+# neighbouring measured pauses with candidates left out, latency changes by <= 10 % of the
+# smaller one and bandwidth by <= 10 % of the curve's highest
+PA=$T/aplan
+CAND=0,8,16,32,64,1024,16384
+"$RVMESS" plan "$IMG" -o "$PA" --file "$T/grid.cfg" mess_mix=100 mess_pause=$CAND "${HARTS[@]}" \
+	--adaptive 10 --coarse 3 >/dev/null &&
+	"$PA/run.sh" --adaptive -j 2 --progress off >"$T/ad.out" 2>&1 && "$RVMESS" merge "$PA" -o "$T/ma" -q >/dev/null 2>&1; rc=$?
+res=$(awk -F, -v cand="$CAND" 'BEGIN { nc = split(cand, c, ",") }
+	NR > 1 { lat[$3] = $11; bw[$3] = $20 / 1000; if ($20 / 1000 > bmax) bmax = $20 / 1000; n++ }
+	END { prev = ""; for (i = 1; i <= nc; i++) { p = c[i]; if (!(p in lat)) { gap = 1; continue }
+			if (prev != "" && gap) { l0 = lat[prev]; l1 = lat[p]; lm = l0 < l1 ? l0 : l1
+				dl = (l1 - l0) / lm; if (dl < 0) dl = -dl; db = (bw[p] - bw[prev]) / bmax; if (db < 0) db = -db
+				if (dl > 0.10 || db > 0.10) bad = bad " " prev "-" p }
+			prev = p; gap = 0 }
+		printf "%d%s\n", n, bad ? " gaps over 10 %:" bad : "" }' "$T/ma/mess_raw.csv" 2>/dev/null)
+rounds=$(grep -c 'refine: ' "$T/ad.out")
+if [ "$rc" = 0 ] && [ "${res%% *}" -gt 3 ] && [ "${res%% *}" -lt 7 ] && [ "$res" = "${res%% *}" ] && [ "$rounds" -ge 2 ] &&
+	grep -q 'refine: 0 new jobs' "$T/ad.out"; then
+	pass "sweep-adaptive-converges ($res of 7 pauses, $rounds refine rounds)"
+else fail sweep-adaptive-converges "exit $rc, '$res' (points and gaps), $rounds rounds: $(tail -3 "$T/ad.out" | tr '\n' '|')"; fi
 
 # ---- Slurm -------------------------------------------------------------------------
 slurm_cases="sweep-slurm-array sweep-slurm-task-logs sweep-slurm-merge-vs-one-boot sweep-slurm-cleanup"
