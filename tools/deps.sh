@@ -19,6 +19,10 @@ dtc                         device-tree-compiler
 cc                          gcc
 make                        make
 verilator                   verilator
+sbatch                      slurm-wlm
+slurmctld                   slurm-wlm
+slurmd                      slurm-wlm
+munged                      munge
 '
 
 # `make fuzz` only; libFuzzer is a file of clang's runtime folder

@@ -20,3 +20,10 @@ HOST_BINS += $(BUILD)/bin/rvmess-genlog
 $(BUILD)/bin/rvmess-genlog: $(patsubst %.c,$(HOBJ)/%.o,tools/genlog.c firmware/lib/crc32.c)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $^ -o $@ $(HLDLIBS)
+
+# Adaptive pause placement replayed on a measured family (docs/sweeps.md).
+HOST_BINS += $(BUILD)/bin/rvmess-adapt-replay
+
+$(BUILD)/bin/rvmess-adapt-replay: $(patsubst %.c,$(HOBJ)/%.o,tools/adapt-replay.c $(RVMESS_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $^ -o $@ $(HLDLIBS) $(RVMESS_LIBS)

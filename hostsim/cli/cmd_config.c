@@ -10,7 +10,7 @@
 #include "cli/config.h"
 #include "cli/elf.h"
 
-static unsigned char *read_all(const char *path, size_t *len)
+unsigned char *cfg_read_all(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned char *buf = NULL;
@@ -49,7 +49,7 @@ static unsigned char *read_all(const char *path, size_t *len)
 }
 
 /* Write buf to target through a temp file in the same directory + rename. */
-static int write_atomic(const char *target, const unsigned char *buf, size_t len, mode_t mode)
+int cfg_write_atomic(const char *target, const unsigned char *buf, size_t len, mode_t mode)
 {
 	size_t n = strlen(target);
 	char *tmp = malloc(n + 8);
@@ -98,7 +98,7 @@ fail:
 	return -1;
 }
 
-static int apply_file(struct rvm_config *c, const char *path, int *errors)
+int cfg_apply_file(struct rvm_config *c, const char *path, int *errors)
 {
 	FILE *f = fopen(path, "r");
 	char line[4096], key[128], why[256];
@@ -221,7 +221,7 @@ int cmd_config(int argc, char **argv)
 	if (!image)
 		return usage();
 
-	buf = read_all(image, &len);
+	buf = cfg_read_all(image, &len);
 	if (!buf) {
 		fprintf(stderr, "rvmess: %s: %s\n", image, strerror(errno));
 		return 2;
@@ -251,7 +251,7 @@ int cmd_config(int argc, char **argv)
 	}
 
 	for (int i = 0; i < nfiles; i++)
-		if (apply_file(&cfg, files[i], &errors) < 0)
+		if (cfg_apply_file(&cfg, files[i], &errors) < 0)
 			goto done;
 	{
 		int seen_image = 0;
@@ -295,7 +295,7 @@ int cmd_config(int argc, char **argv)
 				"(name the file itself, or no -o to patch IMAGE in place)\n", out);
 		goto done;
 	}
-	if (write_atomic(out, buf, len, st.st_mode & 07777) < 0) {
+	if (cfg_write_atomic(out, buf, len, st.st_mode & 07777) < 0) {
 		fprintf(stderr, "rvmess: %s: %s\n", out, strerror(errno));
 		goto done;
 	}

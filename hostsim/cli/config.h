@@ -45,4 +45,13 @@ void cfg_default(struct rvm_config *c);
  * the Markdown table of docs/formats.md. */
 void cfg_help(FILE *f, int markdown);
 
+/* File helpers of `rvmess config`, shared with `rvmess plan` (cmd_config.c):
+ * a whole file (NULL with errno), an atomic replace through a temp file in
+ * the same directory, and a key=value file applied to c (problems reported as
+ * "FILE:LINE: key: reason" on stderr, counted in *errors; -1 on I/O error). */
+#include <sys/types.h>
+unsigned char *cfg_read_all(const char *path, size_t *len);
+int cfg_write_atomic(const char *target, const unsigned char *buf, size_t len, mode_t mode);
+int cfg_apply_file(struct rvm_config *c, const char *path, int *errors);
+
 #endif

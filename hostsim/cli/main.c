@@ -16,6 +16,8 @@ static const struct rvm_cmd cmds[] = {
 	{ "config", cmd_config, "config IMAGE [key=value ...] [--file CFG] [-o OUT]  show or rewrite an image's config block" },
 	{ "curves", cmd_curves, "curves MESS.csv [-o DIR] [--peak GBPS]  metrics, SVG and Mess simulator curves from a Mess CSV" },
 	{ "compare", cmd_compare, "compare RUN_A RUN_B [-o DIR]  two parsed runs side by side (levels, latency, Mess, curve differences)" },
+	{ "plan", cmd_plan, "plan IMAGE -o DIR [key=value ...] [--target T] [--sim OPTS]... [--split point|curve] [--adaptive PCT]  split a grid into jobs (docs/sweeps.md)" },
+	{ "merge", cmd_merge, "merge PLAN -o OUT | merge PLAN --todo  a plan's job logs as one family per configuration; the jobs left to run" },
 	{ "sim", cmd_sim, "sim info|curves|run|trace|sweep FAMILY ...  the Mess analytical simulator without a CPU (docs/mess.md)" },
 };
 

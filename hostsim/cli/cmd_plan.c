@@ -1,0 +1,609 @@
+/*
+ * rvmess plan IMAGE -o DIR ...: split a run's grid into jobs (docs/sweeps.md).
+ * rvmess plan --refine DIR: the next points of an adaptive plan.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cmds.h"
+#include "cli/config.h"
+#include "cli/elf.h"
+#include "cli/out.h"
+#include "cli/plan.h"
+#include "cli/sweep.h"
+#include "cli/util.h"
+#include "rvmess/cfgschema.h"
+#include "rvmess/numparse.h"
+
+#define USAGE \
+	"usage: rvmess plan IMAGE -o DIR [--file CFG]... [key=value ...] [--target T] [--harts N]\n" \
+	"                   [--mem-size SIZE] [--sim [NAME=]OPTIONS]... [--cmd COMMAND]\n" \
+	"                   [--split point|curve] [--points-per-job N] [--point-time SEC --job-time SEC]\n" \
+	"                   [--time SEC] [--mem MB] [--adaptive PCT [--budget N] [--coarse N]]\n" \
+	"       rvmess plan --refine DIR\n"
+
+static int usage(void)
+{
+	fprintf(stderr, USAGE "(rvmess plan --help explains the options)\n");
+	return 2;
+}
+
+static int help(void)
+{
+	printf(USAGE
+	       "Write a plan directory: DIR/images/<job>.elf (IMAGE with its config block rewritten to\n"
+	       "the job's points; nothing is rebuilt), DIR/manifest.tsv (job -> configuration, suites,\n"
+	       "mixes, pauses; the target command; time and memory per job) and DIR/run.sh (runs the\n"
+	       "plan: locally, `DIR/run.sh -j N`; on Slurm, `DIR/run.sh --slurm`).  Then\n"
+	       "`rvmess merge DIR -o OUT` puts the logs together.  docs/sweeps.md has the details.\n"
+	       "  --file CFG, key=value   the grid: the image's config keys (as rvmess config)\n"
+	       "  --target T      hostsim (default), qemu-virt, qemu-spike, or any name with --cmd\n"
+	       "  --harts N       harts of the target (default 8); --mem-size SIZE its RAM (512M)\n"
+	       "  --sim [NAME=]OPTIONS  hostsim options of one configuration; several give a\n"
+	       "                  design-space sweep, every point on each (names c0, c1, ... by default)\n"
+	       "  --cmd COMMAND   the target command (sh syntax): $IMAGE is the job's image, $SIM\n"
+	       "                  its configuration's options; its standard output is the log\n"
+	       "  --split point   one job per point (default); curve: one job per mix\n"
+	       "  --points-per-job N  consecutive pauses of one mix per job\n"
+	       "  --point-time SEC --job-time SEC  as many points per job as fit in the job time\n"
+	       "  --time SEC      a job's time limit (default: 3 x its points' time + 60 s with\n"
+	       "                  --point-time, else 3600); --mem MB its memory (default RAM + 512)\n"
+	       "  --adaptive PCT  run --coarse N (default 4) of the pauses per curve, then\n"
+	       "                  `rvmess plan --refine DIR` adds points where the curve changes by\n"
+	       "                  more than PCT %% between measured ones, up to --budget N per curve\n");
+	return 0;
+}
+
+static int strip_mess(const char *suites, char *out, size_t len)
+{
+	char buf[256];
+	char *tok, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", suites);
+	out[0] = '\0';
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "mess") == 0)
+			continue;
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", n++ ? "," : "", tok);
+	}
+	return n;
+}
+
+static void suites_text(uint32_t suites, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (unsigned i = 0; i < RVM_SUITE_COUNT; i++)
+		if (suites & (1u << i))
+			snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "", rvm_suite_names[i]);
+}
+
+/* The image of job j: base with the job's suites and points. */
+static int write_job_image(const char *dir, const struct plan_job *j, unsigned char *buf, size_t len,
+			   const struct elf_section *sec, const struct rvm_config *base)
+{
+	struct rvm_config c = *base;
+	char path[PATH_MAX], key[64], why[256], val[4096];
+
+	snprintf(val, sizeof(val), "suites=%s", j->suites);
+	if (cfg_assign(&c, val, key, sizeof(key), why, sizeof(why)) < 0) {
+		fprintf(stderr, "rvmess plan: job %u: %s: %s\n", j->id, key, why);
+		return -1;
+	}
+	if (j->mess) {
+		int n = snprintf(val, sizeof(val), "mess_mix=");
+
+		for (size_t i = 0; i < j->nmix; i++)
+			n += snprintf(val + n, sizeof(val) - (size_t)n, "%s%u", i ? "," : "", j->mix[i]);
+		if (cfg_assign(&c, val, key, sizeof(key), why, sizeof(why)) < 0) {
+			fprintf(stderr, "rvmess plan: job %u: %s: %s\n", j->id, key, why);
+			return -1;
+		}
+		n = snprintf(val, sizeof(val), "mess_pause=");
+		for (size_t i = 0; i < j->npause; i++)
+			n += snprintf(val + n, sizeof(val) - (size_t)n, "%s%llu", i ? "," : "",
+				      (unsigned long long)j->pause[i]);
+		if (cfg_assign(&c, val, key, sizeof(key), why, sizeof(why)) < 0) {
+			fprintf(stderr, "rvmess plan: job %u: %s: %s\n", j->id, key, why);
+			return -1;
+		}
+	}
+	if (cfg_check_block(&c, stderr, "rvmess plan: the image would refuse"))
+		return -1;
+	cfg_block_write(&c, buf + sec->offset);
+	snprintf(path, sizeof(path), "%s/images/%u.elf", dir, j->id);
+	if (cfg_write_atomic(path, buf, len, 0644) < 0) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Read an rvmess image and its config block. */
+static unsigned char *load_image(const char *path, size_t *len, struct elf_section *sec, struct rvm_config *c)
+{
+	char why[256];
+	unsigned char *buf = cfg_read_all(path, len);
+
+	if (!buf) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	if (elf_find_section(buf, *len, RVM_CFG_SECTION, sec, why, sizeof(why)) != 0 ||
+	    cfg_block_read(buf + sec->offset, (size_t)sec->size, c, why, sizeof(why)) < 0) {
+		fprintf(stderr, "rvmess plan: %s: not an rvmess image with a readable config block\n", path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int write_manifest(const char *dir, const struct plan *p)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, PLAN_MANIFEST);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, PLAN_MANIFEST);
+	f = fopen(tmp, "w");
+	if (!f || plan_write(p, f) < 0 || fsync(fileno(f)) < 0) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", tmp, strerror(errno));
+		if (f)
+			fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	if (fclose(f) < 0 || rename(tmp, path) < 0) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* The runner next to this rvmess: BIN/../../tools/sweep-run.sh */
+static void runner_path(char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *s;
+
+	out[0] = '\0';
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	for (int up = 0; up < 3; up++) {
+		s = strrchr(exe, '/');
+		if (!s)
+			return;
+		*s = '\0';
+	}
+	if (strlen(exe) + sizeof("/tools/sweep-run.sh") > len)
+		return;
+	strcpy(out, exe);
+	strcat(out, "/tools/sweep-run.sh");
+	if (access(out, X_OK) != 0)
+		out[0] = '\0';
+}
+
+static int write_runner(const char *dir)
+{
+	char path[PATH_MAX], runner[PATH_MAX];
+	FILE *f;
+
+	runner_path(runner, sizeof(runner));
+	snprintf(path, sizeof(path), "%s/run.sh", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "#!/bin/sh\n# Runs this plan: ./run.sh [-j N] (local), ./run.sh --slurm [--wait] (Slurm),\n"
+		   "# ./run.sh --task ID (one job).  docs/sweeps.md.\n");
+	if (runner[0])
+		fprintf(f, "exec '%s' \"$(dirname \"$0\")\" \"$@\"\n", runner);
+	else
+		fprintf(f, "echo 'run.sh: tools/sweep-run.sh was not found beside this rvmess; "
+			   "run it by hand: tools/sweep-run.sh DIR' >&2\nexit 2\n");
+	if (fchmod(fileno(f), 0755) < 0 || fclose(f) < 0) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_u64_arg(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	if (rvm_parse_u64(s, v) || *v < min || *v > max) {
+		fprintf(stderr, "rvmess plan: %s wants a number in %llu..%llu, got '%s'\n", opt,
+			(unsigned long long)min, (unsigned long long)max, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int refine(const char *dir);
+
+int cmd_plan(int argc, char **argv)
+{
+	const char *image = NULL, *dir = NULL, *target = "hostsim", *cmd = NULL, *split = "point";
+	const char *memsize = "512M";
+	const char *files[16], *sims[16], *assign[256];
+	int nfiles = 0, nsims = 0, nassign = 0, errors = 0, rc = 2;
+	uint64_t harts = 8, ppj = 0, point_time = 0, job_time = 0, time_s = 0, mem_mb = 0, budget = 0, coarse = 4;
+	double adaptive = 0;
+	struct plan p = { 0 };
+	unsigned char *buf = NULL;
+	size_t len;
+	struct elf_section sec;
+	struct rvm_config cfg;
+	char key[128], why[256], path[PATH_MAX], rest[256], absimg[PATH_MAX];
+	struct stat st;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+			return help();
+		if (strcmp(a, "--refine") == 0) {
+			if (!has || argc != 3)
+				return usage();
+			return refine(argv[i + 1]);
+		}
+		if (a[0] == '-' && a[1] && !has) {
+			fprintf(stderr, "rvmess plan: option '%s' needs a value (or is unknown)\n", a);
+			return usage();
+		}
+		if (strcmp(a, "-o") == 0) {
+			dir = argv[++i];
+		} else if (strcmp(a, "--file") == 0) {
+			if (nfiles == 16)
+				return usage();
+			files[nfiles++] = argv[++i];
+		} else if (strcmp(a, "--target") == 0) {
+			target = argv[++i];
+		} else if (strcmp(a, "--harts") == 0) {
+			if (parse_u64_arg(a, argv[++i], 1, RVM_MAX_HARTS, &harts))
+				return 2;
+		} else if (strcmp(a, "--mem-size") == 0) {
+			memsize = argv[++i];
+		} else if (strcmp(a, "--sim") == 0) {
+			if (nsims == 16) {
+				fprintf(stderr, "rvmess plan: at most 16 --sim configurations\n");
+				return 2;
+			}
+			sims[nsims++] = argv[++i];
+		} else if (strcmp(a, "--cmd") == 0) {
+			cmd = argv[++i];
+		} else if (strcmp(a, "--split") == 0) {
+			split = argv[++i];
+			if (strcmp(split, "point") != 0 && strcmp(split, "curve") != 0) {
+				fprintf(stderr, "rvmess plan: --split wants point or curve, got '%s'\n", split);
+				return 2;
+			}
+		} else if (strcmp(a, "--points-per-job") == 0) {
+			if (parse_u64_arg(a, argv[++i], 1, PLAN_MAX_LIST, &ppj))
+				return 2;
+		} else if (strcmp(a, "--point-time") == 0) {
+			if (parse_u64_arg(a, argv[++i], 1, 366ull * 86400, &point_time))
+				return 2;
+		} else if (strcmp(a, "--job-time") == 0) {
+			if (parse_u64_arg(a, argv[++i], 1, 366ull * 86400, &job_time))
+				return 2;
+		} else if (strcmp(a, "--time") == 0) {
+			if (parse_u64_arg(a, argv[++i], 1, 366ull * 86400, &time_s))
+				return 2;
+		} else if (strcmp(a, "--mem") == 0) {
+			if (parse_u64_arg(a, argv[++i], 1, 1ull << 30, &mem_mb))
+				return 2;
+		} else if (strcmp(a, "--budget") == 0) {
+			if (parse_u64_arg(a, argv[++i], 2, PLAN_MAX_LIST, &budget))
+				return 2;
+		} else if (strcmp(a, "--coarse") == 0) {
+			if (parse_u64_arg(a, argv[++i], 2, PLAN_MAX_LIST, &coarse))
+				return 2;
+		} else if (strcmp(a, "--adaptive") == 0) {
+			char *e;
+
+			adaptive = strtod(argv[++i], &e);
+			if (*e || !(adaptive > 0 && adaptive < 100)) {
+				fprintf(stderr, "rvmess plan: --adaptive wants a percentage in (0, 100), got '%s'\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "rvmess plan: unknown option '%s'\n", a);
+			return usage();
+		} else if (!image) {
+			image = a;
+		} else {
+			if (nassign == 256)
+				return usage();
+			assign[nassign++] = a;
+		}
+	}
+	if (!image || !dir)
+		return usage();
+	if ((point_time != 0) != (job_time != 0)) {
+		fprintf(stderr, "rvmess plan: --point-time and --job-time go together\n");
+		return 2;
+	}
+	if (nsims && strcmp(target, "hostsim") != 0 && !cmd) {
+		fprintf(stderr, "rvmess plan: --sim configurations are hostsim options (or name $SIM in --cmd)\n");
+		return 2;
+	}
+	buf = load_image(image, &len, &sec, &cfg);
+	if (!buf)
+		return 2;
+	for (int i = 0; i < nfiles; i++)
+		if (cfg_apply_file(&cfg, files[i], &errors) < 0)
+			goto done;
+	for (int i = 0; i < nassign; i++)
+		if (cfg_assign(&cfg, assign[i], key, sizeof(key), why, sizeof(why)) < 0) {
+			fprintf(stderr, "argument '%s': %s: %s\n", assign[i], key, why);
+			errors++;
+		}
+	if (!errors)
+		errors = cfg_check_block(&cfg, stderr, "rvmess plan: the image would refuse");
+	if (errors) {
+		fprintf(stderr, "rvmess plan: no plan written (%d error%s)\n", errors, errors == 1 ? "" : "s");
+		rc = 1;
+		goto done;
+	}
+	if (!(cfg.suites & RVM_SUITE_MESS) && adaptive > 0) {
+		fprintf(stderr, "rvmess plan: --adaptive places Mess points; the grid has no mess suite\n");
+		goto done;
+	}
+
+	/* the plan */
+	p.target = strdup(target);
+	if (cmd) {
+		p.command = strdup(cmd);
+	} else if (strcmp(target, "hostsim") == 0) {
+		char exe[PATH_MAX], c[PATH_MAX + 256];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		char *s;
+
+		exe[n > 0 ? n : 0] = '\0';
+		s = strrchr(exe, '/');
+		snprintf(c, sizeof(c), "%s%shostsim --harts %llu --mem-size %s $SIM \"$IMAGE\"", s ? exe : "",
+			 s ? (s[1] = '\0', "") : "", (unsigned long long)harts, memsize);
+		p.command = strdup(c);
+	} else if (strcmp(target, "qemu-virt") == 0 || strcmp(target, "qemu-spike") == 0) {
+		char c[512];
+
+		snprintf(c, sizeof(c), "qemu-system-riscv64 -M %s -bios none -nographic -smp %llu -m %s -kernel \"$IMAGE\"",
+			 target + 5, (unsigned long long)harts, memsize);
+		p.command = strdup(c);
+	} else {
+		fprintf(stderr, "rvmess plan: target '%s' needs --cmd (the simulation command; $IMAGE is the image)\n",
+			target);
+		goto done;
+	}
+	if (!realpath(image, absimg))
+		snprintf(absimg, sizeof(absimg), "%s", image);
+	p.image = strdup(absimg);
+	{
+		char exe[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		exe[n > 0 ? n : 0] = '\0';
+		p.rvmess = strdup(exe);
+	}
+	p.reps = cfg.reps;
+	if (!ppj)
+		ppj = strcmp(split, "curve") == 0 ? PLAN_MAX_LIST : 1;
+	if (job_time)
+		ppj = job_time / point_time ? job_time / point_time : 1;
+	if (!mem_mb) {
+		uint64_t m;
+
+		mem_mb = rvm_parse_num(memsize, &m) == 0 ? (m >> 20) + 512 : 1024;
+	}
+	for (int i = 0; i < (nsims ? nsims : 1); i++) {
+		struct plan_config *c;
+		const char *s = nsims ? sims[i] : "", *eq = strchr(s, '=');
+
+		p.configs = xrealloc(p.configs, (p.nconfigs + 1) * sizeof(*p.configs));
+		c = &p.configs[p.nconfigs++];
+		snprintf(c->name, sizeof(c->name), "c%d", i);
+		if (eq && s[0] != '-' && (size_t)(eq - s) < sizeof(c->name) && !memchr(s, ' ', (size_t)(eq - s))) {
+			memcpy(c->name, s, (size_t)(eq - s));
+			c->name[eq - s] = '\0';
+			s = eq + 1;
+		}
+		c->sim = strdup(s);
+		for (int k = 0; k < i; k++)
+			if (strcmp(p.configs[k].name, c->name) == 0) {
+				fprintf(stderr, "rvmess plan: two configurations named '%s'\n", c->name);
+				goto done;
+			}
+	}
+	if (adaptive > 0) {
+		uint64_t *cd = p.cand;
+
+		p.ncand = cfg.mess_npause;
+		for (size_t i = 0; i < p.ncand; i++)
+			cd[i] = cfg.mess_pause[i];
+		for (size_t i = 1; i < p.ncand; i++) /* ascending, unique */
+			for (size_t k = i; k > 0 && cd[k] < cd[k - 1]; k--) {
+				uint64_t t = cd[k];
+
+				cd[k] = cd[k - 1];
+				cd[k - 1] = t;
+			}
+		for (size_t i = 1; i < p.ncand; i++)
+			if (cd[i] == cd[i - 1]) {
+				memmove(&cd[i], &cd[i + 1], (p.ncand - i - 1) * sizeof(*cd));
+				p.ncand--;
+				i--;
+			}
+		p.adapt_tol = adaptive / 100;
+		p.adapt_budget = (unsigned)(budget ? budget : p.ncand);
+	}
+	for (size_t c = 0; c < p.nconfigs; c++) {
+		char sfx[256];
+
+		suites_text(cfg.suites, sfx, sizeof(sfx));
+		if (strip_mess(sfx, rest, sizeof(rest)))
+			plan_add_job(&p, (unsigned)c, rest, 0);
+		if (!(cfg.suites & RVM_SUITE_MESS))
+			continue;
+		for (uint32_t m = 0; m < cfg.mess_nmix; m++) {
+			uint64_t pauses[PLAN_MAX_LIST];
+			size_t np = 0;
+
+			if (adaptive > 0) {
+				size_t idx[PLAN_MAX_LIST];
+
+				np = adapt_coarse(p.ncand, coarse, idx);
+				for (size_t k = 0; k < np; k++)
+					pauses[k] = p.cand[idx[k]];
+			} else {
+				for (uint32_t k = 0; k < cfg.mess_npause; k++)
+					pauses[np++] = cfg.mess_pause[k];
+			}
+			for (size_t k = 0; k < np; k += ppj) {
+				struct plan_job *j = plan_add_job(&p, (unsigned)c, "mess", 1);
+
+				j->nmix = 1;
+				j->mix[0] = cfg.mess_mix[m];
+				for (size_t q = k; q < np && q < k + ppj; q++)
+					j->pause[j->npause++] = pauses[q];
+			}
+		}
+	}
+	p.mem_mb = mem_mb;
+	p.time_s = time_s ? time_s : point_time ? 3 * ppj * point_time + 60 : 3600;
+
+	/* the directory */
+	snprintf(path, sizeof(path), "%s/%s", dir, PLAN_MANIFEST);
+	if (stat(path, &st) == 0) {
+		fprintf(stderr, "rvmess plan: %s already holds a plan (%s); choose a new directory\n", dir, path);
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/images", dir);
+	if (mkdir_p(path) < 0 || (snprintf(path, sizeof(path), "%s/logs", dir), mkdir_p(path)) < 0) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		goto done;
+	}
+	cfg_block_write(&cfg, buf + sec.offset);
+	snprintf(path, sizeof(path), "%s/base.elf", dir);
+	if (cfg_write_atomic(path, buf, len, 0644) < 0) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		goto done;
+	}
+	for (size_t i = 0; i < p.njobs; i++)
+		if (write_job_image(dir, &p.jobs[i], buf, len, &sec, &cfg) < 0)
+			goto done;
+	if (write_runner(dir) < 0 || write_manifest(dir, &p) < 0)
+		goto done;
+	{
+		size_t pts = 0;
+
+		for (size_t i = 0; i < p.njobs; i++)
+			pts += p.jobs[i].nmix * p.jobs[i].npause;
+		printf("rvmess plan: wrote %s/ (%zu jobs, %zu Mess points x %u reps, %zu configuration%s, target %s)\n",
+		       dir, p.njobs, pts, p.reps, p.nconfigs, p.nconfigs == 1 ? "" : "s", p.target);
+		printf("rvmess plan: run it: %s/run.sh -j N  (or --slurm); then rvmess merge %s -o OUT\n", dir, dir);
+	}
+	rc = 0;
+done:
+	plan_free(&p);
+	free(buf);
+	return rc;
+}
+
+/* ---- --refine -------------------------------------------------------------- */
+
+static int refine(const char *dir)
+{
+	struct plan p;
+	struct sweep_logs L;
+	char path[PATH_MAX];
+	unsigned char *buf = NULL;
+	size_t len, added = 0, before;
+	struct elf_section sec;
+	struct rvm_config cfg;
+	int rc = 2;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, PLAN_MANIFEST);
+	switch (plan_read_file(path, stderr, &p)) {
+	case 0: break;
+	case -1: fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno)); return 2;
+	default: return 1;
+	}
+	if (!p.ncand) {
+		fprintf(stderr, "rvmess plan: %s is not an adaptive plan (no adaptive line)\n", path);
+		plan_free(&p);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/base.elf", dir);
+	buf = load_image(path, &len, &sec, &cfg);
+	if (!buf) {
+		plan_free(&p);
+		return 2;
+	}
+	sweep_logs_read(&L, &p, dir, NULL);
+	before = p.njobs;
+	for (size_t c = 0; c < p.nconfigs; c++) {
+		unsigned mixes[PLAN_MAX_LIST];
+		size_t nm = 0;
+
+		for (size_t i = 0; i < p.njobs; i++) /* the curves of this configuration */
+			if (p.jobs[i].config == c && p.jobs[i].mess)
+				for (size_t k = 0; k < p.jobs[i].nmix; k++) {
+					size_t q;
+
+					for (q = 0; q < nm && mixes[q] != p.jobs[i].mix[k]; q++)
+						;
+					if (q == nm && nm < PLAN_MAX_LIST)
+						mixes[nm++] = p.jobs[i].mix[k];
+				}
+		for (size_t m = 0; m < nm; m++) {
+			int have[PLAN_MAX_LIST];
+			double lat[PLAN_MAX_LIST], bw[PLAN_MAX_LIST];
+			size_t idx[PLAN_MAX_LIST], n, planned = 0;
+			struct adapt_curve ac = { p.ncand, p.cand, have, lat, bw };
+
+			for (size_t k = 0; k < p.ncand; k++) {
+				int pl = sweep_point_planned(&p, (unsigned)c, mixes[m], p.cand[k]);
+
+				have[k] = sweep_point_value(&L, &p, (unsigned)c, mixes[m], p.cand[k], &lat[k], &bw[k]) == 0;
+				planned += pl;
+				if (pl && !have[k]) /* planned, not measured yet: nothing to refine on */
+					goto next_curve;
+			}
+			n = adapt_next(&ac, p.adapt_tol, p.adapt_budget > planned ? p.adapt_budget : planned, idx,
+				       PLAN_MAX_LIST);
+			for (size_t k = 0; k < n; k++) {
+				struct plan_job *j = plan_add_job(&p, (unsigned)c, "mess", 1);
+
+				j->nmix = 1;
+				j->mix[0] = mixes[m];
+				j->npause = 1;
+				j->pause[0] = p.cand[idx[k]];
+				added++;
+			}
+next_curve:;
+		}
+	}
+	for (size_t i = before; i < p.njobs; i++)
+		if (write_job_image(dir, &p.jobs[i], buf, len, &sec, &cfg) < 0)
+			goto out;
+	if (added && write_manifest(dir, &p) < 0)
+		goto out;
+	printf("rvmess plan: refine: %zu new job%s\n", added, added == 1 ? "" : "s");
+	rc = 0;
+out:
+	sweep_logs_free(&L);
+	plan_free(&p);
+	free(buf);
+	return rc;
+}

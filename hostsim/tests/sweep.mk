@@ -1,0 +1,4 @@
+# Unit tests of the sweep plans (hostsim/cli/plan.c): manifest, merge bookkeeping, adaptive placement.
+UNIT_TESTS += test_plan
+test_plan_SRCS := hostsim/tests/test_plan.c $(RVMESS_LIB_SRCS)
+test_plan_LIBS := -lm
