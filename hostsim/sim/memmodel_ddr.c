@@ -636,7 +636,8 @@ static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x,
 		if (e->pat && x >= e->before) { /* the pattern, across at most two words */
 			uint64_t a = x - e->before, sh = a & 63;
 			occ[((a >> 6) & (nw - 1)) * d->nbm + bm] |= e->pat << sh;
-			occ[(((a >> 6) + 1) & (nw - 1)) * d->nbm + bm] |= e->pat >> 1 >> (63 - sh);
+			if (sh + e->before + e->after > 63)
+				occ[(((a >> 6) + 1) & (nw - 1)) * d->nbm + bm] |= e->pat >> 1 >> (63 - sh);
 		} else
 			fb_set(d, occ, nw, bm, x > e->before ? x - e->before : 0, x + e->after);
 	}
