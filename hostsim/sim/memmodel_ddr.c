@@ -180,6 +180,7 @@ struct fq { uint64_t *v; unsigned mask, head, n; };
 
 static void fq_init(struct fq *q, unsigned n);
 
+#define PBUCKETS 1024
 struct dchan {
 	uint64_t *slot;       /* the data bus: a ring of slots (see bus_find) */
 	uint64_t smask, shi, slast; /* ring size - 1; latest earliest slot asked for; last busy + 1 */
@@ -192,7 +193,7 @@ struct dchan {
 	struct pwrite *pend;  /* writes queued, not yet scheduled, oldest first */
 	struct pwrite *grp;   /* drain: the writes to one row (scratch) */
 	unsigned npend;
-	uint64_t pmask;       /* bit (la & 63) of every pending write */
+	uint16_t pcnt[PBUCKETS]; /* pending writes per bucket la & (PBUCKETS - 1) */
 	struct dbank *bk;     /* ranks * bgs * banks */
 	struct drank *rk;
 };
@@ -448,13 +449,13 @@ oom:
 
 /* ---- mapping ------------------------------------------------------------------ */
 
-static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
+static inline void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 {
-	uint32_t m = 0;
-	for (unsigned i = 0; i < d->mbytes; i++)
+	uint32_t m = d->mtab[0][la & 255];
+	for (unsigned i = 1; i < d->mbytes; i++)
 		m |= d->mtab[i][(la >> 8 * i) & 255];
-	unsigned v[NF] = { m & 255, m >> 16 & 255, m >> 24, m >> 8 & 255, 0 };
 	uint64_t row = la >> d->rowshift;
+	unsigned bg = m >> 16 & 255, ba = m >> 24;
 	if (d->xor) {
 		/* fold every row bit into (bank, bank group): lines that share
 		 * their low address bits, such as a line and the LLC victim it
@@ -464,13 +465,13 @@ static void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 		if (nb)
 			for (uint64_t r = row; r; r >>= nb)
 				f ^= r;
-		v[F_BG] ^= (unsigned)(f & (d->nbg - 1));
-		v[F_BA] ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
+		bg ^= (unsigned)(f & (d->nbg - 1));
+		ba ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
 	}
-	l->ch = v[F_CH];
-	l->ra = v[F_RA];
-	l->bg = v[F_BG];
-	l->ba = v[F_BA];
+	l->ch = m & 255;
+	l->ra = m >> 8 & 255;
+	l->bg = bg;
+	l->ba = ba;
 	l->row = (int64_t)row;
 }
 
@@ -493,7 +494,7 @@ void memmodel_ddr_map(const void *st, uint64_t la, unsigned *ch, unsigned *ra, u
 static uint64_t epoch(const struct ddr *d, const struct drank *rk, uint64_t t)
 {
 	struct drank *w = (struct drank *)rk;
-	if (t >= w->ep_t && t - w->ep_t < d->t[T_REFI])
+	if (t - w->ep_t < d->t[T_REFI]) /* (t < ep_t wraps round: no) */
 		return w->ep;
 	uint64_t s = rk->ref_off + d->t[T_REFI];
 	if (t < s) /* (the cache starts as epoch 0 over [0, tREFI), inside it) */
@@ -532,10 +533,11 @@ static uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t
 
 /* The bitmaps of a ring word: per direction, rank and bank group, then per
  * direction and rank, then per direction and rank for the other ranks'
- * bursts (never set with one rank; see fb_take). */
+ * bursts (never set with one rank; see fb_take), then the slots taken. */
 #define FB_G(d, w, r, g) (((w) * (d)->nra + (r)) * (d)->nbg + (g))
 #define FB_R(d, w, r) (2 * (d)->nra * (d)->nbg + (w) * (d)->nra + (r))
 #define FB_O(d, w, r) (2 * (d)->nra * (d)->nbg + 2 * (d)->nra + (w) * (d)->nra + (r))
+#define FB_T(d) FB_O(d, 2, 0) /* every slot taken */
 
 /* Whole slots from a burst (direction xw) to the next one (w) of the same
  * or another rank and bank group, from the timings. */
@@ -559,7 +561,7 @@ static void bus_need(struct ddr *d)
 					if (n > d->span)
 						d->span = n;
 				}
-	d->nbm = FB_O(d, 2, 0);
+	d->nbm = FB_T(d) + 1;
 	for (int xw = 0; xw < 2; xw++) {
 		unsigned n = 0;
 		for (int w = 0; w < 2; w++) {
@@ -572,12 +574,16 @@ static void bus_need(struct ddr *d)
 				d->fbe[xw][n++] = (struct fbe){ d->need[w][xw][0][0] - 1, d->need[xw][w][0][0] - 1,
 				                                FB_O(d, w, 0), 1, 0, 2, 0 };
 		}
+		unsigned m = 0;
 		for (unsigned i = 0; i < n; i++) {
 			struct fbe *e = &d->fbe[xw][i];
+			if (!e->before && !e->after)
+				continue; /* the slot itself: FB_T has it */
 			if (e->before + e->after < 64)
 				e->pat = ~0ull >> (63 - e->before - e->after);
+			d->fbe[xw][m++] = *e;
 		}
-		d->nfbe[xw] = n;
+		d->nfbe[xw] = m;
 	}
 }
 
@@ -612,10 +618,12 @@ static inline void fb_set(const struct ddr *d, uint64_t *occ, uint64_t nw, unsig
  * rule), FB_R(w, rank) (another bank group's: it covers the bank group's
  * own bursts too, harmlessly, as tCCD_L >= tCCD_S and tWTR_L >= tWTR_S
  * make a bank group's own spacing the larger) and FB_O(w, rank) (another
- * rank's), and so sees every committed burst's rules at once.
+ * rank's), and so sees every committed burst's rules at once; FB_T has
+ * the slot itself (a rule of one slot marks nothing more).
  */
 static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned bg, int xw)
 {
+	occ[((x >> 6) & (nw - 1)) * d->nbm + FB_T(d)] |= 1ull << (x & 63);
 	for (unsigned i = 0; i < d->nfbe[xw]; i++) {
 		const struct fbe *e = &d->fbe[xw][i];
 		if (e->kind == 2) { /* another rank's spacing, whatever the bank group */
@@ -628,7 +636,8 @@ static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x,
 		if (e->pat && x >= e->before) { /* the pattern, across at most two words */
 			uint64_t a = x - e->before, sh = a & 63;
 			occ[((a >> 6) & (nw - 1)) * d->nbm + bm] |= e->pat << sh;
-			occ[(((a >> 6) + 1) & (nw - 1)) * d->nbm + bm] |= e->pat >> 1 >> (63 - sh);
+			if (sh + e->before + e->after > 63)
+				occ[(((a >> 6) + 1) & (nw - 1)) * d->nbm + bm] |= e->pat >> 1 >> (63 - sh);
 		} else
 			fb_set(d, occ, nw, bm, x > e->before ? x - e->before : 0, x + e->after);
 	}
@@ -695,7 +704,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 		k = lo;
 	/* the slots this burst may not take: its bank group's, its rank's and
 	 * the other ranks' rules */
-	unsigned ig = FB_G(d, w, rank, bg), ir = FB_R(d, w, rank), io = FB_O(d, w, rank);
+	unsigned ig = FB_G(d, w, rank, bg), ir = FB_R(d, w, rank), io = FB_O(d, w, rank), it = FB_T(d);
 	/* each step moves k forward; a full ring of steps is a bug */
 	for (uint64_t step = 0;; step++) {
 		if (step > 4 * (ch->smask + 1) + 1000)
@@ -712,7 +721,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 		if (k + d->span + 64 > ch->slow + ch->smask)
 			ring_fit(d, ch, k);
 		const uint64_t *p = ch->occ + ((k >> 6) & ((ch->smask + 1) / 64 - 1)) * d->nbm;
-		uint64_t word = (p[ig] | p[ir] | p[io]) >> (k & 63);
+		uint64_t word = (p[ig] | p[ir] | p[io] | p[it]) >> (k & 63);
 		if (!(word & 1))
 			return k;
 		/* on to the next slot it may take */
@@ -975,10 +984,12 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 		int64_t row = ch->pend[first].l.row;
 		ch->grp[0] = ch->pend[first];
 		ch->pend[first].bank = DRAINED;
+		ch->pcnt[ch->grp[0].la & (PBUCKETS - 1)]--;
 		for (unsigned i = first + 1; i < ch->npend; i++)
 			if (ch->pend[i].bank == bank && ch->pend[i].l.row == row) {
 				ch->grp[n++] = ch->pend[i];
 				ch->pend[i].bank = DRAINED;
+				ch->pcnt[ch->pend[i].la & (PBUCKETS - 1)]--;
 			}
 		left -= n;
 		for (unsigned i = 0; i < n; i++) {
@@ -993,9 +1004,6 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 		if (ch->pend[i].bank != DRAINED)
 			ch->pend[k++] = ch->pend[i];
 	ch->npend = k;
-	ch->pmask = 0;
-	for (unsigned i = 0; i < ch->npend; i++)
-		ch->pmask |= 1ull << (ch->pend[i].la & 63);
 }
 
 static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
@@ -1017,13 +1025,13 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
 		}
 		fq_pop(&ch->wq_free);
 		ch->pend[ch->npend++] = (struct pwrite){ la, te, l, (l.ra * d->nbg + l.bg) * d->nba + l.ba };
-		ch->pmask |= 1ull << (la & 63);
+		ch->pcnt[la & (PBUCKETS - 1)]++;
 		if (ch->npend >= d->hi)
 			drain(d, ch, te);
 		return t2cyc_up(te) + 1;
 	}
 	d->st.reads++;
-	if (ch->pmask & (1ull << (la & 63)))
+	if (ch->pcnt[la & (PBUCKETS - 1)])
 		for (unsigned i = 0; i < ch->npend; i++)
 			if (ch->pend[i].la == la) {
 				d->st.fwd++;
