@@ -20,6 +20,8 @@
 #       the memory traffic (src=ctr): no bw-disagree warning, and the memctl
 #       total is at most, and within 5 % of, the LLC misses hostsim's --stats
 #       counted over the whole run
+#   machines-*   refusals (exit 2 and the reason): an image without the
+#       profile's symbols, an unknown profile, an odd clock on openpiton
 #   cva6-uart   the log has no byte dropped or lost at the exit (hostsim's
 #       cva6 UART drops a byte written before LSR was read and loses one
 #       still in it at the exit)
@@ -134,6 +136,20 @@ if make --no-print-directory -s PLATFORM=openpiton OPENPITON_END=metro BUILD="$T
 else
 	fail openpiton-metro "make OPENPITON_END=metro failed: $(tail -n 3 "$T/metro.build" | tr '\n' ' ')"
 fi
+
+# ---- refusals: an image without the profile's symbols, an unknown profile, a clock
+# whose mtime rate is not whole (exit 2 and the reason)
+refuse() { # CASE WANT-PATTERN ARGS...
+	local c=$1 pat=$2 rc
+	shift 2
+	"$HS" "$@" >"$T/$c.out" 2>&1
+	rc=$?
+	if [ $rc = 2 ] && grep -q -- "$pat" "$T/$c.out"; then pass "$c"; else fail "$c" "exit $rc: $(head -c 200 "$T/$c.out")"; fi
+}
+refuse machines-no-tohost "needs the image's \`tohost\` symbol" --machine cva6 "$BUILD/images/openpiton.elf"
+refuse machines-no-pass "needs the image's functions \`pass\` and \`fail\`" --machine openpiton "$BUILD/images/cva6.elf"
+refuse machines-unknown "'nonesuch' is not virt, cva6 or openpiton" --machine nonesuch "$BUILD/images/cva6.elf"
+refuse machines-odd-clock "not a whole number of Hz" --machine openpiton --freq-mhz 51 "$BUILD/images/openpiton.elf"
 
 # ---- counters in the mess suite ---------------------------------------------------
 # l1d_miss of every point within 10 % of its loads
