@@ -122,6 +122,8 @@ help:
 	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS, STATS,"
 	@echo "           RUN_CONFIG (image config file), RUN_SIM (hostsim options: --mem-model ddr),"
 	@echo "           RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
+	@echo "           CVA6_CLK_HZ (cva6 image: core clock, timebase = clock/4; default 50000000),"
+	@echo "           OPENPITON_END (openpiton image: pass, or metro for the Metro-MPI end loads)"
 
 clean:
 	rm -rf $(BUILD)

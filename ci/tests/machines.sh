@@ -13,13 +13,16 @@
 #       through tohost (its code) / through `fail`
 #   openpiton-metro   the OPENPITON_END=metro build ends by its load from
 #       0x8100000000 (hostsim says which convention ended the run)
-#   cva6-mess, openpiton-mess   2 harts, a ring and arrays far larger than
-#       the LLC: every chase load misses the L1D, so the HPM l1d_miss of each
-#       point is within 10 % of its loads (CVA6 mhpmevent 2; OpenPiton's fixed
-#       CSR 0xB04); on openpiton the L2 miss counters (byte-swapped MMIO) are
+#   cva6-mess, openpiton-mess   2 harts, a ring far larger than the L1D
+#       (cva6: within the LLC, so that L1D and LLC misses differ; openpiton:
+#       ring and arrays far larger than the LLC): nearly every chase load
+#       misses the L1D, so the HPM l1d_miss of each point is within 10 % of
+#       its loads (CVA6 mhpmevent 2; OpenPiton's fixed CSR 0xB04); on openpiton the L2 miss counters (byte-swapped MMIO) are
 #       the memory traffic (src=ctr): no bw-disagree warning, and the memctl
 #       total is at most, and within 5 % of, the LLC misses hostsim's --stats
 #       counted over the whole run
+#   machines-*   refusals (exit 2 and the reason): an image without the
+#       profile's symbols, an unknown profile, an odd clock on openpiton
 #   cva6-uart   the log has no byte dropped or lost at the exit (hostsim's
 #       cva6 UART drops a byte written before LSR was read and loses one
 #       still in it at the exit)
@@ -135,13 +138,29 @@ else
 	fail openpiton-metro "make OPENPITON_END=metro failed: $(tail -n 3 "$T/metro.build" | tr '\n' ' ')"
 fi
 
+# ---- refusals: an image without the profile's symbols, an unknown profile, a clock
+# whose mtime rate is not whole (exit 2 and the reason)
+refuse() { # CASE WANT-PATTERN ARGS...
+	local c=$1 pat=$2 rc
+	shift 2
+	"$HS" "$@" >"$T/$c.out" 2>&1
+	rc=$?
+	if [ $rc = 2 ] && grep -q -- "$pat" "$T/$c.out"; then pass "$c"; else fail "$c" "exit $rc: $(head -c 200 "$T/$c.out")"; fi
+}
+refuse machines-no-tohost "needs the image's \`tohost\` symbol" --machine cva6 "$BUILD/images/openpiton.elf"
+refuse machines-no-pass "needs the image's functions \`pass\` and \`fail\`" --machine openpiton "$BUILD/images/cva6.elf"
+refuse machines-unknown "'nonesuch' is not virt, cva6 or openpiton" --machine nonesuch "$BUILD/images/cva6.elf"
+refuse machines-odd-clock "not a whole number of Hz" --machine openpiton --freq-mhz 51 "$BUILD/images/openpiton.elf"
+
 # ---- counters in the mess suite ---------------------------------------------------
 # l1d_miss of every point within 10 % of its loads
 l1d_check() {
 	paste <(field "$1" mess loads) <(field "$1" mess l1d_miss) |
 		awk '{ n++; if ($2 < 0.9 * $1 || $2 > 1.1 * $1) bad = bad " " $2 "/" $1 } END { if (!n || bad != "") { print n " points:" bad; exit 1 } }'
 }
-run cva6-mess cva6 2 "$BUILD/images/cva6.elf" $MESS
+# cva6: a ring (1 MiB) and arrays that fit the LLC but not the L1D, so that
+# an L1D miss and an LLC miss differ: l1d_miss must follow the loads
+run cva6-mess cva6 2 "$BUILD/images/cva6.elf" $MESS mess_chase_size=1M mess_gen_size=256K
 if [ "$(cat "$T/cva6-mess.rc")" != 0 ]; then
 	fail cva6-mess "exit $(cat "$T/cva6-mess.rc")"
 elif ! r=$(l1d_check "$T/cva6-mess.log"); then

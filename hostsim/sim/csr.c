@@ -173,9 +173,12 @@ int sim_csr_read(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t *v)
 {
 	if (csr >= 0xb00 && csr < 0xb20 && csr != 0xb01) { *v = cnt_read(s, h, csr - 0xb00); return 0; }
 	if (csr >= 0xc00 && csr < 0xc20) {
-		if (csr == 0xc01 && sim_mach(s)->no_time_csr) return -1;
-		if (csr == 0xc01) *v = sim_mtime(s, h);
-		else *v = cnt_read(s, h, csr - 0xc00);
+		if (csr == 0xc01) {
+			if (s->no_time_csr) return -1; /* cva6, openpiton */
+			*v = sim_mtime(s, h);
+		} else {
+			*v = cnt_read(s, h, csr - 0xc00);
+		}
 		return 0;
 	}
 	if (csr >= 0x320 && csr < 0x340 && sim_mach(s)->fixed_ev) return -1; /* no mhpmevent, mcountinhibit */

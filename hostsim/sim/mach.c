@@ -29,11 +29,11 @@ static const uint8_t piton_fixed[9] = {
 	[4] = MEMSYS_EV_L1D_MISS, [7] = MEMSYS_EV_LOAD, [8] = MEMSYS_EV_STORE,
 };
 
+const struct sim_machine sim_machine_virt = {
+	.name = "virt", .devs = sim_devs, .ndevs = &sim_ndevs, .hpm_dtb = 1,
+};
+
 static const struct sim_machine machines[SIM_NMACHINES] = {
-	[SIM_MACH_VIRT] = {
-		.name = "virt", .devs = sim_devs, .ndevs = &sim_ndevs,
-		.hpm_dtb = 1,
-	},
 	[SIM_MACH_CVA6] = {
 		.name = "cva6", .devs = cva6_devs, .ndevs = &cva6_ndevs,
 		.mtime_div = 4, .dtb_timebase = 32768,
@@ -51,12 +51,9 @@ static const struct sim_machine machines[SIM_NMACHINES] = {
 
 const struct sim_machine *sim_machine_get(unsigned id)
 {
+	if (id == SIM_MACH_VIRT)
+		return &sim_machine_virt;
 	return id < SIM_NMACHINES ? &machines[id] : NULL;
-}
-
-const struct sim_machine *sim_mach(const struct sim *s)
-{
-	return s->mach ? s->mach : &machines[SIM_MACH_VIRT];
 }
 
 int sim_exit_status(uint64_t status)

@@ -58,8 +58,9 @@ struct sim_msym {
 };
 
 const struct sim_machine *sim_machine_get(unsigned id);
-/* The profile of s (virt when s has none, e.g. a unit test's bare sim). */
-const struct sim_machine *sim_mach(const struct sim *s);
+/* The profile of s (virt when s has none, e.g. a unit test's bare sim):
+ * sim_mach(s) in sim.h. */
+extern const struct sim_machine sim_machine_virt;
 /* After the ELF is loaded: the profile's symbols.  0 or -1 (err). */
 int sim_mach_symbols(struct sim *s, const char *path, char *err, size_t errlen);
 /* Put the DTB (n bytes) where the profile has it; sets s->fdt_addr.  0, or

@@ -31,11 +31,12 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "unknown machine %u", o->machine);
 		return -1;
 	}
+	s->no_time_csr = s->mach->no_time_csr;
 	if (s->mach->mtime_div) { /* mtime ticks every mtime_div core clocks */
 		s->opt.timebase = s->opt.freq_mhz * 1000000ull / s->mach->mtime_div;
 		if (s->opt.timebase * s->mach->mtime_div != s->opt.freq_mhz * 1000000ull) {
-			snprintf(err, errlen, "--machine %s: mtime ticks every %u clocks: --freq-mhz %llu MHz is not a multiple of that",
-			         s->mach->name, s->mach->mtime_div, (unsigned long long)s->opt.freq_mhz);
+			snprintf(err, errlen, "--machine %s: mtime ticks every %u clocks, and %llu MHz / %u is not a whole number of Hz: use an even --freq-mhz",
+			         s->mach->name, s->mach->mtime_div, (unsigned long long)s->opt.freq_mhz, s->mach->mtime_div);
 			return -1;
 		}
 	}

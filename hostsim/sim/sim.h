@@ -206,7 +206,13 @@ struct sim {
 
 	const struct sim_machine *mach; /* --machine profile (mach.h); NULL: virt */
 	struct sim_msym msym;    /* the symbols it found in the image */
+	int no_time_csr;         /* mach->no_time_csr, where the time CSR read tests it */
 };
+
+static inline const struct sim_machine *sim_mach(const struct sim *s)
+{
+	return s->mach ? s->mach : &sim_machine_virt;
+}
 
 /* machine.c */
 int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen);

@@ -3,6 +3,9 @@
 # core clock the image assumes (timebase = CVA6_CLK_HZ / 4), default the DTB's
 # nominal 50 MHz.
 CVA6_CLK_HZ ?= 50000000
+ifeq ($(shell echo '$(CVA6_CLK_HZ)' | grep -Ex '[1-9][0-9]{0,9}'),)
+$(error CVA6_CLK_HZ must be the core clock in Hz (a whole number), not '$(CVA6_CLK_HZ)')
+endif
 PLAT_cva6_MODE := M
 PLAT_cva6_LDS  := linker/cva6.ld
 PLAT_cva6_SRCS := platform/cva6/cva6.c platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c \
