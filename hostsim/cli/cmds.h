@@ -9,5 +9,6 @@ int cmd_config(int argc, char **argv);
 int cmd_curves(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 
 #endif

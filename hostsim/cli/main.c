@@ -17,6 +17,7 @@ static const struct rvm_cmd cmds[] = {
 	{ "curves", cmd_curves, "curves MESS.csv [-o DIR] [--peak GBPS]  metrics, SVG and Mess simulator curves from a Mess CSV" },
 	{ "compare", cmd_compare, "compare RUN_A RUN_B [-o DIR]  two parsed runs side by side (levels, latency, Mess, curve differences)" },
 	{ "sim", cmd_sim, "sim info|curves|run|trace|sweep FAMILY ...  the Mess analytical simulator without a CPU (docs/mess.md)" },
+	{ "capture", cmd_capture, "capture DEVICE|- -o LOG [--baud N] [--timeout S] [--out DIR]  record a serial console until the end record, then parse it" },
 };
 
 static void usage(FILE *f)
