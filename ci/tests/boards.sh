@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
 RVMESS=$BUILD/bin/rvmess
-CASES="sifive_u-5 sbi-moved-4 relocs-list relocs-refuse capture-pty capture-timeout capture-truncated capture-usage"
+CASES="sifive_u-5 sbi-moved-4 sbi-pmu relocs-list relocs-refuse capture-pty capture-timeout capture-truncated capture-usage"
 
 if ! command -v qemu-system-riscv64 >/dev/null; then
 	for c in $CASES; do skip "$c" "qemu-system-riscv64 not installed"; done
@@ -110,6 +110,38 @@ sbi_moved_case() {
 	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
 }
 sbi_moved_case
+
+# field REC KEY: the value of KEY= in the record text REC
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+sbi_pmu_case() {
+	local name=sbi-pmu why="" log=$TMP/sbi-moved/console.log rec lead k
+	if [ ! -s "$log" ]; then
+		skip $name "no sbi-moved-4 log"
+		return
+	fi
+	lead=$(sed -n 's/.*@RVM 0 hdr h=\([0-9]*\) .*/\1/p' "$log")
+	rec=$(grep -aoE '@RVM [0-9]+ pmu h=[0-9]+ [^*]*' "$log")
+	declare -A v
+	for k in counters cycles_csr cycles_err instret_csr instret_err loop_insns cycles instret rdcycle rdinstret l1d llc; do
+		v[$k]=$(field "$rec" $k)
+	done
+	if [ "$(echo "$rec" | grep -c .)" != 1 ] || ! echo "$rec" | grep -q " pmu h=$lead "; then
+		why="want one pmu record from the lead $lead, got: $(echo "$rec" | head -2 | tr '\n' '|')"
+	elif [ "${v[cycles_csr]}/${v[cycles_err]}" != 0xc00/ok ] || [ "${v[instret_csr]}/${v[instret_err]}" != 0xc02/ok ]; then
+		why="cycles on ${v[cycles_csr]} (${v[cycles_err]}), instret on ${v[instret_csr]} (${v[instret_err]}): want 0xc00 and 0xc02"
+	elif [ "${v[loop_insns]}" != 20000 ]; then
+		why="loop_insns=${v[loop_insns]}, want 2 x 10000"
+	elif ! [ "${v[cycles]}" -gt 0 ] || ! [ "${v[cycles]}" -le "${v[rdcycle]}" ] ||
+		! [ "${v[instret]}" -ge "${v[loop_insns]}" ] || ! [ "${v[instret]}" -le "${v[rdinstret]}" ]; then
+		why="implausible: cycles=${v[cycles]} (want 0 < it <= rdcycle=${v[rdcycle]}), instret=${v[instret]} (want loop_insns <= it <= rdinstret=${v[rdinstret]})"
+	elif [ "${v[l1d]}/${v[llc]}" != not_supported/not_supported ]; then
+		why="cache events l1d=${v[l1d]} llc=${v[llc]}: QEMU's riscv,pmu maps none, want not_supported"
+	elif ! [ "${v[counters]}" -ge 3 ]; then
+		why="counters=${v[counters]}: fewer than cycle, time and instret"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass "$name (counters=${v[counters]} cycles=${v[cycles]} instret=${v[instret]})"; fi
+}
+sbi_pmu_case
 
 # A small image for the relocation tool: linked like sbi.elf (the sbi link
 # script, --emit-relocs) from entry.S (the table) and one file that holds
