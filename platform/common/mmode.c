@@ -26,10 +26,3 @@ uint64_t pm_event_read(enum pm_event e)
 {
 	return pm_hpm_read(e == PM_EV_L1D_MISS ? 3 : 4);
 }
-
-/* M-mode programs mhpmevent itself: no SBI PMU to check. */
-int pm_pmu_check(struct pm_pmu_check *c)
-{
-	(void)c;
-	return -1;
-}

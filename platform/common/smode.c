@@ -12,6 +12,7 @@
 #define PM_IE       "sie"
 #define PM_SOFT_IE  2ul /* SSIE */
 #define PM_HPM_BASE "0xc00"
+#define PM_SBI_PMU  1 /* pm_pmu_check below */
 #include "pmode.inc"
 
 unsigned rvm_hartid(void); /* firmware/hart.c */
