@@ -82,13 +82,14 @@ RUN_PLATFORM_hostsim    := virt
 RUN_PLATFORM_qemu-virt  := virt
 RUN_PLATFORM_qemu-sbi   := sbi
 RUN_PLATFORM_qemu-spike := spike
+RUN_PLATFORM_qemu-sifive_u := virt
 RUN_PLATFORM := $(RUN_PLATFORM_$(RUN_TARGET))
-RUN_FOR_PLATFORM := $(firstword $(foreach t,hostsim qemu-virt qemu-sbi qemu-spike,$(if $(filter $(PLATFORM),$(RUN_PLATFORM_$(t))),$(t))))
+RUN_FOR_PLATFORM := $(firstword $(foreach t,hostsim qemu-virt qemu-sbi qemu-spike qemu-sifive_u,$(if $(filter $(PLATFORM),$(RUN_PLATFORM_$(t))),$(t))))
 RUN_MISMATCH := $(and $(PLATFORM),$(RUN_PLATFORM),$(filter-out $(RUN_PLATFORM),$(PLATFORM)))
 RUN_WHY := $(if $(filter hostsim,$(RUN_TARGET)), (hostsim runs M-mode images only))
 RUN_MISMATCH_MSG = make run: RUN_TARGET=$(RUN_TARGET) runs $(RUN_PLATFORM).elf, not $(PLATFORM).elf$(RUN_WHY). Use: make PLATFORM=$(PLATFORM) run RUN_TARGET=$(RUN_FOR_PLATFORM)   or: make PLATFORM=$(RUN_PLATFORM) run RUN_TARGET=$(RUN_TARGET)
 run: deps
-	@$(if $(RUN_PLATFORM),,echo "make run: unknown RUN_TARGET '$(RUN_TARGET)' (known: hostsim qemu-virt qemu-sbi qemu-spike)" >&2; exit 2)
+	@$(if $(RUN_PLATFORM),,echo "make run: unknown RUN_TARGET '$(RUN_TARGET)' (known: hostsim qemu-virt qemu-sbi qemu-spike qemu-sifive_u)" >&2; exit 2)
 	@$(if $(RUN_MISMATCH),echo "$(RUN_MISMATCH_MSG)" >&2; exit 2)
 	@$(MAKE) --no-print-directory -s all PLATFORM=$(RUN_PLATFORM)
 	@tools/run.sh --target $(RUN_TARGET) --harts $(RUN_HARTS) $(if $(RUN_CONFIG),--config $(RUN_CONFIG)) \
@@ -119,7 +120,7 @@ help:
 	@echo "  make deps            install missing Debian packages (root or sudo)"
 	@echo "  make clean"
 	@echo "           V=1 prints the build commands (quiet by default)"
-	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike), RUN_HARTS, STATS,"
+	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike qemu-sifive_u), RUN_HARTS, STATS,"
 	@echo "           RUN_CONFIG (image config file), RUN_SIM (hostsim options: --mem-model ddr),"
 	@echo "           RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
 	@echo "           CVA6_CLK_HZ (cva6 image: core clock, timebase = clock/4; default 50000000),"

@@ -280,6 +280,30 @@ static int may_print(void)
 	return h == rvm.lead || (st != HS_MISSING && st != HS_HUNG);
 }
 
+/* S-mode: what the SBI PMU extension gives (platform.h, pm_pmu_check) */
+static void pmu_record(void)
+{
+	struct pm_pmu_check c;
+	struct rec r;
+
+	if (pm_pmu_check(&c) < 0)
+		return;
+	rec_begin(&r, REC_PMU);
+	rec_u(&r, "counters", c.counters);
+	rec_x(&r, "cycles_csr", c.cycles_csr);
+	rec_s(&r, "cycles_err", c.cycles_err);
+	rec_x(&r, "instret_csr", c.instret_csr);
+	rec_s(&r, "instret_err", c.instret_err);
+	rec_u(&r, "loop_insns", c.loop_insns);
+	rec_u(&r, "cycles", c.cycles);
+	rec_u(&r, "instret", c.instret);
+	rec_u(&r, "rdcycle", c.rdcycle);
+	rec_u(&r, "rdinstret", c.rdinstret);
+	rec_s(&r, "l1d", c.l1d);
+	rec_s(&r, "llc", c.llc);
+	rec_emit(&r);
+}
+
 static void lead_main(unsigned long hartid, const void *fdt)
 {
 	clear_bss();
@@ -306,6 +330,7 @@ static void lead_main(unsigned long hartid, const void *fdt)
 		rec_emit(&r);
 	}
 	cfg_record(&rvm.cfg);
+	pmu_record();
 	rvm.cfg_ok = cfg_check(&rvm.cfg, rvm.heap_size) == 0;
 	if (time_src == 2)
 		rvm_warn("timer", "no_time_csr_and_no_clint:_time_is_cycles");

@@ -113,6 +113,25 @@ uint64_t pm_event_read(enum pm_event e);
 extern uint64_t pm_event_id[2];
 
 /*
+ * The SBI PMU extension's self-check (S-mode; the lead, once, at boot): the
+ * firmware's counters for cycles and instructions (SBI config-matching, auto
+ * start) read around a loop of loop_insns instructions, beside the cycle and
+ * instret CSRs read around the same loop; and whether the firmware maps the
+ * L1D and last-level read-miss cache events.  Returns 0, or -1 when there is
+ * no SBI PMU (M-mode, old firmware): then nothing is filled.
+ */
+struct pm_pmu_check {
+	uint32_t counters;                /* the SBI PMU's number of counters */
+	uint32_t cycles_csr, instret_csr; /* the CSRs of the counters it gave (0: none) */
+	const char *cycles_err, *instret_err; /* "ok" or the SBI error's name */
+	uint64_t loop_insns;              /* instructions in the measured loop */
+	uint64_t cycles, instret;         /* deltas on the SBI PMU's counters */
+	uint64_t rdcycle, rdinstret;      /* deltas on the cycle / instret CSRs */
+	const char *l1d, *llc;            /* the cache events: "ok" or the SBI error's name */
+};
+int pm_pmu_check(struct pm_pmu_check *c);
+
+/*
  * Trap entry calls this (firmware/trap.c) with the trap CSRs of the current
  * mode.  Returns the pc to resume at.
  */

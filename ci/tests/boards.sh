@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
 RVMESS=$BUILD/bin/rvmess
-CASES="sifive_u-5 sbi-moved-4 relocs-list relocs-refuse"
+CASES="sifive_u-5 sbi-moved-4 sbi-pmu relocs-list relocs-refuse capture-pty capture-timeout capture-truncated capture-usage"
 
 if ! command -v qemu-system-riscv64 >/dev/null; then
 	for c in $CASES; do skip "$c" "qemu-system-riscv64 not installed"; done
@@ -111,6 +111,38 @@ sbi_moved_case() {
 }
 sbi_moved_case
 
+# field REC KEY: the value of KEY= in the record text REC
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+sbi_pmu_case() {
+	local name=sbi-pmu why="" log=$TMP/sbi-moved/console.log rec lead k
+	if [ ! -s "$log" ]; then
+		skip $name "no sbi-moved-4 log"
+		return
+	fi
+	lead=$(sed -n 's/.*@RVM 0 hdr h=\([0-9]*\) .*/\1/p' "$log")
+	rec=$(grep -aoE '@RVM [0-9]+ pmu h=[0-9]+ [^*]*' "$log")
+	declare -A v
+	for k in counters cycles_csr cycles_err instret_csr instret_err loop_insns cycles instret rdcycle rdinstret l1d llc; do
+		v[$k]=$(field "$rec" $k)
+	done
+	if [ "$(echo "$rec" | grep -c .)" != 1 ] || ! echo "$rec" | grep -q " pmu h=$lead "; then
+		why="want one pmu record from the lead $lead, got: $(echo "$rec" | head -2 | tr '\n' '|')"
+	elif [ "${v[cycles_csr]}/${v[cycles_err]}" != 0xc00/ok ] || [ "${v[instret_csr]}/${v[instret_err]}" != 0xc02/ok ]; then
+		why="cycles on ${v[cycles_csr]} (${v[cycles_err]}), instret on ${v[instret_csr]} (${v[instret_err]}): want 0xc00 and 0xc02"
+	elif [ "${v[loop_insns]}" != 20000 ]; then
+		why="loop_insns=${v[loop_insns]}, want 2 x 10000"
+	elif ! [ "${v[cycles]}" -gt 0 ] || ! [ "${v[cycles]}" -le "${v[rdcycle]}" ] ||
+		! [ "${v[instret]}" -ge "${v[loop_insns]}" ] || ! [ "${v[instret]}" -le "${v[rdinstret]}" ]; then
+		why="implausible: cycles=${v[cycles]} (want 0 < it <= rdcycle=${v[rdcycle]}), instret=${v[instret]} (want loop_insns <= it <= rdinstret=${v[rdinstret]})"
+	elif [ "${v[l1d]}/${v[llc]}" != not_supported/not_supported ]; then
+		why="cache events l1d=${v[l1d]} llc=${v[llc]}: QEMU's riscv,pmu maps none, want not_supported"
+	elif ! [ "${v[counters]}" -ge 3 ]; then
+		why="counters=${v[counters]}: fewer than cycle, time and instret"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass "$name (counters=${v[counters]} cycles=${v[cycles]} instret=${v[instret]})"; fi
+}
+sbi_pmu_case
+
 # A small image for the relocation tool: linked like sbi.elf (the sbi link
 # script, --emit-relocs) from entry.S (the table) and one file that holds
 # two address words and PC-relative code, or an absolute lui/%hi load.
@@ -167,5 +199,184 @@ relocs_refuse_case() {
 	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
 }
 relocs_refuse_case
+
+# ---- rvmess capture ---------------------------------------------------------
+cat >"$TMP/ptyfeed.c" <<'CEOF'
+/* ptyfeed LOG NAMEFILE CHUNK HOLD_AT HOLD_S TRAILER LINGER_S: make a pseudo-
+ * terminal, write the slave's name to NAMEFILE, feed LOG and TRAILER through
+ * the master in CHUNK-byte pieces (1 ms apart), pausing HOLD_S s after
+ * HOLD_AT bytes (NAMEFILE.held appears then), then keep the terminal open
+ * for LINGER_S s.  HOLD_AT 0: no pause. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static void nap(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 8)
+		return 2;
+	FILE *lf = fopen(argv[1], "rb");
+	static char buf[1 << 22];
+	size_t n = lf ? fread(buf, 1, sizeof buf - 4096, lf) : 0;
+	size_t chunk = strtoul(argv[3], NULL, 0), hold = strtoul(argv[4], NULL, 0);
+	int m = posix_openpt(O_RDWR | O_NOCTTY), s;
+	struct termios t;
+	char tmp[4096], held[4096];
+	if (!n || !chunk || m < 0 || grantpt(m) || unlockpt(m))
+		return 2;
+	s = open(ptsname(m), O_RDWR | O_NOCTTY); /* keeps the terminal up */
+	if (s < 0 || tcgetattr(s, &t))
+		return 2;
+	cfmakeraw(&t);
+	tcsetattr(s, TCSANOW, &t);
+	snprintf(tmp, sizeof tmp, "%s.tmp", argv[2]);
+	snprintf(held, sizeof held, "%s.held", argv[2]);
+	FILE *nf = fopen(tmp, "w");
+	if (!nf || fprintf(nf, "%s\n", ptsname(m)) < 0 || fclose(nf) || rename(tmp, argv[2]))
+		return 2;
+	nap(300);
+	/* the trailer goes in the same pieces: it shares one with the end line */
+	memcpy(buf + n, argv[6], strlen(argv[6]) < 4096 ? strlen(argv[6]) : 4096);
+	n += strlen(argv[6]) < 4096 ? strlen(argv[6]) : 4096;
+	for (size_t off = 0; off < n;) {
+		size_t k = n - off < chunk ? n - off : chunk;
+		if (hold && off < hold && off + k > hold)
+			k = hold - off;
+		if (write(m, buf + off, k) != (ssize_t)k)
+			return 3;
+		off += k;
+		if (hold && off == hold) {
+			close(open(held, O_WRONLY | O_CREAT, 0644));
+			nap(1000L * atol(argv[5]));
+		}
+		nap(1);
+	}
+	nap(1000L * atol(argv[7]));
+	return 0;
+}
+CEOF
+capture_ready=0
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$TMP/ptyfeed" "$TMP/ptyfeed.c" 2>"$TMP/ptyfeed.err"; then
+	capture_ready=1
+fi
+REAL=$TMP/sifive_u/console.log # the real log sifive_u-5 recorded
+HOLD=9000
+feed_start() { # NAME HOLD_AT HOLD_S TRAILER LINGER_S -> FEED_PID, PTY
+	rm -f "$TMP/$1.pty" "$TMP/$1.pty.held"
+	"$TMP/ptyfeed" "$REAL" "$TMP/$1.pty" 97 "$2" "$3" "$4" "$5" &
+	FEED_PID=$!
+	local i
+	for i in $(seq 1 50); do [ -s "$TMP/$1.pty" ] && break; sleep 0.1; done
+	PTY=$(cat "$TMP/$1.pty" 2>/dev/null)
+}
+feed_stop() { kill "$FEED_PID" 2>/dev/null; wait "$FEED_PID" 2>/dev/null; }
+capture_pty_case() {
+	local name=capture-pty why="" rc t0 took i sz prefix_ok=no
+	feed_start $name $HOLD 2 $'junk after the end record\n@RVM 999 hart h=0 x=1 *00000000\n' 30
+	[ -n "$PTY" ] || { fail $name "the pty feeder did not start"; feed_stop; return; }
+	t0=$(date +%s)
+	"$RVMESS" capture "$PTY" -o "$TMP/$name.log" --baud 115200 --timeout 20 --out "$TMP/$name.d" \
+		>"$TMP/$name.out" 2>&1 &
+	local cpid=$!
+	# during the pause: exactly the first HOLD bytes, already in the file
+	for i in $(seq 1 50); do [ -e "$TMP/$name.pty.held" ] && break; sleep 0.1; done
+	for i in $(seq 1 10); do
+		sz=$(stat -c %s "$TMP/$name.log" 2>/dev/null || echo 0)
+		[ "$sz" = $HOLD ] && break
+		sleep 0.1
+	done
+	[ "$sz" = $HOLD ] && cmp -s "$TMP/$name.log" <(head -c $HOLD "$REAL") && prefix_ok=yes
+	wait $cpid
+	rc=$?
+	took=$(( $(date +%s) - t0 ))
+	feed_stop
+	if [ ! -e "$TMP/$name.pty.held" ]; then
+		why="the feeder never reached its pause"
+	elif [ $prefix_ok != yes ]; then
+		why="during the pause the log held $sz bytes, want the first $HOLD of the recorded log"
+	elif [ $rc != 0 ]; then
+		why="capture exited $rc: $(tr '\n' '|' <"$TMP/$name.out" | cut -c1-300)"
+	elif ! cmp -s "$TMP/$name.log" "$REAL"; then
+		why="the captured log differs from the recorded one ($(stat -c %s "$TMP/$name.log") vs $(stat -c %s "$REAL") bytes)"
+	elif [ "$took" -ge 12 ]; then
+		why="took ${took}s: not stopped at the end record"
+	elif ! grep -q 'harts=5 .*complete=yes status=ok' "$TMP/$name.out"; then
+		why="no clean parse summary: $(grep 'rvmess parse' "$TMP/$name.out" | head -1)"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+capture_timeout_case() {
+	local name=capture-timeout why="" rc t0 took
+	feed_start $name $HOLD 30 '' 0
+	[ -n "$PTY" ] || { fail $name "the pty feeder did not start"; feed_stop; return; }
+	t0=$(date +%s)
+	"$RVMESS" capture "$PTY" -o "$TMP/$name.log" --timeout 2 --out "$TMP/$name.d" >"$TMP/$name.out" 2>&1
+	rc=$?
+	took=$(( $(date +%s) - t0 ))
+	feed_stop
+	if [ $rc != 1 ]; then
+		why="capture exited $rc, want 1 (incomplete log)"
+	elif [ "$took" -ge 8 ]; then
+		why="took ${took}s for --timeout 2"
+	elif ! grep -q 'TIMEOUT after 2 s without the end record' "$TMP/$name.out"; then
+		why="no timeout message: $(head -c 300 "$TMP/$name.out" | tr '\n' '|')"
+	elif ! cmp -s "$TMP/$name.log" <(head -c $HOLD "$REAL"); then
+		why="the log is not the $HOLD bytes that arrived"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+capture_truncated_case() {
+	local name=capture-truncated why="" rc
+	head -c 15000 "$REAL" | "$RVMESS" capture - -o "$TMP/$name.log" --out "$TMP/$name.d" >"$TMP/$name.out" 2>&1
+	rc=$?
+	if [ $rc != 1 ]; then
+		why="capture exited $rc, want 1"
+	elif ! grep -q 'stdin ended before the end record, 15000 bytes' "$TMP/$name.out"; then
+		why="no end-of-input message: $(head -c 300 "$TMP/$name.out" | tr '\n' '|')"
+	elif ! cmp -s "$TMP/$name.log" <(head -c 15000 "$REAL"); then
+		why="the log is not the 15000 bytes that arrived"
+	elif ! grep -q 'complete=no' "$TMP/$name.out"; then
+		why="the parse did not call the log incomplete"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+capture_usage_case() {
+	local name=capture-usage why="" rc
+	"$RVMESS" capture - -o "$TMP/$name.log" --baud 12345 </dev/null >"$TMP/$name.out" 2>&1
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q -- "--baud wants one of .* got '12345'" "$TMP/$name.out"; then
+		why="--baud 12345: exit $rc, $(head -c 200 "$TMP/$name.out")"
+	elif [ -e "$TMP/$name.log" ]; then
+		why="a log was written for a usage error"
+	else
+		"$RVMESS" capture "$TMP/no-such-tty" -o "$TMP/$name.log" >"$TMP/$name.out" 2>&1
+		rc=$?
+		if [ $rc != 2 ] || ! grep -q "$TMP/no-such-tty: cannot open: No such file" "$TMP/$name.out"; then
+			why="a missing device: exit $rc, $(head -c 200 "$TMP/$name.out")"
+		fi
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+if [ $capture_ready != 1 ]; then
+	for c in capture-pty capture-timeout; do fail $c "the pty feeder does not compile: $(head -c 200 "$TMP/ptyfeed.err")"; done
+elif [ ! -s "$REAL" ]; then
+	for c in capture-pty capture-timeout; do fail $c "no recorded log from sifive_u-5"; done
+else
+	capture_pty_case
+	capture_timeout_case
+fi
+if [ -s "$REAL" ]; then capture_truncated_case; else fail capture-truncated "no recorded log from sifive_u-5"; fi
+capture_usage_case
 
 finish

@@ -5,6 +5,7 @@
 #define RVMESS_CLI_CMDS_H
 
 int cmd_parse(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_curves(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

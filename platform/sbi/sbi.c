@@ -8,6 +8,7 @@
 #include "platform.h"
 #include "rvmess/fdt.h"
 #include "common/finisher.h"
+#include "common/sbi_call.h"
 
 #define SBI_EXT_LEGACY_PUTCHAR  0x01
 #define SBI_EXT_LEGACY_SHUTDOWN 0x08
@@ -15,20 +16,6 @@
 #define SBI_EXT_IPI             0x735049
 #define SBI_EXT_SRST            0x53525354
 
-struct sbiret {
-	long error, value;
-};
-
-static struct sbiret sbi_call(long eid, long fid, long a0, long a1, long a2)
-{
-	register long r0 __asm__("a0") = a0;
-	register long r1 __asm__("a1") = a1;
-	register long r2 __asm__("a2") = a2;
-	register long r6 __asm__("a6") = fid;
-	register long r7 __asm__("a7") = eid;
-	__asm__ volatile("ecall" : "+r"(r0), "+r"(r1) : "r"(r2), "r"(r6), "r"(r7) : "memory");
-	return (struct sbiret){ r0, r1 };
-}
 
 static uint64_t test_base;
 

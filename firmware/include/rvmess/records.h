@@ -40,7 +40,9 @@
 	X(END, end, "status errors records harts states")                                     \
 	X(LITMUS, litmus, "test threads iters obs outs relaxed verdict")                      \
 	X(BUG, bug, "test outcome count harts kinds")                                        \
-	X(INTEG, integ, "check hart words bad [addr [want] got]")
+	X(INTEG, integ, "check hart words bad [addr [want] got]")                         \
+	X(PMU, pmu, "counters cycles_csr cycles_err instret_csr instret_err loop_insns "   \
+	            "cycles instret rdcycle rdinstret l1d llc")
 
 enum rvm_rec_type {
 #define RVM_REC_ENUM_(id, name, fields) REC_##id,

@@ -1,0 +1,311 @@
+/*
+ * rvmess capture DEVICE|- -o LOG: record a board's (or any target's) console.
+ *
+ * Reads a serial port (set raw at --baud) or stdin, appends every byte to
+ * LOG the moment it arrives (plain write(2), nothing buffered: an
+ * interrupted capture keeps all it read), and stops after the line that
+ * holds the `end` record (docs/protocol.md: `@RVM <seq> end ` anywhere in a
+ * line), at --timeout, or when the input ends.  Bytes after the end line are
+ * not written.  Then it parses LOG like `rvmess parse LOG -o DIR` (DIR: --out,
+ * default LOG's directory) and exits with the parse status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmds.h"
+
+#define USAGE "usage: rvmess capture DEVICE|- -o LOG [--baud N] [--timeout S] [--out DIR] [--quiet]\n"
+#define LINE_KEEP 4096 /* the first bytes of a line, where the end record is looked for */
+
+static int usage(void)
+{
+	fprintf(stderr, USAGE "(rvmess capture --help explains the options)\n");
+	return 2;
+}
+
+static int help(void)
+{
+	printf(USAGE
+	       "Record a console (a board's serial port, or stdin with -) into LOG as it\n"
+	       "arrives, until the line with the `end` record, then parse LOG.\n"
+	       "  DEVICE        a serial port (e.g. /dev/ttyUSB0), set raw (8N1, no flow\n"
+	       "                control, no echo) at --baud; or - for stdin\n"
+	       "  -o LOG        the log file, replaced (a symlink is refused)\n"
+	       "  --baud N      serial speed (default 115200); ignored for non-terminals\n"
+	       "  --timeout S   stop after S seconds without the end record (default: wait\n"
+	       "                for ever, until the end record or the end of the input)\n"
+	       "  --out DIR     where the parse writes its files (default: LOG's directory)\n"
+	       "  -q, --quiet   the parse prints only its summary lines\n"
+	       "Exit status: the parse's (0 clean, 1 errors or incomplete, as after a\n"
+	       "timeout or an input that ended early, 3 a detected bug); 2 usage or I/O\n"
+	       "error.\n");
+	return 0;
+}
+
+static const struct {
+	unsigned long baud;
+	speed_t speed;
+} speeds[] = {
+	{ 9600, B9600 }, { 19200, B19200 }, { 38400, B38400 }, { 57600, B57600 },
+	{ 115200, B115200 }, { 230400, B230400 }, { 460800, B460800 }, { 921600, B921600 },
+	{ 1000000, B1000000 }, { 1500000, B1500000 }, { 2000000, B2000000 }, { 3000000, B3000000 },
+};
+
+static int set_raw(int fd, unsigned long baud, const char *dev)
+{
+	struct termios t;
+	size_t i;
+
+	for (i = 0; i < sizeof speeds / sizeof speeds[0] && speeds[i].baud != baud; i++)
+		;
+	if (tcgetattr(fd, &t) < 0) {
+		fprintf(stderr, "rvmess capture: %s: cannot read the terminal settings: %s\n", dev, strerror(errno));
+		return -1;
+	}
+	cfmakeraw(&t);
+	t.c_cflag |= CLOCAL | CREAD;
+	t.c_cflag &= ~(tcflag_t)(CSTOPB | CRTSCTS);
+	t.c_iflag &= ~(tcflag_t)(IXON | IXOFF | IXANY);
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (cfsetispeed(&t, speeds[i].speed) < 0 || cfsetospeed(&t, speeds[i].speed) < 0 ||
+	    tcsetattr(fd, TCSANOW, &t) < 0) {
+		fprintf(stderr, "rvmess capture: %s: cannot set %lu baud raw mode: %s\n", dev, baud, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 when the line holds `@RVM <digits> end ` */
+static int end_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 5 <= n; i++) {
+		size_t j = i + 5, d;
+		if (memcmp(s + i, "@RVM ", 5))
+			continue;
+		for (d = j; d < n && s[d] >= '0' && s[d] <= '9'; d++)
+			;
+		if (d > j && n - d >= 5 && !memcmp(s + d, " end ", 5))
+			return 1;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+enum how { HOW_END, HOW_TIMEOUT, HOW_EOF };
+
+/* Copy in -> out until the end line, the timeout (0: none) or EOF. */
+static int pump(int in, int out, const char *dev, const char *logp, double timeout,
+		enum how *how, unsigned long long *total)
+{
+	static char line[LINE_KEEP];
+	size_t ll = 0;
+	char buf[4096];
+	double t0 = now_s();
+
+	*total = 0;
+	for (;;) {
+		int wait_ms = -1;
+		if (timeout > 0) {
+			double left = timeout - (now_s() - t0);
+			if (left <= 0) {
+				*how = HOW_TIMEOUT;
+				return 0;
+			}
+			wait_ms = (int)(left * 1000) + 1;
+		}
+		struct pollfd p = { in, POLLIN, 0 };
+		int pr = poll(&p, 1, wait_ms);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr < 0) {
+			fprintf(stderr, "rvmess capture: %s: poll: %s\n", dev, strerror(errno));
+			return -1;
+		}
+		if (pr == 0)
+			continue; /* the deadline check above ends it */
+		ssize_t n = read(in, buf, sizeof buf);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n == 0 || (n < 0 && errno == EIO)) { /* end of input; a hung-up terminal */
+			*how = HOW_EOF;
+			return 0;
+		}
+		if (n < 0) {
+			fprintf(stderr, "rvmess capture: %s: read: %s\n", dev, strerror(errno));
+			return -1;
+		}
+		size_t keep = (size_t)n;
+		int found = 0;
+		for (size_t i = 0; i < (size_t)n; i++) {
+			if (buf[i] == '\n') {
+				if (end_line(line, ll)) {
+					keep = i + 1;
+					found = 1;
+					break;
+				}
+				ll = 0;
+			} else if (ll < sizeof line) {
+				line[ll++] = buf[i];
+			}
+		}
+		if (write_all(out, buf, keep) < 0) {
+			fprintf(stderr, "rvmess capture: %s: write: %s\n", logp, strerror(errno));
+			return -1;
+		}
+		*total += keep;
+		if (found) {
+			*how = HOW_END;
+			return 0;
+		}
+	}
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	const char *dev = NULL, *logp = NULL, *dir = NULL;
+	unsigned long baud = 115200;
+	double timeout = 0;
+	int quiet = 0, in, out, rc;
+	enum how how = HOW_EOF;
+	unsigned long long total = 0;
+	double t0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char *e;
+		if ((!strcmp(a, "-o") || !strcmp(a, "--baud") || !strcmp(a, "--timeout") ||
+		     !strcmp(a, "--out")) && i + 1 >= argc) {
+			fprintf(stderr, "rvmess capture: option '%s' needs a value\n", a);
+			return usage();
+		}
+		if (!strcmp(a, "-o")) {
+			logp = argv[++i];
+		} else if (!strcmp(a, "--out")) {
+			dir = argv[++i];
+		} else if (!strcmp(a, "--baud")) {
+			size_t k;
+			errno = 0;
+			baud = strtoul(argv[++i], &e, 10);
+			for (k = 0; k < sizeof speeds / sizeof speeds[0] && speeds[k].baud != baud; k++)
+				;
+			if (errno || *e || e == argv[i] || k == sizeof speeds / sizeof speeds[0]) {
+				fprintf(stderr, "rvmess capture: --baud wants one of 9600 19200 38400 57600 115200 "
+					"230400 460800 921600 1000000 1500000 2000000 3000000, got '%s'\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(a, "--timeout")) {
+			timeout = strtod(argv[++i], &e);
+			if (*e || e == argv[i] || !(timeout > 0 && timeout <= 1e7)) {
+				fprintf(stderr, "rvmess capture: --timeout wants seconds in (0, 1e7], got '%s'\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			return help();
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "rvmess capture: unknown option '%s'\n", a);
+			return usage();
+		} else if (!dev) {
+			dev = a;
+		} else {
+			fprintf(stderr, "rvmess capture: unexpected argument '%s'\n", a);
+			return usage();
+		}
+	}
+	if (!dev || !logp)
+		return usage();
+
+	if (!strcmp(dev, "-")) {
+		in = 0;
+		dev = "stdin";
+	} else {
+		in = open(dev, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		if (in < 0) {
+			fprintf(stderr, "rvmess capture: %s: cannot open: %s\n", dev, strerror(errno));
+			return 2;
+		}
+	}
+	if (isatty(in) && set_raw(in, baud, dev) < 0)
+		return 2;
+	out = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (out < 0) {
+		fprintf(stderr, "rvmess capture: %s: cannot write: %s%s\n", logp, strerror(errno),
+			errno == ELOOP ? " (a symlink: refused)" : "");
+		return 2;
+	}
+	fprintf(stderr, "rvmess capture: reading %s into %s until the end record%s\n", dev, logp,
+		timeout > 0 ? "" : " (no timeout: Ctrl-C stops, the log keeps what arrived)");
+	t0 = now_s();
+	rc = pump(in, out, dev, logp, timeout, &how, &total);
+	if (close(out) < 0 && rc == 0) {
+		fprintf(stderr, "rvmess capture: %s: %s\n", logp, strerror(errno));
+		rc = -1;
+	}
+	if (in != 0)
+		close(in);
+	if (rc < 0)
+		return 2;
+	switch (how) {
+	case HOW_END:
+		fprintf(stderr, "rvmess capture: end record after %.1f s, %llu bytes in %s\n",
+			now_s() - t0, total, logp);
+		break;
+	case HOW_TIMEOUT:
+		fprintf(stderr, "rvmess capture: TIMEOUT after %g s without the end record, %llu bytes in %s\n",
+			timeout, total, logp);
+		break;
+	case HOW_EOF:
+		fprintf(stderr, "rvmess capture: %s ended before the end record, %llu bytes in %s\n",
+			dev, total, logp);
+		break;
+	}
+
+	/* the parse, as `rvmess parse LOG -o DIR [-q]` */
+	char *d = NULL;
+	if (!dir) {
+		const char *slash = strrchr(logp, '/');
+		if (!slash)
+			dir = ".";
+		else if (slash == logp)
+			dir = "/";
+		else {
+			d = strndup(logp, (size_t)(slash - logp));
+			if (!d)
+				return 2;
+			dir = d;
+		}
+	}
+	char *pargv[] = { "parse", (char *)logp, "-o", (char *)dir, "-q", NULL };
+	rc = cmd_parse(quiet ? 5 : 4, pargv);
+	free(d);
+	return rc;
+}
