@@ -382,12 +382,15 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 
 	while (done < n) {
 		const struct dinsn *d;
-		if (timing && t >= until)
-			break;
 		uint64_t po = pc - cpg_base;
 		if (LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
 			d = &cpg[po >> 2];
 		} else {
+			/* a turn that is over ends before the fetch (no fetch
+			 * fault, no decode); on the fast path the issue check
+			 * below makes the same test */
+			if (timing && t >= until)
+				break;
 			uint64_t off = pc - rbase;
 			if (UNLIKELY(off >= rsize)) {
 				done++;
@@ -412,7 +415,8 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			if (d->op >= OP_LB && d->op <= OP_SD)
 				go = max64(is, d->op >= OP_SB ? sb_free_at(s, h) : mshr_free_at(s, h));
 			if (UNLIKELY(go >= until)) {
-				t = go;
+				if (t < until) /* a turn already over keeps its clock */
+					t = go;
 				break;
 			}
 			/* issue at `is` (a load or store waiting for its MSHR /

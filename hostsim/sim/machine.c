@@ -6,7 +6,8 @@
  *    instructions per turn (default 64), hart 0 first; a wfi ends a turn.
  *  - timing: the hart with the smallest local clock runs (ties: lowest id)
  *    until its clock passes the next-smallest clock by TIMING_SLACK cycles
- *    (or TIMING_CHUNK instructions), then the choice is made again.
+ *    (or TIMING_CHUNK instructions), then the choice is made again (a
+ *    tournament tree of the clocks: O(log harts) per turn).
  * Pending interrupts are taken at the start of each turn (and right after
  * writes to mstatus/mie and after mret).
  */
@@ -17,6 +18,7 @@
 #include "sim/sim.h"
 #include "sim/wmem.h"
 #include "sim/timing.h"
+#include "sim/sched.h"
 
 #define TIMING_SLACK 16u
 #define TIMING_CHUNK 4096u
@@ -180,20 +182,15 @@ static void run_functional(struct sim *s)
 
 static void run_timing(struct sim *s)
 {
+	struct sched q;
+	uint64_t clk[SIM_MAX_HARTS];
+	for (unsigned i = 0; i < s->nharts; i++)
+		clk[i] = s->harts[i].clock;
+	sched_init(&q, s->nharts, clk);
 	while (!s->stop) {
 		/* the hart furthest behind, and the next-smallest clock */
-		unsigned best = 0;
-		uint64_t c1 = UINT64_MAX, c2 = UINT64_MAX;
-		for (unsigned i = 0; i < s->nharts; i++) {
-			uint64_t c = s->harts[i].clock;
-			if (c < c1) {
-				c2 = c1;
-				c1 = c;
-				best = i;
-			} else if (c < c2) {
-				c2 = c;
-			}
-		}
+		unsigned best = sched_best(&q);
+		uint64_t c2 = sched_second(&q);
 		struct sim_hart *h = &s->harts[best];
 		uint64_t until = c2 == UINT64_MAX ? UINT64_MAX : c2 + TIMING_SLACK;
 		uint64_t n = turn_budget(s, TIMING_CHUNK);
@@ -205,6 +202,7 @@ static void run_timing(struct sim *s)
 		if (s->stop)
 			break;
 		s->total_insns += sim_step_timing(s, h, until, n);
+		sched_update(&q, best, h->clock);
 		if (s->opt.max_cycles && h->clock >= s->opt.max_cycles && !s->stop)
 			limit_reached(s, "cycle", s->opt.max_cycles);
 	}

@@ -51,6 +51,7 @@ struct memsys {
 };
 
 #define NO_LINE (~0ull)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -560,9 +561,29 @@ uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, u
 	uint64_t line = a >> m->lshift;
 	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
 	/* fast path: the line this hart touched last (already its set's MRU) */
-	if (line == H->last_line && (!is_write || H->last_writable)) {
-		uint64_t d = now + m->l1_hit;
+	uint64_t d = now + m->l1_hit;
+	if (line == H->last_line && (!is_write || H->last_writable))
 		return d > H->last_ready ? d : H->last_ready;
+	/* L1 hit through the L1's hint slot, needing no LLC or directory
+	 * lookup: a load, or a store to a line held Exclusive (silent
+	 * upgrade) or Modified; anything else (the hint slot holds another
+	 * line, a store to a Shared line) takes the slow path, which finds
+	 * the same slot when the hint fails (cache.h: only a hint). */
+	struct cache *l1 = &H->l1;
+	uint64_t sl = l1->hint[line & l1->hint_mask];
+	uint64_t st = (l1->key[sl] ^ (line << 2)) - 1; /* state - 1 when the slot holds line, else >= 3 */
+	if (LIKELY(st < 3) && (!is_write || st != ST_S - 1)) {
+		l1->stamp[sl] = ++l1->clock;
+		uint64_t r = H->ready[sl];
+		int wr = st == ST_M - 1;
+		if (is_write && !wr) { /* Exclusive: silent upgrade */
+			cache_set_state(l1, sl, ST_M);
+			wr = 1;
+		}
+		H->last_line = line;
+		H->last_ready = r;
+		H->last_writable = wr;
+		return d > r ? d : r;
 	}
 	return access_slow(m, h, line, is_write, now);
 }

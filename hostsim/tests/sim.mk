@@ -21,6 +21,9 @@ SIM_MEMSYS_SRCS := $(sort $(wildcard hostsim/sim/memsys.c hostsim/sim/cache.c ho
 UNIT_TESTS += test_sim_decode
 test_sim_decode_SRCS := hostsim/tests/test_sim_decode.c hostsim/sim/decode.c
 
+UNIT_TESTS += test_sim_sched
+test_sim_sched_SRCS := hostsim/tests/test_sim_sched.c
+
 UNIT_TESTS += test_sim_elf
 test_sim_elf_SRCS := hostsim/tests/test_sim_elf.c hostsim/sim/elfload.c hostsim/sim/util.c
 

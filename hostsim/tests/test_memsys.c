@@ -523,6 +523,22 @@ static void test_intervention_keeps_dirty(void **state)
 	memsys_free(m);
 }
 
+/* A store to a line held Exclusive upgrades it silently to Modified: no
+ * upgrade event, L1-hit latency, yet a later read by another hart finds it
+ * Modified and forces the write-back (intervention: + coh-lat). */
+static void test_silent_upgrade_is_modified(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(2, "mem-model=fixed", "mem-latency=100", NULL);
+	uint64_t a = 0xc000;
+	assert_int_equal(memsys_access(m, 0, a, 0, 0), 4 + 30 + 100); /* Exclusive */
+	assert_int_equal(memsys_access(m, 0, a + 8, 1, 1000), 1004);   /* silent upgrade */
+	assert_int_equal(ev(m, 0, MEMSYS_EV_UPGRADE), 0);
+	assert_int_equal(memsys_access(m, 1, a, 0, 2000), 2000 + 4 + 30 + 20);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_COH_WB), 1);
+	memsys_free(m);
+}
+
 static void test_inclusive_back_invalidation(void **state)
 {
 	(void)state;
@@ -981,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_coherence_read_shared),
 		cmocka_unit_test(test_coherence_pingpong_dirty_writeback),
 		cmocka_unit_test(test_intervention_keeps_dirty),
+		cmocka_unit_test(test_silent_upgrade_is_modified),
 		cmocka_unit_test(test_inclusive_back_invalidation),
 		cmocka_unit_test(test_md1_load_latency),
 		cmocka_unit_test(test_dram_row_states),
