@@ -18,7 +18,8 @@
 # from the plan), each task's own output PLAN/slurm/JOB_TASK.out; --wait
 # returns when every task has ended.  Exit status: 0 when every job's log is
 # complete afterwards (for --slurm without --wait: submitted), 1 otherwise,
-# 2 for usage errors.  Then: rvmess merge PLAN -o OUT.
+# 2 for usage errors.  One local runner at a time per plan (a lock file); do not
+# run a plan locally while its Slurm array is still queued.  Then: rvmess merge PLAN -o OUT.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 SELF="$ROOT/tools/sweep-run.sh"
@@ -123,6 +124,10 @@ run_local() {
 	return 0
 }
 
+if [ "$mode" = local ] || [ "$mode" = adaptive ]; then
+	exec 9>"$PLAN/.run.lock"
+	flock -n 9 || die "another runner is running $PLAN (its lock: $PLAN/.run.lock)"
+fi
 case $mode in
 task)
 	run_task "$task"

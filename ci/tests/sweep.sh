@@ -6,6 +6,7 @@
 #   sweep-resume-*       a second run runs only that job; the other logs are untouched
 #   sweep-merge-*        the merged family has every point, each within 1 % of the same grid
 #                        run as one boot; a missing log is named by point and the rest kept
+#   sweep-todo-*         what a resumed run runs: the jobs without a log or with one cut short
 #   sweep-configs-*      two hostsim configurations: one family each and compare.csv side by side
 #   sweep-adaptive-*     run --adaptive stops with every gap between measured pauses within 10 %
 #   sweep-slurm-*        a real single-node Slurm (munged, slurmctld, slurmd in a temp dir):
@@ -116,16 +117,21 @@ case "$res" in
 ok*) pass "sweep-merge-vs-one-boot (largest latency difference ${res#ok } %)" ;;
 *) fail sweep-merge-vs-one-boot "$(echo "$res" | head -3 | tr '\n' '|')" ;;
 esac
-# one log gone: named by its point, the 7 others kept
+# one log gone: named by its point, the 7 others kept; another log cut before its end record:
+# its job is to be run again, but its point, recorded before the cut, is kept meanwhile
 cp -r "$P" "$T/p7"
 rm "$T/p7/logs/6.log"
+grep -av ' end h=' "$P/logs/2.log" >"$T/p7/logs/2.log"
 pt6=$(awk -F'\t' '$1 == "job" && $2 == 6 { print "mix=" $5 " pause=" $6 " rep=0" }' "$P/manifest.tsv")
 "$RVMESS" merge "$T/p7" -o "$T/m7" -q >"$T/m7.out" 2>&1; rc=$?
 n=$(awk 'NR > 1' "$T/m7/mess_raw.csv" 2>/dev/null | wc -l)
 if [ "$rc" = 1 ] && grep -q "rvmess merge: $pt6: missing (job 6: no record)" "$T/m7.out" && [ "$n" = 7 ] &&
-	grep -q 'points=8 good=7 missing=1' "$T/m7.out"; then
+	grep -q 'points=8 good=7 missing=1' "$T/m7.out" && grep -q 'job 2 (.*): incomplete log (no end record)' "$T/m7.out"; then
 	pass sweep-merge-missing-named
 else fail sweep-merge-missing-named "exit $rc, $n rows: $(grep -v '^rvmess parse' "$T/m7.out" | head -3 | tr '\n' '|')"; fi
+todo=$("$RVMESS" merge "$T/p7" --todo | tr '\n' ' ')
+if [ "$todo" = "2 6 " ]; then pass sweep-todo-missing-and-incomplete
+else fail sweep-todo-missing-and-incomplete "todo '$todo', want '2 6 ' (job 2's log has no end record, job 6 has none)"; fi
 
 # ---- a design-space sweep: two hostsim configurations ------------------------------
 # fixed memory latency vs simple-dram, mix=100 at full pressure and at rest: compare.csv

@@ -274,7 +274,7 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 	size_t cap = 0;
 	ssize_t len;
 	int seen_reps = 0, seen_time = 0, seen_mem = 0, header = 0;
-	uint64_t v;
+	uint64_t v = 0;
 
 	memset(p, 0, sizeof(*p));
 	while ((len = getline(&line, &cap, in)) >= 0) {

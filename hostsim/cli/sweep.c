@@ -123,7 +123,10 @@ static void emit(struct emit *e, const struct rvm_rec *r, const char *const *ove
 		e->errors++;
 }
 
-static const struct rvm_log *lead_log(const struct sweep_logs *L, const struct plan *p, unsigned c)
+/* The log whose run structure (hdr, cfg, hart records) the merged log takes:
+ * the non-Mess job's (its cfg names the other suites), else the first Mess
+ * job's with a hdr; *mess says which. */
+static const struct rvm_log *lead_log(const struct sweep_logs *L, const struct plan *p, unsigned c, int *mess)
 {
 	const struct rvm_log *best = NULL;
 
@@ -132,17 +135,32 @@ static const struct rvm_log *lead_log(const struct sweep_logs *L, const struct p
 
 		if (p->jobs[i].config != c || !g || !g->has_hdr)
 			continue;
-		if (!p->jobs[i].mess) /* the non-Mess job's log: its cfg names the other suites */
+		if (!p->jobs[i].mess) {
+			*mess = 0;
 			return g;
+		}
 		if (!best)
 			best = g;
 	}
+	*mess = 1;
 	return best;
+}
+
+/* Records of a Mess job's log that describe the run, not its points. */
+static int run_record(const char *type)
+{
+	static const char *const keep[] = { "hdr", "cfg", "fdt", "hart", "missing", "start" };
+
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		if (strcmp(type, keep[i]) == 0)
+			return 1;
+	return 0;
 }
 
 long sweep_write_merged(const struct sweep_logs *L, const struct plan *p, unsigned c, FILE *out)
 {
-	const struct rvm_log *lead = lead_log(L, p, c);
+	int lead_mess;
+	const struct rvm_log *lead = lead_log(L, p, c, &lead_mess);
 	struct emit e = { out, 0, 0 };
 	char mixes[PLAN_MAX_LIST * 4 + 1] = "", pauses[PLAN_MAX_LIST * 21 + 1] = "", suites[256] = "";
 	const struct rvm_rec *endr = NULL;
@@ -205,7 +223,8 @@ long sweep_write_merged(const struct sweep_logs *L, const struct plan *p, unsign
 		snprintf(pauses + strlen(pauses), sizeof(pauses) - strlen(pauses), "%s%llu", k ? "," : "",
 			 (unsigned long long)pv[k]);
 
-	/* the lead log's records, but its Mess points, progress and end */
+	/* the lead log's records, but its Mess points, progress and end (of a Mess
+	 * job's log, only those that describe the run) */
 	for (size_t i = 0; i < lead->nrecs; i++) {
 		const struct rvm_rec *r = &lead->recs[i];
 		const char *over[] = { "suites", suites, "mess_mix", mixes, "mess_pause", pauses };
@@ -215,6 +234,8 @@ long sweep_write_merged(const struct sweep_logs *L, const struct plan *p, unsign
 			continue;
 		}
 		if (strcmp(r->type, "mess") == 0 || strcmp(r->type, "prog") == 0 || strcmp(r->type, "memctl") == 0)
+			continue;
+		if (lead_mess && !run_record(r->type)) /* its point's warn, err, integ: merge judged the point */
 			continue;
 		emit(&e, r, over, strcmp(r->type, "cfg") == 0 ? 6 : 0);
 	}
