@@ -22,6 +22,8 @@
 	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test] "                       \
 	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt]")                 \
 	X(FDT, fdt, "status reason off")                                                      \
+	X(PMU, pmu, "counters cycles_csr cycles_err instret_csr instret_err loop_insns "     \
+	            "cycles instret rdcycle rdinstret l1d llc")                                 \
 	X(HART, hart, "idx cpu_hz cycle instret")                                             \
 	X(MISSING, missing, "hart where")                                                     \
 	X(START, start, "hart rc")                                                            \
@@ -40,9 +42,7 @@
 	X(END, end, "status errors records harts states")                                     \
 	X(LITMUS, litmus, "test threads iters obs outs relaxed verdict")                      \
 	X(BUG, bug, "test outcome count harts kinds")                                        \
-	X(INTEG, integ, "check hart words bad [addr [want] got]")                         \
-	X(PMU, pmu, "counters cycles_csr cycles_err instret_csr instret_err loop_insns "   \
-	            "cycles instret rdcycle rdinstret l1d llc")
+	X(INTEG, integ, "check hart words bad [addr [want] got]")
 
 enum rvm_rec_type {
 #define RVM_REC_ENUM_(id, name, fields) REC_##id,
