@@ -56,7 +56,7 @@ while [ $# -gt 0 ]; do
 	--make-run) makerun=1; shift ;;
 	--qemu) qemu=1; shift ;;
 	--image) image=$2; shift 2 ;;
-	-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,35p' "$0"; exit 0 ;;
 	*) echo "bench-hostsim: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
