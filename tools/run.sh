@@ -29,8 +29,8 @@
 #
 # RTL targets (docs/platforms.md has the prerequisites): --target cva6 runs
 # the image on the Verilator model of a CVA6 checkout built beforehand in
-# DIR (DIR/work-ver/Variane_testharness, config cv64a6_imafdc_sv39), which
-# ends at the image's `tohost` store; --target openpiton runs it
+# DIR (DIR/work-ver/Variane_testharness, config cv64a6_imafdc_sv39), whose
+# fesvr polls the image's `tohost`; --target openpiton runs it
 # on an OpenPiton+Ariane checkout's Verilator model, built beforehand with
 # `sims -vlt_build` for --tiles XxY (default 1x1; --harts becomes X*Y) under
 # build id ID (default rel-0.1), through the checkout's own `sims`
@@ -127,7 +127,7 @@ target_cva6() {
 	[ -d "$CVA6_DIR" ] || { echo "run.sh: --cva6 $CVA6_DIR: no such directory" >&2; exit 2; }
 	model=$CVA6_DIR/work-ver/Variane_testharness
 	[ -x "$model" ] || { echo "run.sh: --cva6 $CVA6_DIR: no built model $model (build the testharness first: docs/platforms.md, \"CVA6 testharness\")" >&2; exit 2; }
-	# the harness's fesvr finds `tohost` in the ELF and ends the run on it
+	# the harness's fesvr finds `tohost` in the ELF for the image's exit store
 	[ -f "$IMAGE" ] || return 0 # reported below
 	tohost=$(readelf -sW "$IMAGE" 2>/dev/null | awk '$8 == "tohost" { print $2; exit }')
 	[ -n "$tohost" ] || { echo "run.sh: $IMAGE has no tohost symbol: the CVA6 testharness could not end the run (build the cva6 image)" >&2; exit 2; }
