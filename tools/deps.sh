@@ -3,6 +3,9 @@
 #   tools/deps.sh            everything (build + test)
 #   tools/deps.sh --check    only report what is missing; exit 1 if anything is
 #   tools/deps.sh --fuzz     what `make fuzz` needs on top: clang and libFuzzer
+#   tools/deps.sh --rtl      what tools/run.sh --target cva6|openpiton and the
+#                            CVA6 / OpenPiton checkouts' own builds need
+#                            (docs/platforms.md, "RTL under Verilator")
 # Runs apt-get as root, through sudo when available, and otherwise prints the
 # exact command to run.
 set -eu
@@ -31,10 +34,33 @@ clang                       clang
 @libFuzzer                  libclang-rt-dev
 '
 
+# tools/run.sh --target cva6|openpiton, and building the models in the user's
+# checkouts (OpenPiton's sims is perl + csh; its boot ROM needs libc headers)
+RTL_NEEDS='
+verilator                   verilator
+g++                         g++
+readelf                     binutils
+stdbuf                      coreutils
+setsid                      util-linux
+ps                          procps
+perl                        perl
+python3                     python3
+git                         git
+tcsh                        tcsh
+gawk                        gawk
+xxd                         xxd
+dtc                         device-tree-compiler
+riscv64-unknown-elf-gcc     gcc-riscv64-unknown-elf
+/usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs picolibc-riscv64-unknown-elf
+'
+
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
 if [ "${1:-}" = "--fuzz" ]; then
     NEEDS=$FUZZ_NEEDS
+fi
+if [ "${1:-}" = "--rtl" ]; then
+    NEEDS=$RTL_NEEDS
 fi
 
 missing=""

@@ -5,6 +5,9 @@
 #                [--image ELF] [--config CFG] [--bios PATH] [--out DIR | --runs DIR]
 #                [--timeout SEC] [--mem SIZE] [--dtb DTB] [--sim "HOSTSIM OPTIONS"]
 #                [--stats] [--progress auto|line|plain|off]
+#   tools/run.sh --target cva6 --cva6 DIR [--image ELF] [--config CFG] ...
+#   tools/run.sh --target openpiton --piton-root DIR [--tiles XxY]
+#                [--piton-build ID] [--image ELF] [--config CFG] ...
 #
 # Results go to --out DIR, or (default) to a new run directory
 # RUNS/<YYYYmmdd-HHMMSS>-<target>/ under --runs RUNS (default out), with the
@@ -24,6 +27,18 @@
 # Exit status: 0 only when the `end` record arrived, the target exited 0 (or
 # was stopped after `end status=ok`) and the parse (if any) exited 0.
 #
+# RTL targets (docs/platforms.md has the prerequisites): --target cva6 runs
+# the image on the Verilator model of a CVA6 checkout built beforehand in
+# DIR (DIR/work-ver/Variane_testharness, config cv64a6_imafdc_sv39), whose
+# fesvr polls the image's `tohost`; --target openpiton runs it
+# on an OpenPiton+Ariane checkout's Verilator model, built beforehand with
+# `sims -vlt_build` for --tiles XxY (default 1x1; --harts becomes X*Y) under
+# build id ID (default rel-0.1), through the checkout's own `sims`
+# (tools/piton-sim.sh streams its fake UART).  Both stop at the `end` record
+# like the others, default to --timeout 3600, and report the simulated
+# cycles and cycles/s (sim.txt).  --sim "ARGS" adds simulator arguments
+# (plusargs for cva6, sims options for openpiton).
+#
 # Adding a target: write a target_<name> function (dashes become
 # underscores) that fills CMD (the command line) from IMAGE, HARTS, BIOS and
 # MEM (and DTB if it supports one), defaulting IMAGE when it is empty.
@@ -35,6 +50,8 @@ BUILD=${BUILD:-$ROOT/build}
 
 TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
 STATS=0 PROGRESS=auto orig=""
+CVA6_DIR="" PITON_ROOT="" TILES=1x1 PITON_BUILD=rel-0.1 TIMEOUT_SET=0
+END_GRACE=30 # tenths of a second a target may take to end itself after `end`
 usage() {
 	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
@@ -49,11 +66,15 @@ while [ $# -gt 0 ]; do
 	--runs) RUNS=${2:-}; shift 2 ;;
 	--stats) STATS=1; shift ;;
 	--progress) PROGRESS=${2:-}; shift 2 ;;
-	--timeout) TIMEOUT=${2:-}; shift 2 ;;
+	--timeout) TIMEOUT=${2:-}; TIMEOUT_SET=1; shift 2 ;;
 	--mem) MEM=${2:-}; shift 2 ;;
 	--dtb) DTB=${2:-}; shift 2 ;;
 	--config) CFG=${2:-}; shift 2 ;;
 	--sim) SIMARGS=${2:-}; shift 2 ;;
+	--cva6) CVA6_DIR=${2:-}; shift 2 ;;
+	--piton-root) PITON_ROOT=${2:-}; shift 2 ;;
+	--tiles) TILES=${2:-}; shift 2 ;;
+	--piton-build) PITON_BUILD=${2:-}; shift 2 ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -101,6 +122,46 @@ target_hostsim() {
 	[ "$STATS" = 1 ] && CMD=("${CMD[0]}" --stats "${CMD[@]:1}")
 }
 
+# RTL models under Verilator: the user's own checkout, built beforehand
+# (docs/platforms.md, "RTL under Verilator"); nothing here builds them.
+rtl_defaults() { # a slow simulation gets longer to end itself after `end`
+	[ "$TIMEOUT_SET" = 1 ] || TIMEOUT=3600
+	END_GRACE=${RTL_END_GRACE:-600}
+}
+target_cva6() {
+	local model tohost
+	IMAGE=${IMAGE:-$BUILD/images/cva6.elf}
+	rtl_defaults
+	[ "$HARTS" = 1 ] || { echo "run.sh: the CVA6 testharness has one hart, got --harts $HARTS" >&2; exit 2; }
+	[ -n "$CVA6_DIR" ] || { echo "run.sh: --target cva6 needs --cva6 DIR, a CVA6 checkout with a built Verilator model" >&2; exit 2; }
+	[ -d "$CVA6_DIR" ] || { echo "run.sh: --cva6 $CVA6_DIR: no such directory" >&2; exit 2; }
+	model=$CVA6_DIR/work-ver/Variane_testharness
+	[ -x "$model" ] || { echo "run.sh: --cva6 $CVA6_DIR: no built model $model (build the testharness first: docs/platforms.md, \"CVA6 testharness\")" >&2; exit 2; }
+	# the harness's fesvr finds `tohost` in the ELF for the image's exit store
+	[ -f "$IMAGE" ] || return 0 # reported below
+	tohost=$(readelf -sW "$IMAGE" 2>/dev/null | awk '$8 == "tohost" { print $2; exit }')
+	[ -n "$tohost" ] || { echo "run.sh: $IMAGE has no tohost symbol: the CVA6 testharness could not end the run (build the cva6 image)" >&2; exit 2; }
+	# in the run directory, where the harness writes its instruction traces;
+	# line-buffered, so the end record reaches the log as it is printed
+	# shellcheck disable=SC2206
+	CMD=(env -C "${OUT:-.}" stdbuf -oL "$(realpath "$model")" +time_out=4000000000 $SIMARGS "$(realpath "$IMAGE")")
+}
+target_openpiton() {
+	local x y
+	IMAGE=${IMAGE:-$BUILD/images/openpiton.elf}
+	rtl_defaults
+	case "$TILES" in
+	[1-9]*x[1-9]*) x=${TILES%%x*} y=${TILES#*x} ;;
+	*) x="" y="" ;;
+	esac
+	case "$x$y" in ''|*[!0-9]*) echo "run.sh: --tiles wants XxY (e.g. 2x1), got '$TILES'" >&2; exit 2 ;; esac
+	HARTS=$((x * y))
+	[ -n "$PITON_ROOT" ] || { echo "run.sh: --target openpiton needs --piton-root DIR, an OpenPiton checkout with a built Verilator model" >&2; exit 2; }
+	"$ROOT/tools/piton-sim.sh" --check "$PITON_ROOT" "$TILES" "$PITON_BUILD" || exit 2
+	# shellcheck disable=SC2206
+	CMD=("$ROOT/tools/piton-sim.sh" "$PITON_ROOT" "$TILES" "$PITON_BUILD" "$IMAGE" "${OUT:-.}/sims" $SIMARGS)
+}
+
 fn=target_$(echo "$TARGET" | tr - _)
 if ! declare -F "$fn" >/dev/null; then
 	echo "run.sh: unknown target '$TARGET' (known: $(declare -F | sed -n 's/^declare -f target_//p' | tr _ - | tr '\n' ' '))" >&2
@@ -144,6 +205,7 @@ if [ -n "$CFG" ]; then
 	"$fn"
 	echo "run.sh: $orig configured from $CFG"
 fi
+case $TARGET in cva6|openpiton) "$fn" ;; esac # they run in the run directory
 LOG=$OUT/console.log
 : >"$LOG"
 rm -f "$OUT/exit.status" "$OUT/stats.txt" "$OUT/hostsim.cfg"
@@ -173,6 +235,7 @@ if [ "$TARGET" = hostsim ]; then
 		echo "run.sh: hostsim --print-config failed (see $OUT/hostsim.cfg)" >&2
 fi
 
+t_launch=$(date +%s.%N)
 echo "run.sh: ${CMD[*]}"
 "${CMD[@]}" </dev/null >"$LOG" 2>"$OUT/target.stderr" &
 pid=$!
@@ -215,15 +278,32 @@ progress() {
 	fi
 }
 progress_end() { [ "$PROGRESS" = line ] && printf '\r\033[K' >&2; }
+# RTL targets: the CPU time of the simulation (the target and everything it
+# started), sampled once a second, so that cycles/s can be told apart from a
+# busy machine
+rtl_cpu=0 rtl_tick=0
+tree_cpu() { # PID -> CPU seconds of PID and its descendants so far
+	ps -eo pid=,ppid=,cputimes= 2>/dev/null | awk -v root="$1" '
+		{ par[$1] = $2; cpu[$1] = $3 }
+		END {
+			for (p in par)
+				for (q = p; q != "" && q != 0; q = par[q])
+					if (q == root) { s += cpu[p]; break }
+			print s + 0
+		}'
+}
 start=$(date +%s) status="" how=""
 while :; do
+	if { [ "$TARGET" = cva6 ] || [ "$TARGET" = openpiton ]; } && [ $((rtl_tick++ % 10)) = 0 ]; then
+		c=$(tree_cpu "$pid"); [ "$c" -gt "$rtl_cpu" ] && rtl_cpu=$c
+	fi
 	if [ "$PROGRESS" != off ] && [ $((p_tick++ % 10)) = 0 ]; then progress; fi
 	if ! kill -0 "$pid" 2>/dev/null; then
 		wait "$pid"; status=$?; how=exited; break
 	fi
 	if end_seen; then
 		# give the target a moment to end itself and report its own status
-		for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		for _ in $(seq 1 "$END_GRACE"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 		if kill -0 "$pid" 2>/dev/null; then
 			kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 			how=stopped
@@ -241,6 +321,7 @@ while :; do
 	sleep 0.1
 done
 [ "$PROGRESS" != off ] && { progress; progress_end; }
+t_done=$(date +%s.%N)
 echo "$status" >"$OUT/exit.status"
 
 rc=0
@@ -260,6 +341,21 @@ if [ "$STATS" = 1 ] && [ "$TARGET" = hostsim ]; then
 	sed -i '/^hostsim stats:/,$d' "$OUT/target.stderr"
 	echo "run.sh: hostsim statistics ($OUT/stats.txt):"
 	sed 's/^/  /' "$OUT/stats.txt"
+fi
+# RTL targets: the simulated cycles as the simulation counts them (its
+# "... after N cycles" line) and their rate over the wall time of the run
+if [ "$TARGET" = cva6 ] || [ "$TARGET" = openpiton ]; then
+	cycles=$(sed -n 's/.* after \([0-9][0-9]*\) cycles$/\1/p' "$OUT/target.stderr" | tail -n 1)
+	awk -v c="${cycles:-}" -v t0="$t_launch" -v t1="$t_done" -v cpu="$rtl_cpu" 'BEGIN {
+		w = t1 - t0
+		printf "wall_seconds: %.2f\ncpu_seconds: %d\n", w, cpu
+		if (c == "") print "cycles: unknown (the simulation did not report them)"
+		else {
+			printf "cycles: %d\ncycles_per_second: %.0f\n", c, (w > 0 ? c / w : 0)
+			if (cpu > 0) printf "cycles_per_cpu_second: %.0f\n", c / cpu
+		}
+	}' >"$OUT/sim.txt"
+	echo "run.sh: simulation: $(paste -sd' ' "$OUT/sim.txt")"
 fi
 if [ -s "$OUT/target.stderr" ]; then
 	echo "run.sh: the target wrote on stderr ($OUT/target.stderr):" >&2

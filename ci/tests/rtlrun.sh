@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# tools/run.sh --target cva6 | openpiton without RTL (CI has none): the
+# argument and missing-model paths, and the run path on stand-in models that
+# behave like the real ones where the runner depends on them.
+#   cva6-* / openpiton-*  bad arguments, no checkout, an unbuilt checkout, an
+#                         image without `tohost`, a model built for other tiles:
+#                         exit 2, a message naming the problem, no run directory
+#   cva6-stop-at-end      a harness that prints the log and never ends is
+#                         stopped at the `end` record; its "after N cycles"
+#                         line (printed on SIGTERM) gives sim.txt
+#   cva6-run-dir          the harness runs in the run directory (its traces
+#                         land there) on the absolute image path
+#   openpiton-stream      sims' fake_uart.log, written a record at a time,
+#                         reaches console.log while sims runs: a sims that
+#                         never ends is stopped at the `end` record, with the
+#                         simulation it started (its session)
+#   openpiton-pass/-fail  a sims that ends by itself: its status.log verdict
+#                         decides the exit status (FAIL: 1 even on a clean log);
+#                         the cycles are the verdict line's time / 500 ps
+#   openpiton-sims-args   2x1 tiles: -x_tiles=2 -y_tiles=1, finish mask 0x3,
+#                         the build id, the image copied as rvmess.riscv, and
+#                         the limits lifted (the model stops at 1.5 M cycles;
+#                         sims' idle-thread timeout fails any Ariane run)
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+scratch rtlrun
+T=$TMP
+for b in "$BUILD/bin/rvmess" "$BUILD/bin/hostsim" "$BUILD/images/virt.elf" "$BUILD/images/spike.elf"; do
+	[ -e "$b" ] || { fail build "$b not built (make)"; exit 1; }
+done
+RUN="tools/run.sh --progress off"
+export RTL_END_GRACE=5 # tenths of a second the stand-ins get to end by themselves (real RTL: 60 s)
+
+# refused: exit 2, MESSAGE on stderr, nothing created under --runs
+refused() { # CASE MESSAGE ARGS...
+	local c=$1 want=$2 rc
+	shift 2
+	rm -rf "$T/runs"
+	$RUN --runs "$T/runs" "$@" >"$T/out" 2>&1
+	rc=$?
+	if [ "$rc" = 2 ] && grep -qF -- "$want" "$T/out" && [ ! -e "$T/runs" ]; then pass "$c"
+	else fail "$c" "exit $rc, want 2 with '$want' and no run directory; got: $(head -c 300 "$T/out" | tr '\n' '|')"; fi
+}
+
+# ---- CVA6 ------------------------------------------------------------------------
+refused cva6-needs-dir "needs --cva6 DIR" --target cva6
+refused cva6-no-dir "--cva6 $T/nope: no such directory" --target cva6 --cva6 "$T/nope"
+mkdir -p "$T/cva6/work-ver"
+refused cva6-unbuilt "no built model $T/cva6/work-ver/Variane_testharness" --target cva6 --cva6 "$T/cva6"
+refused cva6-harts "one hart" --target cva6 --cva6 "$T/cva6" --harts 2
+
+# A log the stand-ins replay: a real run of the M-mode image on hostsim.
+cat >"$T/tiny.cfg" <<'EOF'
+suites=lat
+reps=1
+warmups=0
+lat_max=1K
+lat_loads=100
+lat_strides=64
+lat_random=0
+EOF
+"$BUILD/bin/rvmess" config "$BUILD/images/virt.elf" --file "$T/tiny.cfg" -o "$T/tiny.elf" >/dev/null &&
+	"$BUILD/bin/hostsim" "$T/tiny.elf" >"$T/replay.log" 2>/dev/null
+grep -q '@RVM [0-9]* end .*status=ok' "$T/replay.log" || { fail replay-log "hostsim gave no clean log to replay"; exit 1; }
+
+# The stand-in harness: prints the log, then runs until SIGTERM, on which it
+# reports its cycles the way ariane_tb.cpp does (its SIGTERM handler stops the
+# loop, then "... after N cycles").
+cat >"$T/cva6/work-ver/Variane_testharness" <<EOF
+#!/usr/bin/env bash
+pwd >where
+printf '%s\n' "\$@" >args
+trap 'echo "\$2 *** FAILED *** (tohost = 0) after 7654321 cycles" >&2; exit 1' TERM
+cat "$T/replay.log"
+while :; do sleep 0.1; done
+EOF
+chmod +x "$T/cva6/work-ver/Variane_testharness"
+refused cva6-no-tohost "has no tohost symbol" --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/virt.elf"
+
+# spike.elf has the HTIF tohost the real harness needs
+# --runs: the run directory is made after the target's command line is first
+# put together
+$RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --runs "$T/cr" --timeout 60 >"$T/out" 2>&1
+rc=$?
+ln -sfn "$(readlink -f "$T/cr/latest")" "$T/c"
+cyc=$(sed -n 's/^cycles: //p' "$T/c/sim.txt" 2>/dev/null)
+wall=$(sed -n 's/^wall_seconds: //p' "$T/c/sim.txt" 2>/dev/null)
+rate=$(sed -n 's/^cycles_per_second: //p' "$T/c/sim.txt" 2>/dev/null)
+if [ "$rc" = 0 ] && grep -q "was stopped" "$T/out" && [ "$cyc" = 7654321 ] &&
+	cmp -s "$T/replay.log" "$T/c/console.log" &&
+	awk -v r="$rate" -v w="$wall" 'BEGIN { x = 7654321 / w; exit !(w > 0 && r > 0.95 * x && r < 1.05 * x) }'; then
+	pass cva6-stop-at-end
+else fail cva6-stop-at-end "exit $rc, cycles '$cyc' (want 7654321), rate '$rate' over '$wall' s; $(tail -5 "$T/out" | tr '\n' '|')"; fi
+if [ "$(cat "$T/c/where" 2>/dev/null)" = "$(cd "$T/c" && pwd -P)" ] &&
+	[ "$(tail -n 1 "$T/c/args" 2>/dev/null)" = "$(realpath "$BUILD/images/spike.elf")" ]; then
+	pass cva6-run-dir
+else fail cva6-run-dir "ran in '$(cat "$T/c/where" 2>/dev/null)' with '$(tr '\n' ' ' <"$T/c/args" 2>/dev/null)'"; fi
+
+# ---- OpenPiton -------------------------------------------------------------------
+P=$T/piton
+refused openpiton-needs-root "needs --piton-root DIR" --target openpiton
+refused openpiton-bad-tiles "--tiles wants XxY" --target openpiton --piton-root "$P" --tiles 2by1
+refused openpiton-zero-tiles "--tiles wants XxY" --target openpiton --piton-root "$P" --tiles 0x1
+mkdir -p "$P"
+refused openpiton-not-checkout "is not an OpenPiton checkout" --target openpiton --piton-root "$P"
+mkdir -p "$P/piton/tools/bin" "$P/build/manycore/b2/obj_dir"
+echo 'export PATH=$PITON_ROOT/piton/tools/bin:$PATH' >"$P/piton/piton_settings.bash"
+# The stand-in sims: records where and how it ran, writes the log to
+# fake_uart.log a record at a time, then (by $P/mode) runs on like a
+# simulation that does not end (its child "model" sleeps), or writes the
+# verdict to status.log and sims.log's last line as real sims does.
+cat >"$P/piton/tools/bin/sims" <<EOF
+#!/usr/bin/env bash
+pwd >where
+printf '%s\n' "\$@" >args
+: >fake_uart.log
+while IFS= read -r l; do printf '%s\n' "\$l" >>fake_uart.log; sleep 0.02; done <"$T/replay.log"
+case \$(cat "$P/mode") in
+hang) sleep 60 & echo \$! >model.pid; wait ;;
+pass) echo "12345000: Simulation -> PASS (HIT GOOD TRAP)"; printf 'Diag: sims %30s\\n' PASS >status.log ;;
+fail) printf 'Diag: sims %30s\\n' "FAIL (HIT BAD TRAP)" >status.log ;;
+esac
+EOF
+chmod +x "$P/piton/tools/bin/sims"
+refused openpiton-unbuilt "no built Verilator model $P/build/manycore/b2/obj_dir/Vcmp_top" \
+	--target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1
+printf '#!/bin/sh\n' >"$P/build/manycore/b2/obj_dir/Vcmp_top"
+chmod +x "$P/build/manycore/b2/obj_dir/Vcmp_top"
+printf '`define RTL_TILE0\n`define RTL_ARIANE0\n' >"$P/build/manycore/b2/config.v"
+refused openpiton-tiles-mismatch "built for 1 tile(s), not 2x1" \
+	--target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1
+printf '`define RTL_TILE0\n`define RTL_TILE1\n' >"$P/build/manycore/b2/config.v"
+
+piton() { # MODE OUT
+	echo "$1" >"$P/mode"
+	$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+		--out "$2" --timeout 50 >"$T/out" 2>&1
+}
+t0=$(date +%s)
+piton hang "$T/p"
+rc=$? t=$(($(date +%s) - t0))
+mpid=$(cat "$T/p/sims/model.pid" 2>/dev/null)
+# a stopped process may linger a moment until it is reaped
+for _ in $(seq 1 30); do [ -n "$mpid" ] && kill -0 "$mpid" 2>/dev/null || break; sleep 0.1; done
+if [ "$rc" = 0 ] && [ "$t" -lt 40 ] && grep -q "was stopped" "$T/out" && cmp -s "$T/replay.log" "$T/p/console.log" &&
+	grep -q '^harts: 2$' "$T/p/run.txt" && [ -n "$mpid" ] && ! kill -0 "$mpid" 2>/dev/null; then
+	pass openpiton-stream
+else
+	fail openpiton-stream "exit $rc after ${t}s, model pid '$mpid'; $(tail -5 "$T/out" | tr '\n' '|')"
+	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null
+fi
+piton pass "$T/pp"
+rc=$?
+# 12345000 ps at 500 ps a clock (my_top.cpp: 250 ps an edge)
+if [ "$rc" = 0 ] && grep -q "target exited with status 0" "$T/out" && grep -q "piton-sim.sh: PASS" "$T/pp/target.stderr" &&
+	grep -qx "cycles: 24690" "$T/pp/sim.txt"; then
+	pass openpiton-pass
+else fail openpiton-pass "exit $rc; $(tail -5 "$T/out" | tr '\n' '|')"; fi
+piton fail "$T/pf"
+rc=$?
+if [ "$rc" = 1 ] && grep -q "target exited with status 1" "$T/out" &&
+	grep -q "piton-sim.sh: FAIL (HIT BAD TRAP)" "$T/pf/target.stderr" && cmp -s "$T/replay.log" "$T/pf/console.log"; then
+	pass openpiton-fail
+else fail openpiton-fail "exit $rc; $(tail -5 "$T/out" | tr '\n' '|')"; fi
+a=$T/p/sims/args
+if [ "$(cat "$T/p/sims/where" 2>/dev/null)" = "$(cd "$T/p/sims" 2>/dev/null && pwd)" ] &&
+	grep -qx -- -x_tiles=2 "$a" && grep -qx -- -y_tiles=1 "$a" && grep -qx -- -finish_mask=0x3 "$a" &&
+	grep -qx -- -build_id=b2 "$a" && grep -qx -- -vlt_run "$a" && grep -qx rvmess.riscv "$a" &&
+	grep -qx -- -max_cycle=2000000000 "$a" && grep -qx -- -rtl_timeout=1000000000 "$a" &&
+	cmp -s "$BUILD/images/virt.elf" "$T/p/sims/rvmess.riscv"; then
+	pass openpiton-sims-args
+else fail openpiton-sims-args "sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null)"; fi
+finish
