@@ -465,6 +465,12 @@ static void test_coherence_invalidate(void **state)
 	assert_int_equal(ev(m, 1, MEMSYS_EV_COH_WB), 1);
 	assert_int_equal(ev(m, 1, MEMSYS_EV_INV_SENT), 1);
 	assert_int_equal(ev(m, 2, MEMSYS_EV_INV_RECV), 1);
+	/* LLC accesses are L1 misses plus upgrades: hart 2 missed once and
+	 * upgraded twice; harts 0 and 1 missed again after losing their copies */
+	assert_int_equal(ev(m, 2, MEMSYS_EV_LLC_ACCESS), 1 + 2);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_ACCESS), 2);
+	assert_int_equal(ev(m, 1, MEMSYS_EV_LLC_ACCESS), 2);
+	assert_int_equal(ev(m, 3, MEMSYS_EV_LLC_ACCESS), 1);
 	/* none of this went to memory beyond the first read */
 	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_READS), 1);
 	assert_int_equal(memsys_mmio_read(m, MEMSYS_MMIO_WRITES), 0);
