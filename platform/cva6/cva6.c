@@ -5,8 +5,8 @@
  * 32-bit accesses (the DTB's reg-shift 2 / reg-io-width 4), LSR polled before
  * every byte: back-to-back stores lose characters.
  * Exit: one UART read (the console's last stores have then left the core),
- * then a 64-bit store of (status << 1) | 1 to `tohost` (the harness's RVFI
- * tracer ends the run on it; run it with +tohost_addr=<nm tohost>).  HTIF is
+ * then a 64-bit store of (status << 1) | 1 to `tohost` (fesvr finds `tohost`
+ * in the ELF and ends the run on it; the harness refuses +tohost_addr).  HTIF is
  * never used for the console: fesvr serves it only through the debug module.
  * Timebase: the DTB says 32768 Hz, but the testbench ticks mtime once every
  * 4 core clocks, so the true timebase is core clock / 4; the core clock is

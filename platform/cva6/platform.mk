@@ -1,5 +1,5 @@
 # CVA6 testharness (Verilator), M-mode: one PT_LOAD at 0x80000000; run with
-# +tohost_addr=$(nm build/images/cva6.elf | grep ' tohost$').  CVA6_CLK_HZ: the
+# tools/run.sh --target cva6 --cva6 DIR (fesvr ends the run on `tohost`).  CVA6_CLK_HZ: the
 # core clock the image assumes (timebase = CVA6_CLK_HZ / 4), default the DTB's
 # nominal 50 MHz.
 CVA6_CLK_HZ ?= 50000000
