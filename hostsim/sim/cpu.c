@@ -3,9 +3,11 @@
  * Accesses outside RAM go to the device table (dev.h).
  *
  * Instructions are decoded once into the shared per-page cache s->dpages
- * (lazily, one entry per 32-bit word) and executed by one switch.  A store
- * into a page that holds decoded code clears exactly the entries it
- * overlaps, so self-modifying code works without fence.i (fence.i is a nop).
+ * (lazily, one entry per 32-bit word) and executed by one switch; after a
+ * sequential instruction the next entry is the next word's, so the fetch is
+ * one test that it is decoded.  A store into a page that holds decoded code
+ * clears exactly the entries it overlaps, so self-modifying code works
+ * without fence.i (fence.i is a nop).
  *
  * The executor is written once (exec_loop) and instantiated twice: the
  * functional path (no timing bookkeeping) and the timing path (scoreboard,
@@ -123,12 +125,18 @@ static ALWAYS_INLINE int store(struct sim *s, struct sim_hart *h, uint64_t a, un
 
 static ALWAYS_INLINE uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* A decoded page holds 1024 words and one more entry that is never decoded:
+ * the executor steps its instruction pointer d by one entry after a
+ * sequential instruction, and stepping off the page lands on that sentinel,
+ * which sends the fetch down the slow path (as an invalidated entry does). */
+#define DPAGE_ENTRIES 1025
+
 static struct dinsn *decode_at(struct sim *s, uint64_t off)
 {
 	uint64_t pg = off >> 12;
 	struct dinsn *p = s->dpages[pg];
 	if (!p) {
-		p = calloc(1024, sizeof(*p));
+		p = calloc(DPAGE_ENTRIES, sizeof(*p));
 		if (!p) {
 			fprintf(stderr, "hostsim: out of memory (decode cache)\n");
 			exit(1);
@@ -311,7 +319,7 @@ static uint32_t raw_at(struct sim *s, uint64_t pc)
 	return raw;
 }
 
-static struct dinsn no_page[1024]; /* all OP_UNDECODED: forces the slow fetch path */
+static struct dinsn no_page[DPAGE_ENTRIES]; /* all OP_UNDECODED: forces the slow fetch path */
 
 /* weak: s->wm is set (wmem.h): RAM stores go through the functional store
  * buffer, loads forward from it, ordering points drain it, faults act;
@@ -331,6 +339,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	uint8_t *const ram = s->ram;
 	const struct dinsn *cpg = no_page; /* the decoded page pc is in */
 	uint64_t cpg_base = 0;
+	const struct dinsn *d = no_page; /* pc's entry when it is decoded, else one that is not */
 	uint64_t ti = t; /* issue cycle of the current instruction */
 	uint64_t *const rv = weak == 2 ? wm_regview(s, h) : NULL; /* rvwmo register views */
 
@@ -381,9 +390,11 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 		wm_drain(s, h, t);
 
 	while (done < n) {
-		const struct dinsn *d;
-		uint64_t po = pc - cpg_base;
-		if (LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
+		uint64_t po;
+		if (LIKELY(d->op != OP_UNDECODED)) {
+			/* d follows pc: the next entry after a sequential
+			 * instruction, the target's after a jump (next_nopc) */
+		} else if (po = pc - cpg_base, LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
 			d = &cpg[po >> 2];
 		} else {
 			/* a turn that is over ends before the fetch (no fetch
@@ -706,10 +717,15 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			TRAP(CAUSE_ILLEGAL, (uint32_t)d->imm);
 		}
 		pc += 4;
-	next_nopc:
+		d++;
 		continue;
 	next:
 		if (s->stop) goto out;
+	next_nopc:
+		/* pc moved: its entry if it is on the current page (checked
+		 * for being decoded at the top), else the slow path */
+		po = pc - cpg_base;
+		d = po < 4096 ? &cpg[po >> 2] : no_page;
 	}
 out:
 	h->pc = pc;

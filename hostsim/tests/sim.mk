@@ -46,3 +46,7 @@ test_sim_wmem_LIBS := -lfdt -lm
 UNIT_TESTS += test_sim_mach
 test_sim_mach_SRCS := hostsim/tests/test_sim_mach.c $(filter-out hostsim/sim/main.c,$(SIM_SRCS)) firmware/lib/fdt.c
 test_sim_mach_LIBS := -lfdt -lm
+
+UNIT_TESTS += test_sim_exec
+test_sim_exec_SRCS := hostsim/tests/test_sim_exec.c $(filter-out hostsim/sim/main.c,$(SIM_SRCS))
+test_sim_exec_LIBS := -lfdt -lm
