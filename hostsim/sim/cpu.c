@@ -332,9 +332,9 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	uint64_t pc = h->pc;
 	uint64_t t = h->clock;
 	uint64_t done = 0;
-	/* instret = ins0 + done, functional clock = clk0 + done (synced to the
+	/* instret = ins0 + done, functional clock = instret + cdelta (synced to the
 	 * hart at CSR/MMIO accesses, traps and the end of the turn) */
-	uint64_t ins0 = h->instret, clk0 = h->clock;
+	uint64_t ins0 = h->instret, cdelta = h->clock - h->instret;
 	const uint64_t rbase = s->ram_base, rsize = s->ram_size;
 	uint8_t *const ram = s->ram;
 	const struct dinsn *cpg = no_page; /* the decoded page pc is in */
@@ -343,8 +343,10 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	uint64_t ti = t; /* issue cycle of the current instruction */
 	uint64_t *const rv = weak == 2 ? wm_regview(s, h) : NULL; /* rvwmo register views */
 
-#define SYNC() do { h->instret = ins0 + done; if (timing) h->clock = t; else h->clock = clk0 + done; } while (0)
-#define RESYNC() do { ins0 = h->instret - done; if (timing) t = h->clock; else clk0 = h->clock - done; } while (0)
+/* (the functional clock as instret + cdelta, not clk0 + done: gcc pairs two
+ * `+ done` into one vector add and computes it on every instruction) */
+#define SYNC() do { h->instret = ins0 + done; if (timing) h->clock = t; else h->clock = h->instret + cdelta; } while (0)
+#define RESYNC() do { ins0 = h->instret - done; if (timing) t = h->clock; else cdelta = h->clock - h->instret; } while (0)
 #define TRAP(cause, tval) do { h->pc = pc; SYNC(); sim_take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out; goto next; } while (0)
 #define LOAD(sz, conv) do { \
 		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, v_, o_ = a_ - rbase; \
