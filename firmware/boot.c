@@ -367,6 +367,8 @@ static void follow_cmd(uint32_t cmd, uint32_t arg)
 void rvm_entry(unsigned long hartid, const void *fdt)
 {
 	pm_trap_init();
+	if (plat.hart_init)
+		plat.hart_init();
 	if (__atomic_exchange_n(&lottery, 1u, __ATOMIC_ACQ_REL) == 0)
 		lead_main(hartid, fdt);
 

@@ -63,6 +63,10 @@ struct platform {
 	/* rvm_park() calls it instead of sleeping in `wfi` forever: a target
 	 * whose end needs every hart at a given pc (OpenPiton's `pass`). */
 	void (*park)(void) __attribute__((noreturn));
+	/* Every hart calls it first on entry, before it reads memory another
+	 * hart writes: per-hart set-up such a target needs (OpenPiton: Ariane's
+	 * L1D off, as the other tiles' stores never invalidate it). */
+	void (*hart_init)(void);
 };
 
 extern const struct platform plat;

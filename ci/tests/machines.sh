@@ -13,6 +13,8 @@
 #       through tohost (its code) / through `fail`
 #   openpiton-metro   the OPENPITON_END=metro build ends by its load from
 #       0x8100000000 (hostsim says which convention ended the run)
+#   openpiton-l1d-on   the image with its `csrwi 0x701, 0` made a nop (Ariane's
+#       L1D left on): exit 1 with 2 harts, naming each, 0 with 1 hart
 #   cva6-mess, openpiton-mess   2 harts, a ring far larger than the L1D
 #       (cva6: within the LLC, so that L1D and LLC misses differ; openpiton:
 #       ring and arrays far larger than the LLC): nearly every chase load
@@ -136,6 +138,31 @@ if make --no-print-directory -s PLATFORM=openpiton OPENPITON_END=metro BUILD="$T
 	fi
 else
 	fail openpiton-metro "make OPENPITON_END=metro failed: $(tail -n 3 "$T/metro.build" | tr '\n' ' ')"
+fi
+
+# ---- Ariane's L1D beside other tiles: OpenPiton never invalidates it on another
+# tile's store (a 2x1 RTL run hung: a follower spun for ever on a stale boot flag),
+# so the image turns it off on every hart (CSR 0x701 bit 0 = 0; the openpiton-2/-4
+# runs above end status 0 only so).  A copy whose `csrwi 0x701, 0` (0x70105073)
+# is a nop leaves it on: with 2 harts hostsim turns the good end into exit 1 and
+# names both harts; with 1 hart (the 1x1 RTL run passed with its L1D on) exit 0.
+cp "$BUILD/images/openpiton.elf" "$T/l1d-on.elf"
+at=$(od -An -v -w4 -tx4 "$T/l1d-on.elf" | grep -n '^ *70105073$' | cut -d: -f1)
+if [ "$(printf '%s\n' "$at" | grep -c .)" != 1 ]; then
+	fail openpiton-l1d-on "want one csrwi 0x701, 0 in the openpiton image, found at words: $(echo $at)"
+else
+	printf '\x13\x00\x00\x00' | dd of="$T/l1d-on.elf" bs=4 seek=$((at - 1)) conv=notrunc status=none
+	run openpiton-l1d-on2 openpiton 2 "$T/l1d-on.elf" $SMALL
+	run openpiton-l1d-on1 openpiton 1 "$T/l1d-on.elf" $SMALL
+	why=""
+	[ "$(cat "$T/openpiton-l1d-on2.rc")" = 1 ] || why="2 harts: exit $(cat "$T/openpiton-l1d-on2.rc"), want 1;"
+	for h in 0 1; do
+		grep -q "hart $h ended with Ariane's L1D on (CSR 0x701 bit 0) in a run of 2 tiles" "$T/openpiton-l1d-on2.err" ||
+			why="$why no L1D message for hart $h;"
+	done
+	grep -q " end .*status=ok" "$T/openpiton-l1d-on2.log" || why="$why the image itself did not end ok;"
+	[ "$(cat "$T/openpiton-l1d-on1.rc")" = 0 ] || why="$why 1 hart: exit $(cat "$T/openpiton-l1d-on1.rc"), want 0 ($(tail -n 1 "$T/openpiton-l1d-on1.err"))"
+	[ -z "$why" ] && pass openpiton-l1d-on || fail openpiton-l1d-on "$why"
 fi
 
 # ---- refusals: an image without the profile's symbols, an unknown profile, a clock

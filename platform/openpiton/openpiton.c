@@ -100,6 +100,21 @@ uint64_t pm_event_read(enum pm_event e)
 	return e == PM_EV_L1D_MISS ? pm_hpm_read(PITON_HPM_L1D_MISS) : l2_misses();
 }
 
+/*
+ * Every tile's Ariane L1D off (its CSR 0x701, DCACHE, bit 0; reset value 1).
+ * On OpenPiton the L1D is write-through below a coherent L1.5, but another
+ * tile's store never invalidates a line this L1D holds, and `fence` does not
+ * flush it (WT_DCACHE): a hart spinning on a flag it has read once reads the
+ * stale copy for ever (on the 2x1 model the follower spun on `boot_go` while
+ * the lead waited for it).  With the L1D off every load goes to the L1.5,
+ * which the L2's directory keeps coherent.  Only multi-tile runs need it,
+ * but a hart cannot tell the tile count before it reads shared memory.
+ */
+static void piton_hart_init(void)
+{
+	__asm__ volatile("csrwi 0x701, 0" ::: "memory");
+}
+
 static __attribute__((noreturn)) void piton_park(void)
 {
 	uint32_t e;
@@ -134,4 +149,5 @@ const struct platform plat = {
 	.ipi_clear = 0,
 	.exit = piton_exit,
 	.park = piton_park,
+	.hart_init = piton_hart_init,
 };
