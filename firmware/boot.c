@@ -367,13 +367,11 @@ static void follow_cmd(uint32_t cmd, uint32_t arg)
 void rvm_entry(unsigned long hartid, const void *fdt)
 {
 	pm_trap_init();
-	if (plat.hart_init)
-		plat.hart_init();
 	if (__atomic_exchange_n(&lottery, 1u, __ATOMIC_ACQ_REL) == 0)
 		lead_main(hartid, fdt);
 
 	while (!__atomic_load_n(&boot_go, __ATOMIC_ACQUIRE))
-		;
+		rvm_poll();
 	if ((rvm_hstate[hartid] & 0xffu) != HS_ALIVE)
 		rvm_park(); /* not taking part (max_harts, failed start) */
 	rvm.cpu_hz[hartid] = measure_hz();

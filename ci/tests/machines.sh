@@ -13,8 +13,8 @@
 #       through tohost (its code) / through `fail`
 #   openpiton-metro   the OPENPITON_END=metro build ends by its load from
 #       0x8100000000 (hostsim says which convention ended the run)
-#   openpiton-l1d-on   the image with its `csrwi 0x701, 0` made a nop (Ariane's
-#       L1D left on): exit 1 with 2 harts, naming each, 0 with 1 hart
+#   openpiton-{2,4}-l1d-flush   every hart flushed Ariane's L1D (CSR 0x701
+#       off and on, counted by hostsim) in its wait loops
 #   cva6-mess, openpiton-mess   2 harts, a ring far larger than the L1D
 #       (cva6: within the LLC, so that L1D and LLC misses differ; openpiton:
 #       ring and arrays far larger than the LLC): nearly every chase load
@@ -142,28 +142,17 @@ fi
 
 # ---- Ariane's L1D beside other tiles: OpenPiton never invalidates it on another
 # tile's store (a 2x1 RTL run hung: a follower spun for ever on a stale boot flag),
-# so the image turns it off on every hart (CSR 0x701 bit 0 = 0; the openpiton-2/-4
-# runs above end status 0 only so).  A copy whose `csrwi 0x701, 0` (0x70105073)
-# is a nop leaves it on: with 2 harts hostsim turns the good end into exit 1 and
-# names both harts; with 1 hart (the 1x1 RTL run passed with its L1D on) exit 0.
-cp "$BUILD/images/openpiton.elf" "$T/l1d-on.elf"
-at=$(od -An -v -w4 -tx4 "$T/l1d-on.elf" | grep -n '^ *70105073$' | cut -d: -f1)
-if [ "$(printf '%s\n' "$at" | grep -c .)" != 1 ]; then
-	fail openpiton-l1d-on "want one csrwi 0x701, 0 in the openpiton image, found at words: $(echo $at)"
-else
-	printf '\x13\x00\x00\x00' | dd of="$T/l1d-on.elf" bs=4 seek=$((at - 1)) conv=notrunc status=none
-	run openpiton-l1d-on2 openpiton 2 "$T/l1d-on.elf" $SMALL
-	run openpiton-l1d-on1 openpiton 1 "$T/l1d-on.elf" $SMALL
-	why=""
-	[ "$(cat "$T/openpiton-l1d-on2.rc")" = 1 ] || why="2 harts: exit $(cat "$T/openpiton-l1d-on2.rc"), want 1;"
-	for h in 0 1; do
-		grep -q "hart $h ended with Ariane's L1D on (CSR 0x701 bit 0) in a run of 2 tiles" "$T/openpiton-l1d-on2.err" ||
-			why="$why no L1D message for hart $h;"
-	done
-	grep -q " end .*status=ok" "$T/openpiton-l1d-on2.log" || why="$why the image itself did not end ok;"
-	[ "$(cat "$T/openpiton-l1d-on1.rc")" = 0 ] || why="$why 1 hart: exit $(cat "$T/openpiton-l1d-on1.rc"), want 0 ($(tail -n 1 "$T/openpiton-l1d-on1.err"))"
-	[ -z "$why" ] && pass openpiton-l1d-on || fail openpiton-l1d-on "$why"
-fi
+# so the image flushes it (CSR 0x701 off and on) in every wait loop.  Each hart
+# of a 2- or 4-hart run waits for another's store at least once (the lead in the
+# first rendezvous, the others for boot_go), so each must have flushed.
+for h in 2 4; do
+	fl=$(sed -n 's/^hostsim: openpiton: L1D flushes (CSR 0x701 switched on) per hart: //p' "$T/openpiton-$h.err")
+	if [ "$(printf '%s\n' "$fl" | tr ',' '\n' | grep -c '^[1-9][0-9]*$')" = "$h" ]; then
+		pass "openpiton-$h-l1d-flush ($fl)"
+	else
+		fail "openpiton-$h-l1d-flush" "want $h harts each with L1D flushes > 0, got '$fl'"
+	fi
+done
 
 # ---- refusals: an image without the profile's symbols, an unknown profile, a clock
 # whose mtime rate is not whole (exit 2 and the reason)

@@ -217,7 +217,11 @@ int sim_csr_write(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t v)
 	}
 	if (csr >= 0x3a0 && csr < 0x3f0)
 		return 0;
-	if (csr == 0x701 && sim_mach(s)->dcache_csr) { h->dcache = v & 1; return 0; }
+	if (csr == 0x701 && sim_mach(s)->dcache_csr) {
+		h->dcache_flushes += (v & 1) && !(h->dcache & 1);
+		h->dcache = v & 1;
+		return 0;
+	}
 	switch (csr) {
 	case 0x300:
 		h->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP;

@@ -16,11 +16,11 @@
  * The CLINT is at 0xfff1020000, mtime every 128 core clocks; the DTB in the
  * boot ROM at 0xfff1010000 (a1) says so (timebase clk/128).
  * Ariane's DCACHE CSR 0x701 (bit 0: L1D on, the reset value) reads and
- * writes.  OpenPiton never invalidates a tile's L1D when another tile
- * stores, so an image that leaves it on in a run of more than one tile
- * hangs on the RTL (a spin loop reads its stale copy for ever); hostsim's
- * caches are coherent, so instead a good end (every hart at `pass`, or the
- * Metro-MPI good load) becomes a failure while any hart has it on.
+ * writes; switching it on flushes Ariane's L1D.  OpenPiton never
+ * invalidates a tile's L1D when another tile stores, so the image flushes
+ * it in its wait loops (a spin loop would read a stale copy for ever);
+ * hostsim's caches are coherent, so it only counts the flushes and prints
+ * them per hart at a good end.
  */
 #include <stdio.h>
 #include "sim/sim.h"
@@ -119,23 +119,13 @@ const struct sim_dev dev_l2ctr_piton = {
 	.state_size = sizeof(struct l2ctr), .load = l2_load, .store = l2_store,
 };
 
-/* A good end with a hart's L1D on beside other tiles: the RTL would have
- * hung.  1 (after saying so) or 0. */
-static int l1d_on_multitile(struct sim *s)
+/* stderr: how often each hart flushed its L1D (switched CSR 0x701 on) */
+static void l1d_flushes(struct sim *s)
 {
-	int bad = 0;
-	if (s->nharts < 2)
-		return 0;
+	fprintf(stderr, "hostsim: openpiton: L1D flushes (CSR 0x701 switched on) per hart:");
 	for (unsigned i = 0; i < s->nharts; i++)
-		if (s->harts[i].dcache & 1) {
-			fflush(s->console);
-			fprintf(stderr, "hostsim: openpiton: hart %u ended with Ariane's L1D on (CSR 0x701 bit 0) "
-			        "in a run of %u tiles: OpenPiton does not invalidate it on another tile's store, "
-			        "so on the RTL its loads would read stale data (a spin loop never ends)\n",
-			        i, s->nharts);
-			bad = 1;
-		}
-	return bad;
+		fprintf(stderr, "%s%llu", i ? "," : " ", (unsigned long long)s->harts[i].dcache_flushes);
+	fprintf(stderr, "\n");
 }
 
 /* ---- Metro-MPI end of test ---- */
@@ -153,7 +143,8 @@ static int metro_load(struct sim *s, struct sim_hart *h, void *st, uint64_t off,
 	fprintf(stderr, "hostsim: openpiton: hart %u loaded 0x%llx: Metro-MPI %s end\n", h->id,
 	        (unsigned long long)(METRO_GOOD + off), off ? "bad" : "good");
 	s->stop = 1;
-	s->exit_code = off || l1d_on_multitile(s) ? 1 : 0;
+	s->exit_code = off ? 1 : 0;
+	l1d_flushes(s);
 	return 0;
 }
 
@@ -207,6 +198,7 @@ void sim_piton_poll(struct sim *s)
 		fflush(s->console);
 		fprintf(stderr, "hostsim: openpiton: every hart reached `pass` (good trap)\n");
 		s->stop = 1;
-		s->exit_code = l1d_on_multitile(s);
+		s->exit_code = 0;
+		l1d_flushes(s);
 	}
 }
