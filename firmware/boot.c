@@ -371,7 +371,7 @@ void rvm_entry(unsigned long hartid, const void *fdt)
 		lead_main(hartid, fdt);
 
 	while (!__atomic_load_n(&boot_go, __ATOMIC_ACQUIRE))
-		;
+		rvm_poll();
 	if ((rvm_hstate[hartid] & 0xffu) != HS_ALIVE)
 		rvm_park(); /* not taking part (max_harts, failed start) */
 	rvm.cpu_hz[hartid] = measure_hz();

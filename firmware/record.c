@@ -140,7 +140,7 @@ static void lock(void)
 		                                 __ATOMIC_RELAXED))
 			return;
 		while (con_lock)
-			;
+			rvm_poll();
 	}
 }
 

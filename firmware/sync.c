@@ -73,6 +73,7 @@ static uint32_t collect(uint32_t g, uint32_t fail, const char *where, int report
 
 	for (;;) {
 		uint32_t pending = 0;
+		rvm_poll();
 		for (uint32_t i = 0; i < rvm.nharts; i++) {
 			uint32_t s = rvm_hstate[rvm.hartids[i]];
 			if (rvm.hartids[i] != rvm.lead && ST(s) == HS_ALIVE && GEN(s) < g)
@@ -124,12 +125,13 @@ uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old)
 	uint32_t v;
 
 	if (!plat.ipi_send || !plat.ipi_clear) {
-		while ((v = __atomic_load_n(p, __ATOMIC_ACQUIRE)) == old)
+		while (rvm_poll(), (v = __atomic_load_n(p, __ATOMIC_ACQUIRE)) == old)
 			;
 		return v;
 	}
 	for (;;) {
 		plat.ipi_clear();
+		rvm_poll();
 		if ((v = __atomic_load_n(p, __ATOMIC_ACQUIRE)) != old)
 			return v;
 		pm_idle();
@@ -146,12 +148,13 @@ void rvm_wake(uint32_t hartid)
 static void wait_released(uint32_t g)
 {
 	if (!plat.ipi_send || !plat.ipi_clear) {
-		while (__atomic_load_n(&released, __ATOMIC_ACQUIRE) < g)
+		while (rvm_poll(), __atomic_load_n(&released, __ATOMIC_ACQUIRE) < g)
 			;
 		return;
 	}
 	for (;;) {
 		plat.ipi_clear();
+		rvm_poll();
 		if (__atomic_load_n(&released, __ATOMIC_ACQUIRE) >= g)
 			return;
 		pm_idle();

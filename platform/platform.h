@@ -63,6 +63,11 @@ struct platform {
 	/* rvm_park() calls it instead of sleeping in `wfi` forever: a target
 	 * whose end needs every hart at a given pc (OpenPiton's `pass`). */
 	void (*park)(void) __attribute__((noreturn));
+	/* Called in every loop that waits for another hart's store, before each
+	 * read (rvm_poll()): a target whose data cache is not kept coherent
+	 * makes the other harts' stores visible there (OpenPiton: another
+	 * tile's store never invalidates Ariane's L1D; this flushes it). */
+	void (*poll)(void);
 };
 
 extern const struct platform plat;

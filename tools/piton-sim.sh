@@ -59,7 +59,11 @@ set +u # the checkout's settings read unset variables
 # shellcheck disable=SC1091
 . "$root/piton/piton_settings.bash" >/dev/null || die "$root/piton/piton_settings.bash failed"
 set -u
-mask=$(printf '0x%x' $(((1 << (x * y)) - 1)))
+# sims' monitor (pc_cmp) has four thread slots a tile: tile t is bit 4t
+# (with 0x3 on 2x1 it waited for ever for tile 0's thread 1)
+mask=0
+for ((t = 0; t < x * y; t++)); do mask=$((mask | 1 << (4 * t))); done
+mask=$(printf '0x%x' "$mask")
 
 # sims (perl) runs the model as its child: a session of its own lets a stop
 # reach both

@@ -13,6 +13,8 @@
 #       through tohost (its code) / through `fail`
 #   openpiton-metro   the OPENPITON_END=metro build ends by its load from
 #       0x8100000000 (hostsim says which convention ended the run)
+#   openpiton-{2,4}-l1d-flush   every hart flushed Ariane's L1D (CSR 0x701
+#       off and on, counted by hostsim) in its wait loops
 #   cva6-mess, openpiton-mess   2 harts, a ring far larger than the L1D
 #       (cva6: within the LLC, so that L1D and LLC misses differ; openpiton:
 #       ring and arrays far larger than the LLC): nearly every chase load
@@ -137,6 +139,20 @@ if make --no-print-directory -s PLATFORM=openpiton OPENPITON_END=metro BUILD="$T
 else
 	fail openpiton-metro "make OPENPITON_END=metro failed: $(tail -n 3 "$T/metro.build" | tr '\n' ' ')"
 fi
+
+# ---- Ariane's L1D beside other tiles: OpenPiton never invalidates it on another
+# tile's store (a 2x1 RTL run hung: a follower spun for ever on a stale boot flag),
+# so the image flushes it (CSR 0x701 off and on) in every wait loop.  Each hart
+# of a 2- or 4-hart run waits for another's store at least once (the lead in the
+# first rendezvous, the others for boot_go), so each must have flushed.
+for h in 2 4; do
+	fl=$(sed -n 's/^hostsim: openpiton: L1D flushes (CSR 0x701 switched on) per hart: //p' "$T/openpiton-$h.err")
+	if [ "$(printf '%s\n' "$fl" | tr ',' '\n' | grep -c '^[1-9][0-9]*$')" = "$h" ]; then
+		pass "openpiton-$h-l1d-flush ($fl)"
+	else
+		fail "openpiton-$h-l1d-flush" "want $h harts each with L1D flushes > 0, got '$fl'"
+	fi
+done
 
 # ---- refusals: an image without the profile's symbols, an unknown profile, a clock
 # whose mtime rate is not whole (exit 2 and the reason)

@@ -17,7 +17,7 @@
 #   openpiton-pass/-fail  a sims that ends by itself: its status.log verdict
 #                         decides the exit status (FAIL: 1 even on a clean log);
 #                         the cycles are the verdict line's time / 500 ps
-#   openpiton-sims-args   2x1 tiles: -x_tiles=2 -y_tiles=1, finish mask 0x3,
+#   openpiton-sims-args   2x1 tiles: -x_tiles=2 -y_tiles=1, finish mask 0x11 (bit 4t a tile),
 #                         the build id, the image copied as rvmess.riscv, and
 #                         the limits lifted (the model stops at 1.5 M cycles;
 #                         sims' idle-thread timeout fails any Ariane run)
@@ -166,7 +166,7 @@ if [ "$rc" = 1 ] && grep -q "target exited with status 1" "$T/out" &&
 else fail openpiton-fail "exit $rc; $(tail -5 "$T/out" | tr '\n' '|')"; fi
 a=$T/p/sims/args
 if [ "$(cat "$T/p/sims/where" 2>/dev/null)" = "$(cd "$T/p/sims" 2>/dev/null && pwd)" ] &&
-	grep -qx -- -x_tiles=2 "$a" && grep -qx -- -y_tiles=1 "$a" && grep -qx -- -finish_mask=0x3 "$a" &&
+	grep -qx -- -x_tiles=2 "$a" && grep -qx -- -y_tiles=1 "$a" && grep -qx -- -finish_mask=0x11 "$a" &&
 	grep -qx -- -build_id=b2 "$a" && grep -qx -- -vlt_run "$a" && grep -qx rvmess.riscv "$a" &&
 	grep -qx -- -max_cycle=2000000000 "$a" && grep -qx -- -rtl_timeout=1000000000 "$a" &&
 	cmp -s "$BUILD/images/virt.elf" "$T/p/sims/rvmess.riscv"; then

@@ -146,6 +146,7 @@ static int bar_lead(void)
 	for (;;) {
 		if (spins > LT_SPIN && plat.ipi_clear)
 			plat.ipi_clear();
+		rvm_poll();
 		if (bar_arrived == nlive - 1)
 			break;
 		if (pm_time() - t0 > lim) {
@@ -167,12 +168,13 @@ static int bar_lead(void)
 
 static void bar_follow(void)
 {
+	rvm_poll();
 	uint32_t g = bar_gen;
 
 	rvm_fence();
 	__atomic_fetch_add(&bar_arrived, 1, __ATOMIC_SEQ_CST);
 	rvm_wake(rvm.lead);
-	for (uint32_t spins = 0; bar_gen == g;)
+	for (uint32_t spins = 0; rvm_poll(), bar_gen == g;)
 		if (++spins > LT_SPIN) {
 			rvm_wait_change(&bar_gen, g);
 			break;
@@ -196,7 +198,7 @@ static void run_thread(void)
 		if (ctl.hart_of[i] == me) {
 			__atomic_fetch_add(&ready, 1, __ATOMIC_SEQ_CST);
 			while (ready != t->threads)
-				;
+				rvm_poll();
 			delay(ctl.delay[i]);
 			t->fn[i](ctl.loc[0], ctl.loc[1], ctl.loc[2], ctl.loc[3], res[i], ctl.code);
 		}

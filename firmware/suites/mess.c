@@ -172,7 +172,7 @@ static void wait_gens(uint32_t e, const char *where)
 	uint32_t kept = 0;
 	for (uint32_t i = 0; i < ngen; i++) {
 		uint32_t h = gen_hart[i];
-		while (ack[h].done != e && pm_time() - t0 <= lim)
+		while (rvm_poll(), ack[h].done != e && pm_time() - t0 <= lim)
 			;
 		if (ack[h].done == e)
 			gen_hart[kept++] = h;
@@ -286,7 +286,7 @@ static void lead(void)
 				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
 					uint32_t h = gen_hart[i];
-					while ((ack[h].started != epoch || gens[h].iters == 0) &&
+					while (rvm_poll(), (ack[h].started != epoch || gens[h].iters == 0) &&
 					       pm_time() - t0 < timeout_ticks())
 						p = rvm_chase(p, 1), steps++;
 				}

@@ -75,6 +75,7 @@ void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id)
 	const struct sim_machine *m = sim_mach(s);
 	for (unsigned i = 0; i < m->fixed_ev_len; i++) /* fixed-function counters */
 		h->hpm_event[i] = m->fixed_ev[i];
+	h->dcache = 1; /* Ariane: L1D on at reset */
 }
 
 
@@ -184,6 +185,7 @@ int sim_csr_read(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t *v)
 	if (csr >= 0x320 && csr < 0x340 && sim_mach(s)->fixed_ev) return -1; /* no mhpmevent, mcountinhibit */
 	if (csr >= 0x323 && csr < 0x340) { *v = h->hpm_event[csr - 0x320]; return 0; }
 	if (csr >= 0x3a0 && csr < 0x3f0) { *v = 0; return 0; } /* PMP: no entries (WARL zero) */
+	if (csr == 0x701 && sim_mach(s)->dcache_csr) { *v = h->dcache; return 0; }
 	switch (csr) {
 	case 0x300: *v = h->mstatus; return 0;
 	case 0x301: *v = MISA_VAL; return 0;
@@ -215,6 +217,11 @@ int sim_csr_write(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t v)
 	}
 	if (csr >= 0x3a0 && csr < 0x3f0)
 		return 0;
+	if (csr == 0x701 && sim_mach(s)->dcache_csr) {
+		h->dcache_flushes += (v & 1) && !(h->dcache & 1);
+		h->dcache = v & 1;
+		return 0;
+	}
 	switch (csr) {
 	case 0x300:
 		h->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP;

@@ -44,7 +44,7 @@ static const struct sim_machine machines[SIM_NMACHINES] = {
 		.name = "openpiton", .devs = piton_devs, .ndevs = &piton_ndevs,
 		.mtime_div = 128,
 		.fdt_rom = 0xfff1010000ull, .stdout_suffix = ":115200", .no_time_csr = 1,
-		.fixed_ev = piton_fixed, .fixed_ev_len = sizeof(piton_fixed),
+		.fixed_ev = piton_fixed, .fixed_ev_len = sizeof(piton_fixed), .dcache_csr = 1,
 		.symbols = sim_piton_symbols, .poll = sim_piton_poll,
 	},
 };

@@ -44,6 +44,9 @@ struct sim_machine {
 	 * mhpmevent and mcountinhibit trap; NULL: programmable */
 	const uint8_t *fixed_ev;
 	unsigned fixed_ev_len;
+	/* Ariane's DCACHE CSR 0x701 (bit 0 = L1D on, reset 1; switching it on
+	 * flushes the L1D, counted per hart: dev_piton.c) */
+	int dcache_csr;
 	/* ELF symbols the profile needs (tohost, pass/fail); NULL: none */
 	int (*symbols)(struct sim *s, const uint8_t *elf, size_t len, char *err, size_t errlen);
 	/* called at the start of every scheduler turn: the end conventions

@@ -166,6 +166,8 @@ struct sim_hart {
 
 	int halted;              /* stopped (no handler) */
 	uint64_t wfi_count;
+	uint64_t dcache;         /* Ariane's CSR 0x701 (machine profiles with dcache_csr) */
+	uint64_t dcache_flushes; /* times it was switched on */
 };
 
 struct memsys;

@@ -28,6 +28,7 @@ static void cap_putc(char c)
 const struct platform plat = { .name = "test", .mode = "M", .putc = cap_putc };
 struct rvm_run rvm;
 unsigned rvm_hartid(void) { return stub_hart; }
+void rvm_poll(void) {}
 uint64_t pm_time(void) { return 0; }
 uint64_t pm_cycles(void) { return 0; }
 uint64_t pm_instret(void) { return 0; }

@@ -55,6 +55,7 @@ const struct platform plat = {
 static _Thread_local unsigned my_hart;
 unsigned rvm_hartid(void) { return my_hart; }
 void rvm_park(void) { pthread_exit(NULL); }
+void rvm_poll(void) {}
 
 static uint64_t now_us(void)
 {

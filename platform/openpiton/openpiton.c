@@ -100,10 +100,25 @@ uint64_t pm_event_read(enum pm_event e)
 	return e == PM_EV_L1D_MISS ? pm_hpm_read(PITON_HPM_L1D_MISS) : l2_misses();
 }
 
+/*
+ * plat.poll: flush this tile's Ariane L1D by switching it off and on (CSR
+ * 0x701, DCACHE, bit 0: switched on, the L1D invalidates every line).  On
+ * OpenPiton the L1D is write-through below a coherent L1.5, but another
+ * tile's store never invalidates a line this L1D holds, and `fence` does not
+ * flush it (WT_DCACHE): a hart spinning on a flag it has read once reads the
+ * stale copy for ever (on the 2x1 model the follower spun on `boot_go` while
+ * the lead waited for it).  Leaving the L1D off is no cure: an SC then never
+ * succeeds (the console lock's LR/SC loop spun for ever on the 2x1 model).
+ */
+static void piton_poll(void)
+{
+	__asm__ volatile("csrwi 0x701, 0\n\tcsrwi 0x701, 1" ::: "memory");
+}
+
 static __attribute__((noreturn)) void piton_park(void)
 {
 	uint32_t e;
-	while (!(e = __atomic_load_n(&piton_end, __ATOMIC_ACQUIRE)))
+	while (piton_poll(), !(e = __atomic_load_n(&piton_end, __ATOMIC_ACQUIRE)))
 		;
 	if (e == 1)
 		pass();
@@ -134,4 +149,5 @@ const struct platform plat = {
 	.ipi_clear = 0,
 	.exit = piton_exit,
 	.park = piton_park,
+	.poll = piton_poll,
 };

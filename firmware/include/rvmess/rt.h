@@ -22,6 +22,9 @@ unsigned rvm_hartid(void);
 static inline void rvm_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
 
 void rvm_park(void) __attribute__((noreturn));
+/* In a loop waiting for another hart's store, before each read: the
+ * platform's plat.poll, if any (firmware/hart.c). */
+void rvm_poll(void);
 
 /* Wait until *p differs from old and return the new value, sleeping in wfi
  * when the platform can wake harts (else spinning).  Whoever changes *p
