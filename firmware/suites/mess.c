@@ -14,6 +14,12 @@
  * curve.  A check that finds wrong words prints an `integ` record (check
  * mess-load, mess-store, mess-ring or mess-cycle: first wrong address,
  * expected and found value, count), which fails the run.
+ *
+ * Timed: filling the load arrays, the ring's last build pass (chain_random),
+ * the lead's whole-ring warm-up, each point's warm-up and window, and the
+ * generators' kernels; everything else (the ring's shuffle, the checks, the
+ * records, waiting between points) is a set-up phase (pm_setup_phase),
+ * which a simulator may run untimed.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -122,12 +128,15 @@ static void generator(void)
 		return; /* no room for this generator's arrays */
 	for (uint64_t a = g->ld_base; a < g->ld_base + g->len; a += RVM_LINE)
 		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
+	pm_setup_phase(1); /* from here untimed but for the kernel */
 	rvm_fence();
 	ack[h].done = 0; /* ready */
 	for (;;) {
 		uint32_t e = rvm_wait_change(&ctl.epoch, seen);
-		if (ctl.quit)
+		if (ctl.quit) {
+			pm_setup_phase(0);
 			return;
+		}
 		rvm_fence();
 		seen = e;
 		uint32_t stores = ctl.kernel;
@@ -135,8 +144,10 @@ static void generator(void)
 		g->pattern = ((uint64_t)e << 32) | ((uint64_t)h << 8) | 0x4d;
 		g->iters = 0;
 		rvm_fence();
+		pm_setup_phase(0);
 		ack[h].started = e;
 		rvm_mess_kernels[stores](g);
+		pm_setup_phase(1);
 		rvm_fence();
 		if (ctl.corrupt)
 			plant(g, stores);
@@ -256,17 +267,21 @@ static void lead(void)
 	int have_hpm = pm_event_setup() == 0;
 	void *p;
 
+	pm_setup_phase(1);
 	plan();
 	chain_random(ring, n, RVM_LINE, c->seed);
 	wait_gens(0, "generator_not_ready");
 	if (ngen == 0) {
 		rvm_err("mess", "no_generator_harts:_the_mess_suite_needs_at_least_2_harts");
 		quit_gens();
+		pm_setup_phase(0);
 		return;
 	}
 	/* warm-up: the whole ring once, so that no line the build left in a
 	 * cache is read by the first points */
+	pm_setup_phase(0);
 	p = rvm_chase(ring, (n + RVM_CHASE_UNROLL - 1) / RVM_CHASE_UNROLL);
+	pm_setup_phase(1);
 	for (uint32_t mi = 0; mi < c->mess_nmix; mi++) {
 		uint32_t mix = c->mess_mix[mi], stores = mix / 2;
 		for (uint32_t pi = 0; pi < c->mess_npause; pi++)
@@ -282,6 +297,7 @@ static void lead(void)
 				wake_gens();
 				/* warm up: until every generator runs this point's kernel,
 				 * then a quarter window */
+				pm_setup_phase(0);
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
@@ -295,6 +311,7 @@ static void lead(void)
 				sample(&a, have_mc, have_hpm);
 				p = rvm_chase(p, iters);
 				sample(&b, have_mc, have_hpm);
+				pm_setup_phase(1);
 				for (uint32_t i = 0; i < ngen; i++)
 					gens[gen_hart[i]].stop = 1;
 				rvm_fence();
@@ -382,6 +399,7 @@ static void lead(void)
 		rec_emit(&r);
 	}
 	quit_gens();
+	pm_setup_phase(0);
 }
 
 /* Lay out the heap: the ring first, then two arrays per generator. */
