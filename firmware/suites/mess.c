@@ -16,10 +16,12 @@
  * expected and found value, count), which fails the run.
  *
  * Timed: filling the load arrays, the ring's last build pass (chain_random),
- * the lead's whole-ring warm-up, each point's warm-up and window, and the
- * generators' kernels; everything else (the ring's shuffle, the checks, the
- * records, waiting between points) is a set-up phase (pm_setup_phase),
- * which a simulator may run untimed.
+ * the lead's whole-ring warm-up, each point's warm-up and window, the
+ * generators' kernels, and the checks (the generators' arrays, the lead's
+ * ring re-walks: they change what the caches hold for the next point);
+ * the rest (the ring's shuffle, stopping the generators and waiting for
+ * them, the records) is a set-up phase (pm_setup_phase), which a simulator
+ * may run untimed.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -147,11 +149,13 @@ static void generator(void)
 		pm_setup_phase(0);
 		ack[h].started = e;
 		rvm_mess_kernels[stores](g);
-		pm_setup_phase(1);
 		rvm_fence();
 		if (ctl.corrupt)
 			plant(g, stores);
+		/* timed: reading the arrays evicts the point's dirty lines, as
+		 * the next point expects */
 		ack[h].errors += (uint32_t)gen_verify(g, stores, g->iters);
+		pm_setup_phase(1);
 		rvm_fence();
 		ack[h].done = e;
 	}
@@ -281,7 +285,6 @@ static void lead(void)
 	 * cache is read by the first points */
 	pm_setup_phase(0);
 	p = rvm_chase(ring, (n + RVM_CHASE_UNROLL - 1) / RVM_CHASE_UNROLL);
-	pm_setup_phase(1);
 	for (uint32_t mi = 0; mi < c->mess_nmix; mi++) {
 		uint32_t mix = c->mess_mix[mi], stores = mix / 2;
 		for (uint32_t pi = 0; pi < c->mess_npause; pi++)
@@ -297,7 +300,6 @@ static void lead(void)
 				wake_gens();
 				/* warm up: until every generator runs this point's kernel,
 				 * then a quarter window */
-				pm_setup_phase(0);
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
@@ -372,6 +374,10 @@ static void lead(void)
 					*e = *e == (uint64_t)(uintptr_t)ring ? (uint64_t)(uintptr_t)ring + RVM_LINE
 					                                     : (uint64_t)(uintptr_t)ring;
 				}
+				/* timed again: the re-walk and the whole-ring check
+				 * below read enough of the ring to change what the
+				 * caches hold for the next point */
+				pm_setup_phase(0);
 				struct integ_tally rw = { 0 };
 				chain_rewalk(ring, n, RVM_LINE, p0, steps, p, &rw);
 				if (rw.bad)
@@ -399,7 +405,6 @@ static void lead(void)
 		rec_emit(&r);
 	}
 	quit_gens();
-	pm_setup_phase(0);
 }
 
 /* Lay out the heap: the ring first, then two arrays per generator. */
