@@ -31,6 +31,7 @@ unsigned rvm_hartid(void) { return stub_hart; }
 uint64_t pm_time(void) { return 0; }
 uint64_t pm_cycles(void) { return 0; }
 uint64_t pm_instret(void) { return 0; }
+void pm_setup_phase(int on) { (void)on; } /* no simulator hint here */
 
 static void reset_out(void)
 {
