@@ -109,6 +109,15 @@ struct pm_memctl {
 /* 0 and the counters, or -1 when the platform has none. */
 int pm_memctl_read(struct pm_memctl *m);
 
+/*
+ * The calling hart enters (on = 1) or leaves (on = 0) code whose timing no
+ * measurement reads: building a chain, filling a buffer.  A simulator may run
+ * it untimed (hostsim: the memctl block's PHASE register, when reading it
+ * says the hint is offered; docs/hostsim.md "Set-up phases"); everywhere
+ * else it does nothing.  Calls pair up and do not nest.
+ */
+void pm_setup_phase(int on);
+
 enum pm_event { PM_EV_L1D_MISS = 0, PM_EV_LLC_MISS = 1 };
 /* Program the calling hart's counters for the pm_event set: 0, or -1 when
  * this platform or mode cannot count them.  (Privilege-mode layer.) */

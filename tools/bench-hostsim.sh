@@ -2,7 +2,7 @@
 # hostsim speed benchmark (docs/hostsim.md "Speed", README's performance table).
 #
 #   tools/bench-hostsim.sh [--runs N] [--cases LIST] [--no-callgrind] [--no-wall]
-#                          [--callgrind-insns N] [--old HOSTSIM] [--make-run]
+#                          [--callgrind-insns N] [--old HOSTSIM] [--make-run [--no-phase-hint-old]]
 #                          [--qemu] [--image ELF]
 #
 # Builds build/bin/hostsim, build/bin/rvmess and build/images/virt.elf
@@ -28,6 +28,10 @@
 # harts, 512 MiB, --mem-model ddr; about a minute per run): its wall time,
 # and with --old the old/new ratio (both binaries run the same image, best of
 # --runs each, alternating).  No callgrind on it (hours).
+# --make-run --no-phase-hint-old: the "old" side of the make-run ratio is the
+# new binary with --no-phase-hint (every instruction timed: what hostsim did
+# before the set-up phase hint, byte for byte), instead of --old; also
+# prints both runs' simulated instructions and the untimed ones.
 # --qemu adds QEMU TCG (qemu-system-riscv64 -M virt -bios none -smp 1) on
 # virt.elf: best wall time of --runs runs.  Host instructions per simulated
 # instruction need a hardware counter (perf stat -e instructions); the
@@ -44,6 +48,7 @@ runs=3
 cases=timing1,functional1,mess8,mess64
 old=""
 makerun=0
+nohintold=0
 qemu=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -54,9 +59,10 @@ while [ $# -gt 0 ]; do
 	--callgrind-insns) cg_n=$2; shift 2 ;;
 	--old) old=$2; shift 2 ;;
 	--make-run) makerun=1; shift ;;
+	--no-phase-hint-old) nohintold=1; shift ;;
 	--qemu) qemu=1; shift ;;
 	--image) image=$2; shift 2 ;;
-	-h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,39p' "$0"; exit 0 ;;
 	*) echo "bench-hostsim: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -205,22 +211,31 @@ if [ "$makerun" = 1 ]; then
 	"$BUILD/bin/rvmess" config "$image" --file tools/configs/hostsim.cfg -o "$tmp/make.elf" >/dev/null
 	opts="--harts 8 --mem-size 512M --mem-model ddr"
 	echo "make run's hostsim job (tools/configs/hostsim.cfg, $opts): wall seconds, best of $runs"
+	oldbin=$old oldopts=$opts
+	if [ "$nohintold" = 1 ]; then
+		oldbin=$NEW oldopts="$opts --no-phase-hint"
+		old=$NEW
+		echo "old = $NEW --no-phase-hint"
+	fi
 	bn="" bo="" r=0
 	while [ $r -lt "$runs" ]; do
 		r=$((r + 1))
 		t0=$(date +%s.%N)
 		run "$NEW" "$opts" "$tmp/make.elf" 0 >/dev/null
+		cp "$tmp/stats" "$tmp/stats.new"
 		s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 		{ [ -z "$bn" ] || awk -v a="$s" -v b="$bn" 'BEGIN { exit !(a < b) }'; } && bn=$s
 		if [ -n "$old" ]; then
 			t0=$(date +%s.%N)
-			run "$old" "$opts" "$tmp/make.elf" 0 >/dev/null
+			run "$oldbin" "$oldopts" "$tmp/make.elf" 0 >/dev/null
 			s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 			{ [ -z "$bo" ] || awk -v a="$s" -v b="$bo" 'BEGIN { exit !(a < b) }'; } && bo=$s
 		fi
 	done
 	if [ -n "$old" ]; then
 		echo "make-run     new ${bn} s, old ${bo} s, old/new $(ratio "$bo" "$bn")"
+		echo "make-run     simulated instructions: new $(stat "$tmp/stats.new" instructions)" \
+			"(untimed $(sed -n 's/.*untimed instructions=\([0-9]*\).*/\1/p' "$tmp/stats.new")), old $(stat "$tmp/stats" instructions)"
 	else
 		echo "make-run     ${bn} s"
 	fi

@@ -4,6 +4,8 @@
  * chase_loads dependent loads (rounded up to the kernel's 100), one `chase`
  * record per rep; then the ring must still be one cycle of the right length.
  * With chase_all_harts the live harts take turns (firmware/suites/suites.c).
+ * The build (but for its last pass, chain_random) and the final check are
+ * set-up phases (pm_setup_phase), which a simulator may run untimed.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -44,7 +46,9 @@ static void suite_chase(void)
 	uint64_t bad_at, bad_val;
 	void *p;
 
+	pm_setup_phase(1);
 	chain_random(base, n, RVM_LINE, c->seed);
+	pm_setup_phase(0);
 	/* warm-up: `warmups` runs, and at least the whole ring once, so that no
 	 * line the build left in a cache is still there when the reps start */
 	uint64_t warm = (uint64_t)c->warmups * iters, ring = (n + RVM_CHASE_UNROLL - 1) / RVM_CHASE_UNROLL;
@@ -65,9 +69,11 @@ static void suite_chase(void)
 		rec_emit(&r);
 	}
 	sink = (uint64_t)(uintptr_t)p;
+	pm_setup_phase(1);
 	if (chain_check(base, n, RVM_LINE, &bad_at, &bad_val))
 		rvm_err_at("chase-ring", "ring_is_not_one_cycle_of_the_built_length", bad_at,
 		           n, bad_val);
+	pm_setup_phase(0);
 }
 
 static int all_harts(const struct rvm_config *c)

@@ -4,6 +4,9 @@
  * a random chain over the same elements; loads per point
  * max(lat_loads, elements) rounded up to the kernel's 100; `warmups`
  * unmeasured runs, then the median of `reps`.  One `lat` record per point.
+ * Only the warm-ups, the measured runs and the build's last pass
+ * (chain_random, chain_stride) are timed: the rest is a set-up phase
+ * (pm_setup_phase), which a simulator may run untimed.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -37,6 +40,7 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 		chain_stride(base, n, stride);
 	else
 		chain_random(base, n, stride, c->seed ^ size ^ (stride << 32));
+	pm_setup_phase(0);
 	for (uint32_t w = 0; w < c->warmups; w++)
 		p = rvm_chase(p, iters);
 	for (uint32_t rep = 0; rep < c->reps; rep++) {
@@ -46,6 +50,7 @@ static void point(const char *chain, uint64_t stride, uint64_t size)
 		stamp_now(&b);
 		meas_take(&m[rep], &a, &b, loads);
 	}
+	pm_setup_phase(1);
 	sink = (uint64_t)(uintptr_t)p;
 	if (chain_check(base, n, stride, &bad_at, &bad_val)) {
 		rvm_err_at("lat-chain", "chain_is_not_one_cycle_of_the_built_length", bad_at, n,
@@ -68,6 +73,7 @@ static void suite_lat(void)
 	const struct rvm_config *c = &rvm.cfg;
 	uint32_t total = count_points(c), done = 0;
 
+	pm_setup_phase(1); /* point() times its warm-ups and measured runs only */
 	prog_note("lat", 0, total);
 	for (uint32_t s = 0; s < c->lat_nstrides; s++) {
 		uint64_t stride = c->lat_strides[s];
@@ -79,6 +85,7 @@ static void suite_lat(void)
 				prog_note("lat", ++done, total);
 			}
 	}
+	pm_setup_phase(0);
 }
 
 const struct suite lat_suite = { "lat", RVM_SUITE_LAT, suite_lat, 0, 0 };

@@ -14,6 +14,14 @@
  * curve.  A check that finds wrong words prints an `integ` record (check
  * mess-load, mess-store, mess-ring or mess-cycle: first wrong address,
  * expected and found value, count), which fails the run.
+ *
+ * Timed: filling the load arrays, the ring's last build pass (chain_random),
+ * the lead's whole-ring warm-up, each point's warm-up and window, the
+ * generators' kernels, and the checks (the generators' arrays, the lead's
+ * ring re-walks: they change what the caches hold for the next point);
+ * the rest (the ring's shuffle, stopping the generators and waiting for
+ * them, the records) is a set-up phase (pm_setup_phase), which a simulator
+ * may run untimed.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -122,12 +130,15 @@ static void generator(void)
 		return; /* no room for this generator's arrays */
 	for (uint64_t a = g->ld_base; a < g->ld_base + g->len; a += RVM_LINE)
 		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
+	pm_setup_phase(1); /* from here untimed but for the kernel */
 	rvm_fence();
 	ack[h].done = 0; /* ready */
 	for (;;) {
 		uint32_t e = rvm_wait_change(&ctl.epoch, seen);
-		if (ctl.quit)
+		if (ctl.quit) {
+			pm_setup_phase(0);
 			return;
+		}
 		rvm_fence();
 		seen = e;
 		uint32_t stores = ctl.kernel;
@@ -135,12 +146,16 @@ static void generator(void)
 		g->pattern = ((uint64_t)e << 32) | ((uint64_t)h << 8) | 0x4d;
 		g->iters = 0;
 		rvm_fence();
+		pm_setup_phase(0);
 		ack[h].started = e;
 		rvm_mess_kernels[stores](g);
 		rvm_fence();
 		if (ctl.corrupt)
 			plant(g, stores);
+		/* timed: reading the arrays evicts the point's dirty lines, as
+		 * the next point expects */
 		ack[h].errors += (uint32_t)gen_verify(g, stores, g->iters);
+		pm_setup_phase(1);
 		rvm_fence();
 		ack[h].done = e;
 	}
@@ -256,16 +271,19 @@ static void lead(void)
 	int have_hpm = pm_event_setup() == 0;
 	void *p;
 
+	pm_setup_phase(1);
 	plan();
 	chain_random(ring, n, RVM_LINE, c->seed);
 	wait_gens(0, "generator_not_ready");
 	if (ngen == 0) {
 		rvm_err("mess", "no_generator_harts:_the_mess_suite_needs_at_least_2_harts");
 		quit_gens();
+		pm_setup_phase(0);
 		return;
 	}
 	/* warm-up: the whole ring once, so that no line the build left in a
 	 * cache is read by the first points */
+	pm_setup_phase(0);
 	p = rvm_chase(ring, (n + RVM_CHASE_UNROLL - 1) / RVM_CHASE_UNROLL);
 	for (uint32_t mi = 0; mi < c->mess_nmix; mi++) {
 		uint32_t mix = c->mess_mix[mi], stores = mix / 2;
@@ -295,6 +313,7 @@ static void lead(void)
 				sample(&a, have_mc, have_hpm);
 				p = rvm_chase(p, iters);
 				sample(&b, have_mc, have_hpm);
+				pm_setup_phase(1);
 				for (uint32_t i = 0; i < ngen; i++)
 					gens[gen_hart[i]].stop = 1;
 				rvm_fence();
@@ -355,6 +374,10 @@ static void lead(void)
 					*e = *e == (uint64_t)(uintptr_t)ring ? (uint64_t)(uintptr_t)ring + RVM_LINE
 					                                     : (uint64_t)(uintptr_t)ring;
 				}
+				/* timed again: the re-walk and the whole-ring check
+				 * below read enough of the ring to change what the
+				 * caches hold for the next point */
+				pm_setup_phase(0);
 				struct integ_tally rw = { 0 };
 				chain_rewalk(ring, n, RVM_LINE, p0, steps, p, &rw);
 				if (rw.bad)

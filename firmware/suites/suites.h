@@ -34,6 +34,8 @@ void suites_follow(uint32_t cmd, uint32_t arg);
 void chain_random(void *base, uint64_t n, uint64_t stride, uint64_t seed);
 /* lmbench's backward chain: element i -> i - 1, element 0 -> n - 1. */
 void chain_stride(void *base, uint64_t n, uint64_t stride);
+/* Both are called inside a set-up phase (pm_setup_phase(1)) and end with
+ * one timed pass over the elements in address order (see chain_random). */
 /* 0 if following `base` returns to it after exactly n steps, staying on elements. */
 int chain_check(void *base, uint64_t n, uint64_t stride, uint64_t *bad_at, uint64_t *bad_val);
 

@@ -380,7 +380,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			if (weak) wm_drain_all(s, h); \
 			int c_ = mmio_store(s, h, a_, sz, x[d->rs2]); \
 			if (UNLIKELY(c_)) TRAP(c_, a_); \
-			if (UNLIKELY(s->stop)) { pc += 4; goto out; } \
+			if (UNLIKELY(s->stop | s->yield)) { pc += 4; goto out; } \
 		} \
 	} while (0)
 #define JUMP(target) do { uint64_t tg_ = (target); \

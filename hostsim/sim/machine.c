@@ -19,6 +19,7 @@
 #include "sim/wmem.h"
 #include "sim/timing.h"
 #include "sim/sched.h"
+#include "rvmess/memctl.h"
 
 #define TIMING_SLACK 16u
 #define TIMING_CHUNK 4096u
@@ -180,6 +181,45 @@ static void run_functional(struct sim *s)
 	}
 }
 
+/*
+ * Set-up phases (docs/hostsim.md): a hart that wrote 1 to the memctl PHASE
+ * register runs functionally under the timing scheduler, one cycle per
+ * instruction (so its clock, mcycle and mtime still advance), memsys not
+ * called, until it writes 0.  The store that enters or leaves the phase ends
+ * the turn (s->yield), so the switch is exact to the instruction.  Honoured
+ * only with the timing model, sequential consistency and no fault injection
+ * (the functional path bypasses the store buffers of wmem.c), and not with
+ * --no-phase-hint.
+ */
+static int phase_offered(const struct sim *s)
+{
+	return !s->opt.no_phase_hint && s->ms && !s->wm;
+}
+
+void sim_phase_set(struct sim *s, struct sim_hart *h, uint64_t v)
+{
+	if (!phase_offered(s) || v > 1)
+		return;
+	if (h->untimed != (int)v)
+		s->yield = 1;
+	h->untimed = (int)v;
+}
+
+uint64_t sim_phase_get(const struct sim *s, const struct sim_hart *h)
+{
+	return phase_offered(s) ? RVM_MEMCTL_PHASE_OFFERED | (uint64_t)h->untimed : 0;
+}
+
+/* A turn of an untimed hart: as many instructions as cycles are left before
+ * `until` (CPI 1), so the scheduler's order by clock still holds. */
+static uint64_t step_untimed(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n)
+{
+	uint64_t left = until > h->clock ? until - h->clock : 0;
+	uint64_t ran = sim_step_functional(s, h, n < left ? n : left);
+	h->untimed_insns += ran;
+	return ran;
+}
+
 static void run_timing(struct sim *s)
 {
 	struct sched q;
@@ -201,7 +241,8 @@ static void run_timing(struct sim *s)
 		sim_check_irq(s, h);
 		if (s->stop)
 			break;
-		s->total_insns += sim_step_timing(s, h, until, n);
+		s->total_insns += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);
+		s->yield = 0;
 		sched_update(&q, best, h->clock);
 		if (s->opt.max_cycles && h->clock >= s->opt.max_cycles && !s->stop)
 			limit_reached(s, "cycle", s->opt.max_cycles);
@@ -236,6 +277,12 @@ void sim_print_stats(struct sim *s, FILE *f)
 	double mips = s->host_seconds > 0 ? (double)s->total_insns / s->host_seconds / 1e6 : 0;
 	fprintf(f, "  total: instructions=%llu max_cycles=%llu host_seconds=%.3f mips=%.1f\n",
 	        (unsigned long long)s->total_insns, (unsigned long long)maxc, s->host_seconds, mips);
+	uint64_t untimed = 0;
+	for (unsigned i = 0; i < s->nharts; i++)
+		untimed += s->harts[i].untimed_insns;
+	if (untimed) /* only when the image used the hint */
+		fprintf(f, "  set-up phases: untimed instructions=%llu (%.1f %%)\n", (unsigned long long)untimed,
+		        s->total_insns ? 100.0 * (double)untimed / (double)s->total_insns : 0.0);
 	tm_print_stats(s, f);
 	wm_print_stats(s, f);
 }

@@ -67,6 +67,8 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
 		if (o->inject[i])
 			fprintf(f, "inject=%s:%u\n", sim_fault_names[i], o->inject[i]);
+	if (o->no_phase_hint)
+		fprintf(f, "no-phase-hint=1\n");
 }
 
 /* --inject NAME[:RATE] */
@@ -144,6 +146,8 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
 	{ "memory-order", "sc|tso|rvwmo", "sc (default): stores visible at once; tso: functional store buffers; rvwmo: also stores drain and loads read out of order" },
 	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback" },
+	{ "no-phase-hint", NULL, "ignore the image's set-up phase hint (memctl PHASE): time every instruction" },
+	{ "phase-hint", NULL, NULL },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
 
@@ -250,13 +254,16 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		if (strlen(val) >= sizeof(o->strings[1])) return sim_fail(err, errlen, "option console-stamps: file name too long");
 		strcpy(o->strings[1], val);
 		o->stamps = o->strings[1];
-	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats")) {
+	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats") ||
+	           !strcmp(k, "no-phase-hint") || !strcmp(k, "phase-hint")) {
 		/* flags; in a config file they take an optional 0/1 value */
 		uint64_t on = 1;
 		if (val && (sim_parse_u64(val, &on) || on > 1))
 			return sim_fail(err, errlen, "option %s: '%s' must be 0 or 1", k, val);
 		if (!strcmp(k, "no-timing")) o->timing = !on;
 		else if (!strcmp(k, "timing")) o->timing = (int)on;
+		else if (!strcmp(k, "no-phase-hint")) o->no_phase_hint = (int)on;
+		else if (!strcmp(k, "phase-hint")) o->no_phase_hint = !on;
 		else o->stats = (int)on;
 	} else if (tm_is_option(k)) {
 		struct memsys_cfg c;

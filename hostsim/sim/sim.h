@@ -71,6 +71,7 @@ struct sim_opts {
 	struct { char key[32]; char val[256]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
 	char strings[2][512];    /* storage for the console and stamps paths from a config file */
 	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
+	int no_phase_hint;       /* --no-phase-hint: the memctl PHASE register is ignored */
 };
 
 void sim_opts_default(struct sim_opts *o);
@@ -168,6 +169,11 @@ struct sim_hart {
 	uint64_t wfi_count;
 	uint64_t dcache;         /* Ariane's CSR 0x701 (machine profiles with dcache_csr) */
 	uint64_t dcache_flushes; /* times it was switched on */
+
+	/* set-up phase hint (memctl PHASE, docs/hostsim.md "Set-up phases"):
+	 * while set, the timing scheduler runs this hart functionally */
+	int untimed;
+	uint64_t untimed_insns;  /* instructions it ran so */
 };
 
 struct memsys;
@@ -196,6 +202,8 @@ struct sim {
 
 	/* run state */
 	int stop;                /* set when the run must end */
+	int yield;               /* end the running hart's turn after this store
+	                            (it entered or left a set-up phase) */
 	int exit_code;
 	uint64_t total_insns;
 	uint64_t fdt_addr, fdt_size;
@@ -248,5 +256,10 @@ uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n);
 uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n);
 /* Take a pending enabled interrupt if any. */
 void sim_check_irq(struct sim *s, struct sim_hart *h);
+
+/* machine.c: the set-up phase hint.  Hart h wrote v to the memctl PHASE
+ * register (1 enter, 0 leave); sim_phase_get reads it back. */
+void sim_phase_set(struct sim *s, struct sim_hart *h, uint64_t v);
+uint64_t sim_phase_get(const struct sim *s, const struct sim_hart *h);
 
 #endif

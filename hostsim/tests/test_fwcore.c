@@ -32,6 +32,7 @@ void rvm_poll(void) {}
 uint64_t pm_time(void) { return 0; }
 uint64_t pm_cycles(void) { return 0; }
 uint64_t pm_instret(void) { return 0; }
+void pm_setup_phase(int on) { (void)on; } /* no simulator hint here */
 
 static void reset_out(void)
 {

@@ -4,6 +4,7 @@
 #include "rvmess/memctl.h"
 
 static volatile uint64_t *memctl;
+static volatile uint64_t *phase; /* memctl's PHASE register, when offered */
 uint64_t pm_event_id[2];
 
 void pm_counters_init(const struct fdt_info *fdt)
@@ -14,6 +15,8 @@ void pm_counters_init(const struct fdt_info *fdt)
 		volatile uint64_t *m = (volatile uint64_t *)(uintptr_t)fdt->memctl_base;
 		if (m[RVM_MEMCTL_MAGIC / 8] == RVM_MEMCTL_MAGIC_VALUE)
 			memctl = m;
+		if (memctl && (m[RVM_MEMCTL_PHASE / 8] & RVM_MEMCTL_PHASE_OFFERED))
+			phase = &m[RVM_MEMCTL_PHASE / 8];
 	}
 	/* the FDT's ids when it names them; else what plat.init preset */
 	if (fdt->hpm_l1d_miss)
@@ -30,4 +33,10 @@ int pm_memctl_read(struct pm_memctl *mc)
 	mc->writes = memctl[RVM_MEMCTL_WRITES / 8];
 	mc->peak_mbps = memctl[RVM_MEMCTL_PEAK / 8];
 	return 0;
+}
+
+void pm_setup_phase(int on)
+{
+	if (phase)
+		*phase = on ? 1 : 0;
 }

@@ -93,6 +93,11 @@ int pm_event_setup(void)
 	return 0; /* fixed-function counters: nothing to program */
 }
 
+void pm_setup_phase(int on)
+{
+	(void)on; /* no simulator hint on the RTL */
+}
+
 /* L1D misses: the calling hart's own; LLC misses: every L2 slice's (the
  * slices count by home address, not by requester). */
 uint64_t pm_event_read(enum pm_event e)

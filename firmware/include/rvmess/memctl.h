@@ -16,13 +16,21 @@
  *   +0x28 R  FREQ    core clock, MHz
  *   +0x30 R  LINE    line (transfer) size, bytes
  *   +0x38 R  MAGIC   RVM_MEMCTL_MAGIC_VALUE
+ *   +0x40 RW PHASE   per hart (the accessing one): write 1 before code whose
+ *                    timing nothing measures (building a chain, filling a
+ *                    buffer), 0 after it.  A simulator may run that hart
+ *                    untimed in between (hostsim: functional, 1 cycle per
+ *                    instruction, caches not updated); hardware ignores it.
+ *                    Reads: bit 1 (RVM_MEMCTL_PHASE_OFFERED) when the hint
+ *                    is honoured here (an image writes PHASE only then),
+ *                    bit 0 while this hart is in a set-up phase.
  * Other offsets read 0 and ignore writes.
  */
 #ifndef RVMESS_MEMCTL_H
 #define RVMESS_MEMCTL_H
 
 #define RVM_MEMCTL_COMPATIBLE  "rvmess,memctl-counters"
-#define RVM_MEMCTL_SIZE        0x40u
+#define RVM_MEMCTL_SIZE        0x48u
 #define RVM_MEMCTL_READS       0x00u
 #define RVM_MEMCTL_WRITES      0x08u
 #define RVM_MEMCTL_BUSY        0x10u
@@ -31,6 +39,8 @@
 #define RVM_MEMCTL_FREQ        0x28u
 #define RVM_MEMCTL_LINE        0x30u
 #define RVM_MEMCTL_MAGIC       0x38u
+#define RVM_MEMCTL_PHASE       0x40u
+#define RVM_MEMCTL_PHASE_OFFERED 2u
 #define RVM_MEMCTL_MAGIC_VALUE 0x31304d4d53535652ull /* "RVSSMM01" little-endian */
 
 #endif
