@@ -19,6 +19,11 @@ void rvm_poll(void)
 		plat.poll();
 }
 
+void (*rvm_poll_fn(void))(void)
+{
+	return plat.poll;
+}
+
 void rvm_park(void)
 {
 	if (plat.park)

@@ -141,7 +141,7 @@ static int barrier(void)
 		return 0;
 	}
 	t0 = pm_time();
-	for (uint32_t spins = 0; bar_gen == g; spins++) {
+	for (uint32_t spins = 0; rvm_poll(), bar_gen == g; spins++) {
 		if (plan.abort)
 			return -1;
 		if ((spins & 1023) == 1023 && pm_time() - t0 > lim) {
@@ -245,6 +245,7 @@ static void run_ring(uint32_t i, struct rng *g, struct integ_tally *t)
 			idle = 0;
 			continue;
 		}
+		rvm_poll(); /* before the next look at the other harts' words */
 		if (idle++ == 0)
 			t0 = pm_time(); /* no progress since t0 */
 		if ((idle & 255) == 0 && pm_time() - t0 > lim) {

@@ -32,7 +32,7 @@
 #define BLOCK_OPS   50u
 #define BLOCK_BYTES (BLOCK_OPS * RVM_LINE)
 
-/* Per-hart generator state (the kernel reads and writes its first 56 bytes). */
+/* Per-hart generator state (the kernel reads it all and writes iters). */
 static struct mess_gen gens[RVM_MAX_HARTS] __attribute__((aligned(64)));
 
 /* Lead -> generators */
@@ -424,6 +424,7 @@ static void plan(void)
 		gens[h].ld_base = base;
 		gens[h].st_base = base + len;
 		gens[h].len = len;
+		gens[h].poll = rvm_poll_fn();
 		gens[h].iters = 0;
 		ack[h].done = ~0u;
 		ack[h].errors = 0;

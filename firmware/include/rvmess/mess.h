@@ -13,12 +13,13 @@ struct mess_gen {
 	volatile uint64_t stop;    /* 32: the kernel returns once this is non-zero */
 	volatile uint64_t iters;   /* 40: blocks done, published after every block */
 	uint64_t pattern;          /* 48: the value every store writes */
-	uint64_t pad;
+	void (*poll)(void);        /* 56: called before each read of stop, if set (rvm_poll_fn()) */
 } __attribute__((aligned(64)));
 
 _Static_assert(__builtin_offsetof(struct mess_gen, stop) == 32, "mess.S layout");
 _Static_assert(__builtin_offsetof(struct mess_gen, iters) == 40, "mess.S layout");
 _Static_assert(__builtin_offsetof(struct mess_gen, pattern) == 48, "mess.S layout");
+_Static_assert(__builtin_offsetof(struct mess_gen, poll) == 56, "mess.S layout");
 
 #define RVM_MESS_BLOCK_OPS 50u   /* memory operations per block */
 #define RVM_MESS_KERNELS   51u   /* 0..50 stores per block */

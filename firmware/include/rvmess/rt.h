@@ -25,6 +25,9 @@ void rvm_park(void) __attribute__((noreturn));
 /* In a loop waiting for another hart's store, before each read: the
  * platform's plat.poll, if any (firmware/hart.c). */
 void rvm_poll(void);
+/* plat.poll itself (NULL when the platform has none): for asm loops that
+ * call it only where it exists (firmware/kernels/mess.S). */
+void (*rvm_poll_fn(void))(void);
 
 /* Wait until *p differs from old and return the new value, sleeping in wfi
  * when the platform can wake harts (else spinning).  Whoever changes *p
