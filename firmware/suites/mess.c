@@ -198,9 +198,12 @@ static void wait_gens(uint32_t e, const char *where)
 	rvm_fence();
 }
 
+/* The generators' counts are other harts' stores: poll first (on OpenPiton
+ * the lead's L1D would keep the counts it read at the window's start). */
 static uint64_t gen_iters_sum(uint64_t *per)
 {
 	uint64_t s = 0;
+	rvm_poll();
 	for (uint32_t i = 0; i < ngen; i++) {
 		per[i] = gens[gen_hart[i]].iters;
 		s += per[i];
