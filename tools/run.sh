@@ -239,6 +239,15 @@ t_launch=$(date +%s.%N)
 echo "run.sh: ${CMD[*]}"
 "${CMD[@]}" </dev/null >"$LOG" 2>"$OUT/target.stderr" &
 pid=$!
+# run.sh stopped from outside (Ctrl-C, a batch system's TERM): stop the
+# target with it (piton-sim.sh passes it on to the simulation's session)
+interrupted() {
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	echo "run.sh: interrupted; target stopped, outputs so far in $OUT" >&2
+	exit "$1"
+}
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
 
 end_seen() { grep -aqE '@RVM [0-9]+ end ' "$LOG"; }
 fmt_t() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }

@@ -14,6 +14,8 @@
 #                         reaches console.log while sims runs: a sims that
 #                         never ends is stopped at the `end` record, with the
 #                         simulation it started (its session)
+#   openpiton-interrupted run.sh itself sent TERM mid-run stops the simulation
+#                         (sims' session) too and exits 143
 #   openpiton-pass/-fail  a sims that ends by itself: its status.log verdict
 #                         decides the exit status (FAIL: 1 even on a clean log);
 #                         the cycles are the verdict line's time / 500 ps
@@ -149,6 +151,22 @@ if [ "$rc" = 0 ] && [ "$t" -lt 40 ] && grep -q "was stopped" "$T/out" && cmp -s 
 	pass openpiton-stream
 else
 	fail openpiton-stream "exit $rc after ${t}s, model pid '$mpid'; $(tail -5 "$T/out" | tr '\n' '|')"
+	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null
+fi
+echo hang >"$P/mode"
+$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+	--out "$T/pi" --timeout 50 >"$T/out" 2>&1 &
+rpid=$!
+for _ in $(seq 1 100); do [ -s "$T/pi/sims/model.pid" ] && break; sleep 0.1; done
+mpid=$(cat "$T/pi/sims/model.pid" 2>/dev/null)
+kill -TERM "$rpid"
+wait "$rpid"
+rc=$?
+for _ in $(seq 1 30); do [ -n "$mpid" ] && kill -0 "$mpid" 2>/dev/null || break; sleep 0.1; done
+if [ "$rc" = 143 ] && grep -q "interrupted; target stopped" "$T/out" && [ -n "$mpid" ] && ! kill -0 "$mpid" 2>/dev/null; then
+	pass openpiton-interrupted
+else
+	fail openpiton-interrupted "exit $rc, model pid '$mpid' $( [ -n "$mpid" ] && kill -0 "$mpid" 2>/dev/null && echo still running); $(tail -3 "$T/out" | tr '\n' '|')"
 	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null
 fi
 piton pass "$T/pp"
