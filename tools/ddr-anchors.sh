@@ -19,7 +19,9 @@
 #     with 10000 and 30000 chase loads, the difference of the two counts (so
 #     boot and the chase ring's set-up cancel out).
 #   tools/ddr-anchors.sh [OUTDIR]      (default out/ddr-anchors; a few minutes)
-# Environment: MS="8 16 32" (the M values), SIM="" (more hostsim options).
+# Environment: MS="8 16 32" (the M values), SIM="" (more hostsim options),
+# MSHR= / SB= (pin the MSHRs / store-buffer entries to this instead of M, to
+# tell their effects apart), HOSTSIM= (another hostsim binary).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-out/ddr-anchors}
@@ -37,7 +39,7 @@ field() { grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[
 hs() { ${HOSTSIM:-build/bin/hostsim} --harts 8 --mem-size 512M --mem-model ddr $SIM "$@"; }
 peak=
 for m in $MS; do
-	hs --mshrs "$m" --store-buffer "$m" "$OUT/virt.elf" >"$OUT/m$m.log"
+	hs --mshrs "${MSHR:-$m}" --store-buffer "${SB:-$m}" "$OUT/virt.elf" >"$OUT/m$m.log"
 	build/bin/rvmess parse "$OUT/m$m.log" -o "$OUT/m$m" -q >/dev/null || true
 	peak=$(field "$OUT/m$m.log" 0 0 peak)
 	# stores sat max_bw max_ns (mess_metrics.txt rows) + unloaded
