@@ -3,8 +3,16 @@
 # checkout's own `sims`, streaming its fake UART (fake_uart.log) to stdout.
 # tools/run.sh --target openpiton calls it; it also runs on its own.
 #
-#   tools/piton-sim.sh PITON_ROOT XxY BUILD_ID IMAGE WORKDIR [SIMS_OPTION...]
-#   tools/piton-sim.sh --check PITON_ROOT XxY BUILD_ID
+#   tools/piton-sim.sh [--metro] PITON_ROOT XxY BUILD_ID IMAGE WORKDIR [SIMS_OPTION...]
+#   tools/piton-sim.sh [--metro] --check PITON_ROOT XxY BUILD_ID
+#
+# --metro: a Metro-MPI checkout (sims -sys=metro_chipset: mpirun runs the
+# chipset model build/metro_chipset/BUILD_ID and one rank per tile of
+# build/metro_tile/rel-0.1, the path sims looks in).  Its monitors are off,
+# so there is no verdict: the image (built with OPENPITON_END=metro) ends
+# the run with its good- or bad-end load, the cycles come from the
+# chipset's "ticks: T , cycles: N" line, and the exit status from the log's
+# `end` record.
 #
 # The model must have been built beforehand in the checkout PITON_ROOT for
 # X x Y tiles under BUILD_ID (docs/platforms.md, "OpenPiton + Ariane"): this
@@ -22,7 +30,8 @@
 # bad arguments or a missing checkout or model.
 set -u
 die() { echo "piton-sim.sh: $*" >&2; exit 2; }
-check=0
+check=0 metro=0
+[ "${1:-}" = --metro ] && { metro=1; shift; }
 [ "${1:-}" = --check ] && { check=1; shift; }
 [ $# -ge $((check ? 3 : 5)) ] || die "usage: piton-sim.sh [--check] PITON_ROOT XxY BUILD_ID [IMAGE WORKDIR [SIMS_OPTION...]]"
 root=$1 tiles=$2 build=$3
@@ -33,8 +42,16 @@ case "$build" in ''|*/*) die "bad build id '$build'" ;; esac
 root=$(cd "$root" && pwd)
 [ -x "$root/piton/tools/bin/sims" ] && [ -f "$root/piton/piton_settings.bash" ] ||
 	die "$root is not an OpenPiton checkout (no piton/tools/bin/sims)"
-mdir=$root/build/manycore/$build
-model=$mdir/obj_dir/Vcmp_top
+if [ "$metro" = 1 ]; then
+	mdir=$root/build/metro_chipset/$build
+	model=$mdir/obj_dir/Vmetro_chipset
+	tile=$root/build/metro_tile/rel-0.1/obj_dir/Vmetro_tile
+	[ -x "$model" ] && [ -x "$tile" ] ||
+		die "$root: no built Metro-MPI models $model and $tile (build both for ${tiles} tiles first: docs/platforms.md, \"Metro-MPI\")"
+else
+	mdir=$root/build/manycore/$build
+	model=$mdir/obj_dir/Vcmp_top
+fi
 [ -x "$model" ] || die "$root: no built Verilator model $model (build it for ${tiles} tiles under build id $build first: docs/platforms.md, \"OpenPiton + Ariane\")"
 # the tile count is fixed when the model is built: sims' config.v has a
 # `define RTL_TILE<n> for each tile
@@ -67,9 +84,17 @@ mask=$(printf '0x%x' "$mask")
 
 # sims (perl) runs the model as its child: a session of its own lets a stop
 # reach both
-setsid sims -sys=manycore -x_tiles="$x" -y_tiles="$y" -build_id="$build" -vlt_run -ariane \
-	-precompiled -asm_diag_path="$work" rvmess.riscv -finish_mask="$mask" -rtl_timeout=1000000000 -max_cycle=2000000000 "$@" \
-	</dev/null >sims.log 2>&1 &
+if [ "$metro" = 1 ]; then
+	# Open MPI refuses to run as root unless told
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	setsid sims -sys=metro_chipset -x_tiles="$x" -y_tiles="$y" -build_id="$build" -vlt_run -ariane \
+		-precompiled -asm_diag_path="$work" rvmess.riscv -model_dir="$root/build" "$@" \
+		</dev/null >sims.log 2>&1 &
+else
+	setsid sims -sys=manycore -x_tiles="$x" -y_tiles="$y" -build_id="$build" -vlt_run -ariane \
+		-precompiled -asm_diag_path="$work" rvmess.riscv -finish_mask="$mask" -rtl_timeout=1000000000 -max_cycle=2000000000 "$@" \
+		</dev/null >sims.log 2>&1 &
+fi
 spid=$!
 stopped=0
 stop() { stopped=1; kill -TERM -- "-$spid" 2>/dev/null; }
@@ -80,6 +105,14 @@ wait "$tpid"
 while kill -0 "$spid" 2>/dev/null; do wait "$spid"; done
 wait "$tpid" 2>/dev/null
 
+if [ "$metro" = 1 ]; then
+	cycles=$(sed -n 's/^ticks: *[0-9]* *, *cycles: *\([0-9][0-9]*\).*/\1/p' sims.log | tail -n 1)
+	if [ "$stopped" = 1 ]; then verdict=stopped
+	elif grep -aqE '@RVM [0-9]+ end .*status=ok' fake_uart.log; then verdict="ended (end status=ok)"
+	else verdict="no clean end record (see $work/sims.log)"; fi
+	echo "piton-sim.sh: Metro-MPI: $verdict${cycles:+ after $cycles cycles}" >&2
+	case "$verdict" in ended*) exit 0 ;; *) exit 1 ;; esac
+fi
 # status.log (sims' regreport): "Diag: NAME   VERDICT" on its first line
 verdict=$(sed -n '/[^[:space:]]/{s/^[[:space:]]*Diag:[[:space:]]*[^[:space:]]*[[:space:]]*//;p;q}' status.log 2>/dev/null)
 [ "$stopped" = 1 ] && verdict=${verdict:-stopped}

@@ -7,7 +7,7 @@
 #                [--stats] [--progress auto|line|plain|off]
 #   tools/run.sh --target cva6 --cva6 DIR [--image ELF] [--config CFG] ...
 #   tools/run.sh --target openpiton --piton-root DIR [--tiles XxY]
-#                [--piton-build ID] [--image ELF] [--config CFG] ...
+#                [--piton-build ID] [--metro] [--image ELF] [--config CFG] ...
 #
 # Results go to --out DIR, or (default) to a new run directory
 # RUNS/<YYYYmmdd-HHMMSS>-<target>/ under --runs RUNS (default out), with the
@@ -34,7 +34,9 @@
 # on an OpenPiton+Ariane checkout's Verilator model, built beforehand with
 # `sims -vlt_build` for --tiles XxY (default 1x1; --harts becomes X*Y) under
 # build id ID (default rel-0.1), through the checkout's own `sims`
-# (tools/piton-sim.sh streams its fake UART).  Both stop at the `end` record
+# (tools/piton-sim.sh streams its fake UART); with --metro, on a Metro-MPI
+# checkout's chipset and tile models (sims -sys=metro_chipset, an image built
+# with OPENPITON_END=metro).  Both stop at the `end` record
 # like the others, default to --timeout 3600, and report the simulated
 # cycles and cycles/s (sim.txt).  --sim "ARGS" adds simulator arguments
 # (plusargs for cva6, sims options for openpiton).
@@ -50,7 +52,7 @@ BUILD=${BUILD:-$ROOT/build}
 
 TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
 STATS=0 PROGRESS=auto orig=""
-CVA6_DIR="" PITON_ROOT="" TILES=1x1 PITON_BUILD=rel-0.1 TIMEOUT_SET=0
+CVA6_DIR="" PITON_ROOT="" TILES=1x1 PITON_BUILD=rel-0.1 METRO="" TIMEOUT_SET=0
 END_GRACE=30 # tenths of a second a target may take to end itself after `end`
 usage() {
 	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
@@ -75,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--piton-root) PITON_ROOT=${2:-}; shift 2 ;;
 	--tiles) TILES=${2:-}; shift 2 ;;
 	--piton-build) PITON_BUILD=${2:-}; shift 2 ;;
+	--metro) METRO=--metro; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -157,9 +160,9 @@ target_openpiton() {
 	case "$x$y" in ''|*[!0-9]*) echo "run.sh: --tiles wants XxY (e.g. 2x1), got '$TILES'" >&2; exit 2 ;; esac
 	HARTS=$((x * y))
 	[ -n "$PITON_ROOT" ] || { echo "run.sh: --target openpiton needs --piton-root DIR, an OpenPiton checkout with a built Verilator model" >&2; exit 2; }
-	"$ROOT/tools/piton-sim.sh" --check "$PITON_ROOT" "$TILES" "$PITON_BUILD" || exit 2
+	"$ROOT/tools/piton-sim.sh" $METRO --check "$PITON_ROOT" "$TILES" "$PITON_BUILD" || exit 2
 	# shellcheck disable=SC2206
-	CMD=("$ROOT/tools/piton-sim.sh" "$PITON_ROOT" "$TILES" "$PITON_BUILD" "$IMAGE" "${OUT:-.}/sims" $SIMARGS)
+	CMD=("$ROOT/tools/piton-sim.sh" $METRO "$PITON_ROOT" "$TILES" "$PITON_BUILD" "$IMAGE" "${OUT:-.}/sims" $SIMARGS)
 }
 
 fn=target_$(echo "$TARGET" | tr - _)

@@ -16,6 +16,11 @@
 #                         simulation it started (its session)
 #   openpiton-interrupted run.sh itself sent TERM mid-run stops the simulation
 #                         (sims' session) too and exits 143
+#   openpiton-metro-*     --metro: refused without the chipset and tile models;
+#                         with them, sims -sys=metro_chipset -model_dir=ROOT/build
+#                         (no finish mask), the cycles from the chipset's
+#                         "ticks: T , cycles: N" line, exit 0 on the log's clean
+#                         `end` record and 1 without one
 #   openpiton-pass/-fail  a sims that ends by itself: its status.log verdict
 #                         decides the exit status (FAIL: 1 even on a clean log);
 #                         the cycles are the verdict line's time / 500 ps
@@ -123,6 +128,7 @@ case \$(cat "$P/mode") in
 hang) sleep 60 & echo \$! >model.pid; wait ;;
 pass) echo "12345000: Simulation -> PASS (HIT GOOD TRAP)"; printf 'Diag: sims %30s\\n' PASS >status.log ;;
 fail) printf 'Diag: sims %30s\\n' "FAIL (HIT BAD TRAP)" >status.log ;;
+metro) echo "ticks: 12345000 , cycles: 24690" ;;
 esac
 EOF
 chmod +x "$P/piton/tools/bin/sims"
@@ -182,6 +188,31 @@ if [ "$rc" = 1 ] && grep -q "target exited with status 1" "$T/out" &&
 	grep -q "piton-sim.sh: FAIL (HIT BAD TRAP)" "$T/pf/target.stderr" && cmp -s "$T/replay.log" "$T/pf/console.log"; then
 	pass openpiton-fail
 else fail openpiton-fail "exit $rc; $(tail -5 "$T/out" | tr '\n' '|')"; fi
+# ---- Metro-MPI (--metro) ----
+refused openpiton-metro-unbuilt "no built Metro-MPI models" \
+	--target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1
+for m in metro_chipset/b2/obj_dir/Vmetro_chipset metro_tile/rel-0.1/obj_dir/Vmetro_tile; do
+	mkdir -p "$P/build/${m%/*}" && printf '#!/bin/sh\n' >"$P/build/$m" && chmod +x "$P/build/$m"
+done
+echo metro >"$P/mode"
+$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+	--out "$T/pm" --timeout 50 >"$T/out" 2>&1
+rc=$?
+a=$T/pm/sims/args
+if [ "$rc" = 0 ] && grep -qx -- -sys=metro_chipset "$a" && grep -qx -- "-model_dir=$(cd "$P" && pwd)/build" "$a" &&
+	grep -qx -- -build_id=b2 "$a" && ! grep -q -- -finish_mask "$a" && grep -qx "cycles: 24690" "$T/pm/sim.txt" &&
+	grep -q "Metro-MPI: ended (end status=ok) after 24690 cycles" "$T/pm/target.stderr" && cmp -s "$T/replay.log" "$T/pm/console.log"; then
+	pass openpiton-metro-run
+else fail openpiton-metro-run "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null); $(tail -3 "$T/out" | tr '\n' '|')"; fi
+grep -v ' end ' "$T/replay.log" >"$T/replay.full" && mv "$T/replay.log" "$T/replay.keep" && mv "$T/replay.full" "$T/replay.log"
+$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+	--out "$T/pm2" --timeout 50 >"$T/out" 2>&1
+rc=$?
+mv "$T/replay.keep" "$T/replay.log"
+if [ "$rc" != 0 ] && grep -q "Metro-MPI: no clean end record" "$T/pm2/target.stderr"; then
+	pass openpiton-metro-no-end
+else fail openpiton-metro-no-end "exit $rc; $(tail -3 "$T/pm2/target.stderr" "$T/out" | tr '\n' '|')"; fi
+
 a=$T/p/sims/args
 if [ "$(cat "$T/p/sims/where" 2>/dev/null)" = "$(cd "$T/p/sims" 2>/dev/null && pwd)" ] &&
 	grep -qx -- -x_tiles=2 "$a" && grep -qx -- -y_tiles=1 "$a" && grep -qx -- -finish_mask=0x11 "$a" &&
