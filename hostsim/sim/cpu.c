@@ -337,9 +337,12 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	uint64_t ins0 = h->instret, cdelta = h->clock - h->instret;
 	const uint64_t rbase = s->ram_base, rsize = s->ram_size;
 	uint8_t *const ram = s->ram;
-	const struct dinsn *cpg = no_page; /* the decoded page pc is in */
-	uint64_t cpg_base = 0;
-	const struct dinsn *d = no_page; /* pc's entry when it is decoded, else one that is not */
+	/* the decoded page pc is in: the last turn's (decoded pages live as
+	 * long as the run), checked like a jump's target below */
+	const struct dinsn *cpg = h->cpg ? h->cpg : no_page;
+	uint64_t cpg_base = h->cpg_base;
+	/* pc's entry when it is decoded, else one that is not */
+	const struct dinsn *d = pc - cpg_base < 4096 ? &cpg[(pc - cpg_base) >> 2] : no_page;
 	uint64_t ti = t; /* issue cycle of the current instruction */
 	uint64_t *const rv = weak == 2 ? wm_regview(s, h) : NULL; /* rvwmo register views */
 
@@ -731,6 +734,8 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	}
 out:
 	h->pc = pc;
+	h->cpg = cpg;
+	h->cpg_base = cpg_base;
 	SYNC();
 	if (weak)
 		wm_drain(s, h, t);
