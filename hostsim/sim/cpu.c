@@ -337,9 +337,12 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	uint64_t ins0 = h->instret, cdelta = h->clock - h->instret;
 	const uint64_t rbase = s->ram_base, rsize = s->ram_size;
 	uint8_t *const ram = s->ram;
-	const struct dinsn *cpg = no_page; /* the decoded page pc is in */
-	uint64_t cpg_base = 0;
-	const struct dinsn *d = no_page; /* pc's entry when it is decoded, else one that is not */
+	/* the decoded page pc is in: the last turn's (decoded pages live as
+	 * long as the run), checked like a jump's target below */
+	const struct dinsn *cpg = h->cpg ? h->cpg : no_page;
+	uint64_t cpg_base = h->cpg_base;
+	/* pc's entry when it is decoded, else one that is not */
+	const struct dinsn *d = pc - cpg_base < 4096 ? &cpg[(pc - cpg_base) >> 2] : no_page;
 	uint64_t ti = t; /* issue cycle of the current instruction */
 	uint64_t *const rv = weak == 2 ? wm_regview(s, h) : NULL; /* rvwmo register views */
 
@@ -393,10 +396,16 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 
 	while (done < n) {
 		uint64_t po;
-		if (LIKELY(d->op != OP_UNDECODED)) {
+		if (!timing || LIKELY(d->op != OP_UNDECODED)) {
 			/* d follows pc: the next entry after a sequential
-			 * instruction, the target's after a jump (next_nopc) */
-		} else if (po = pc - cpg_base, LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
+			 * instruction, the target's after a jump (next_nopc).
+			 * Functional: the switch's OP_UNDECODED case comes back
+			 * to fetch_slow (one test of d->op fewer per
+			 * instruction); timing tests it here, before the issue
+			 * check reads d's registers */
+		} else
+	fetch_slow:
+		if (po = pc - cpg_base, LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
 			d = &cpg[po >> 2];
 		} else {
 			/* a turn that is over ends before the fetch (no fetch
@@ -446,6 +455,11 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 		if (weak == 2 && !(d->op >= OP_BEQ && d->op <= OP_BGEU) && !(d->op >= OP_SB && d->op <= OP_SD))
 			rv[d->rd] = max64(rv[d->rs1], rv[d->rs2]);
 		switch (d->op) {
+		case OP_UNDECODED: /* functional only (see the fetch above) */
+			if (timing)
+				__builtin_unreachable();
+			done--;
+			goto fetch_slow;
 		case OP_LUI: x[d->rd] = (uint64_t)(int64_t)d->imm; break;
 		case OP_AUIPC: x[d->rd] = pc + (int64_t)d->imm; break;
 		case OP_JAL: { uint64_t r = pc + 4; JUMP(pc + (int64_t)d->imm); x[d->rd] = r; goto next_nopc; }
@@ -731,6 +745,8 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 	}
 out:
 	h->pc = pc;
+	h->cpg = cpg;
+	h->cpg_base = cpg_base;
 	SYNC();
 	if (weak)
 		wm_drain(s, h, t);

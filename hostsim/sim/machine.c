@@ -19,6 +19,7 @@
 #include "sim/wmem.h"
 #include "sim/timing.h"
 #include "sim/sched.h"
+#include "sim/csr.h"
 #include "rvmess/memctl.h"
 
 #define TIMING_SLACK 16u
@@ -144,8 +145,8 @@ static int limit_reached(struct sim *s, const char *what, uint64_t v)
 }
 
 /* Cap a turn of n instructions at what --max-insns leaves; 0 when the limit
- * is reached (the run then stops). */
-static uint64_t turn_budget(struct sim *s, uint64_t n)
+ * is reached (the run then stops).  Inline: it runs once a turn. */
+static inline __attribute__((always_inline)) uint64_t turn_budget(struct sim *s, uint64_t n)
 {
 	const struct sim_machine *m = sim_mach(s);
 	if (m->poll) { /* a profile's end of run (mach.h) */
@@ -162,6 +163,14 @@ static uint64_t turn_budget(struct sim *s, uint64_t n)
 	return n < s->opt.max_insns - s->total_insns ? n : s->opt.max_insns - s->total_insns;
 }
 
+/* sim_check_irq at the start of a turn, its first test inline (most turns
+ * run with interrupts off or none enabled). */
+static inline __attribute__((always_inline)) void turn_irq(struct sim *s, struct sim_hart *h)
+{
+	if ((h->mstatus & MSTATUS_MIE) && (h->mie & MIE_MASK))
+		sim_check_irq(s, h);
+}
+
 static void run_functional(struct sim *s)
 {
 	const uint64_t q = s->opt.quantum;
@@ -171,7 +180,7 @@ static void run_functional(struct sim *s)
 			uint64_t n = turn_budget(s, q);
 			if (!n)
 				break;
-			sim_check_irq(s, h);
+			turn_irq(s, h);
 			if (s->stop)
 				break;
 			s->total_insns += sim_step_functional(s, h, n);
@@ -238,7 +247,7 @@ static void run_timing(struct sim *s)
 			break;
 		if (s->opt.max_cycles && until > s->opt.max_cycles)
 			until = s->opt.max_cycles;
-		sim_check_irq(s, h);
+		turn_irq(s, h);
 		if (s->stop)
 			break;
 		s->total_insns += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);

@@ -174,6 +174,11 @@ struct sim_hart {
 	 * while set, the timing scheduler runs this hart functionally */
 	int untimed;
 	uint64_t untimed_insns;  /* instructions it ran so */
+
+	/* the executor's decoded page at the end of the last turn (cpu.c),
+	 * NULL before the first: the next turn's first fetch starts there */
+	const struct dinsn *cpg;
+	uint64_t cpg_base;
 };
 
 struct memsys;
