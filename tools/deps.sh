@@ -52,6 +52,8 @@ xxd                         xxd
 dtc                         device-tree-compiler
 riscv64-unknown-elf-gcc     gcc-riscv64-unknown-elf
 /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs picolibc-riscv64-unknown-elf
+mpirun                      openmpi-bin
+mpic++                      libopenmpi-dev
 '
 
 check_only=0
