@@ -198,9 +198,13 @@ static void wait_gens(uint32_t e, const char *where)
 	rvm_fence();
 }
 
+/* The generators' iteration counts (their stores: rvm_poll() first, so
+ * that a target whose L1D keeps a line another hart stores to (OpenPiton)
+ * reads them fresh, not the copy the last look left). */
 static uint64_t gen_iters_sum(uint64_t *per)
 {
 	uint64_t s = 0;
+	rvm_poll();
 	for (uint32_t i = 0; i < ngen; i++) {
 		per[i] = gens[gen_hart[i]].iters;
 		s += per[i];
