@@ -138,6 +138,7 @@ static int barrier(void)
 		rvm_fence();
 		bar_gen = g + 1;
 		rvm_fence();
+		rvm_poll(); /* the last to come waits for nobody, but reads the others' words next */
 		return 0;
 	}
 	t0 = pm_time();
@@ -202,6 +203,7 @@ static void produce(uint64_t slot, uint32_t i, uint64_t k)
 static void consume(uint64_t slot, uint32_t p, uint64_t k, struct integ_tally *t)
 {
 	uint64_t pay[PAYLOAD];
+	rvm_poll(); /* the payload: not the copy an earlier message in this slot left */
 	for (uint32_t w = 0; w < PAYLOAD; w++) {
 		uint64_t got = W(slot, 1 + w);
 		pay[w] = payload(p, k, w + 1);

@@ -198,8 +198,9 @@ static void wait_gens(uint32_t e, const char *where)
 	rvm_fence();
 }
 
-/* The generators' counts are other harts' stores: poll first (on OpenPiton
- * the lead's L1D would keep the counts it read at the window's start). */
+/* The generators' iteration counts (their stores: rvm_poll() first, so
+ * that a target whose L1D keeps a line another hart stores to (OpenPiton)
+ * reads them fresh, not the copy the last look left). */
 static uint64_t gen_iters_sum(uint64_t *per)
 {
 	uint64_t s = 0;

@@ -589,6 +589,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			int ack = weak && wm_wrong_ack(s, h, t);
 			if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
 			if (weak && !ack) wm_drain_all(s, h);
+			if (weak) wm_l1d_drop(s, h, off2, sz); /* Ariane: AMOs and LR/SC bypass the L1D */
 			load(s, h, a, sz, &v);
 			x[d->rd] = sz == 4 ? (uint64_t)(int64_t)(int32_t)v : v;
 			if (weak == 2) rv[d->rd] = wm_sync(s, h);
@@ -608,6 +609,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 				if (!ack) wm_drain_all(s, h);
 				if (!ok && wm_fault(s, SIM_F_SC_SPURIOUS, off2))
 					ok = 1;
+				wm_l1d_drop(s, h, off2, sz);
 			}
 			sim_resv_drop(s, h);
 			if (timing) { if (!ack) sb_drain_all(h, &t); if (ok) t = tm_amo(s, h->id, a, sz, t); }
@@ -631,6 +633,7 @@ static ALWAYS_INLINE uint64_t exec_loop(struct sim *s, struct sim_hart *h, uint6
 			int ack = weak && wm_wrong_ack(s, h, t);
 			if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
 			if (weak && !ack) wm_drain_all(s, h);
+			if (weak) wm_l1d_drop(s, h, off2, sz);
 			load(s, h, a, sz, &old);
 			if (w) { old = (uint64_t)(int64_t)(int32_t)old; b = (uint64_t)(int64_t)(int32_t)b; }
 			switch (k) {

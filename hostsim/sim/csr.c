@@ -7,6 +7,7 @@
 #include "sim/sim.h"
 #include "sim/csr.h"
 #include "sim/timing.h"
+#include "sim/wmem.h"
 
 #define WFI_MAX_SKIP 10000ull
 
@@ -219,6 +220,8 @@ int sim_csr_write(struct sim *s, struct sim_hart *h, unsigned csr, uint64_t v)
 		return 0;
 	if (csr == 0x701 && sim_mach(s)->dcache_csr) {
 		h->dcache_flushes += (v & 1) && !(h->dcache & 1);
+		if ((v & 1) != (h->dcache & 1)) /* off: it holds nothing; on: it starts empty */
+			wm_l1d_clear(s, h);
 		h->dcache = v & 1;
 		return 0;
 	}

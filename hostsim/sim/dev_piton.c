@@ -18,9 +18,12 @@
  * Ariane's DCACHE CSR 0x701 (bit 0: L1D on, the reset value) reads and
  * writes; switching it on flushes Ariane's L1D.  OpenPiton never
  * invalidates a tile's L1D when another tile stores, so the image flushes
- * it in its wait loops (a spin loop would read a stale copy for ever);
- * hostsim's caches are coherent, so it only counts the flushes and prints
- * them per hart at a good end.
+ * it in its wait loops (a spin loop would read a stale copy for ever).
+ * With --piton-l1d stale (the default) hostsim does the same: each hart's
+ * loads read its own non-coherent copy of the L1D's lines (l1d.h, through
+ * wmem.c), which switching CSR 0x701 clears; with --piton-l1d coherent its
+ * caches are coherent.  Either way the flushes are counted and printed per
+ * hart at a good end.
  */
 #include <stdio.h>
 #include "sim/sim.h"

@@ -69,6 +69,15 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 			fprintf(f, "inject=%s:%u\n", sim_fault_names[i], o->inject[i]);
 	if (o->no_phase_hint)
 		fprintf(f, "no-phase-hint=1\n");
+	if (o->machine == SIM_MACH_OPENPITON || o->piton_l1d)
+		fprintf(f, "piton-l1d=%s\n", sim_opts_piton_l1d(o) == SIM_L1D_STALE ? "stale" : "coherent");
+}
+
+int sim_opts_piton_l1d(const struct sim_opts *o)
+{
+	if (o->piton_l1d)
+		return o->piton_l1d;
+	return o->machine == SIM_MACH_OPENPITON && o->timing ? SIM_L1D_STALE : SIM_L1D_COHERENT;
 }
 
 /* --inject NAME[:RATE] */
@@ -148,6 +157,7 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback" },
 	{ "no-phase-hint", NULL, "ignore the image's set-up phase hint (memctl PHASE): time every instruction" },
 	{ "phase-hint", NULL, NULL },
+	{ "piton-l1d", "stale|coherent", "--machine openpiton: stale (default with the timing model): each hart's Ariane L1D keeps its copy of a line another hart stores to until CSR 0x701 flushes it, as on the RTL; coherent: it never goes stale" },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
 
@@ -242,6 +252,11 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		else if (!strcmp(val, "tso")) o->mem_order = SIM_MO_TSO;
 		else if (!strcmp(val, "rvwmo")) o->mem_order = SIM_MO_RVWMO;
 		else return sim_fail(err, errlen, "option memory-order: '%s' is not sc, tso or rvwmo", val);
+	} else if (!strcmp(k, "piton-l1d")) {
+		if (!val) return sim_fail(err, errlen, "option piton-l1d needs a value");
+		if (!strcmp(val, "stale")) o->piton_l1d = SIM_L1D_STALE;
+		else if (!strcmp(val, "coherent")) o->piton_l1d = SIM_L1D_COHERENT;
+		else return sim_fail(err, errlen, "option piton-l1d: '%s' is not stale or coherent", val);
 	} else if (!strcmp(k, "inject")) {
 		if (set_inject(o, val, err, errlen)) return -1;
 	} else if (!strcmp(k, "console")) {

@@ -72,7 +72,12 @@ struct sim_opts {
 	char strings[2][512];    /* storage for the console and stamps paths from a config file */
 	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
 	int no_phase_hint;       /* --no-phase-hint: the memctl PHASE register is ignored */
+	int piton_l1d;           /* --piton-l1d: SIM_L1D_* (DEFAULT: the profile's, sim_opts_piton_l1d) */
 };
+enum { SIM_L1D_DEFAULT = 0, SIM_L1D_COHERENT, SIM_L1D_STALE };
+/* --piton-l1d in effect: stale on --machine openpiton with the timing
+ * model unless --piton-l1d coherent; coherent otherwise (l1d.h). */
+int sim_opts_piton_l1d(const struct sim_opts *o);
 
 void sim_opts_default(struct sim_opts *o);
 /*

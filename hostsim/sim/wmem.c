@@ -1,6 +1,7 @@
 /* Weak memory and fault injection: see wmem.h. */
 #include "sim/wmem.h"
 #include "sim/memsys.h"
+#include "sim/l1d.h"
 #include "rvmess/rng.h"
 
 #include <stdlib.h>
@@ -53,6 +54,8 @@ struct wm_hart {
 
 struct wm {
 	int order;               /* SIM_MO_* */
+	int weak;                /* --memory-order tso|rvwmo or an --inject (else only l1d) */
+	struct l1d *l1d;         /* --piton-l1d stale: one per hart (l1d.h), else NULL */
 	uint64_t fault_lo;       /* faults touch RAM offsets at or above this (the heap) */
 	struct rng rng;
 	uint8_t *last_writer;    /* lost-write: hart + 1 of the last store per line, 0 none */
@@ -72,13 +75,18 @@ int wm_init(struct sim *s, char *err, size_t errlen)
 
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
 		any |= s->opt.inject[i] != 0;
-	if (s->opt.mem_order == SIM_MO_SC && !any)
+	any |= s->opt.mem_order != SIM_MO_SC;
+	int l1d = s->opt.piton_l1d == SIM_L1D_STALE; /* the stale L1D copies live on this path */
+	if (!any && !l1d)
 		return 0;
 	if (!s->opt.timing)
-		return sim_fail(err, errlen, "--memory-order tso|rvwmo and --inject need the timing model (not --no-timing)");
+		return sim_fail(err, errlen, "--memory-order tso|rvwmo, --inject and --piton-l1d stale need the timing model (not --no-timing)");
 	struct wm *w = calloc(1, sizeof(*w));
 	if (!w || !(w->h = calloc(s->nharts, sizeof(*w->h))))
 		goto oom;
+	if (l1d && !(w->l1d = calloc(s->nharts, sizeof(*w->l1d))))
+		goto oom;
+	w->weak = any;
 	w->order = s->opt.mem_order;
 	w->fault_lo = s->image_hi > s->ram_base ? s->image_hi - s->ram_base : 0;
 	rng_seed(&w->rng, s->opt.seed);
@@ -109,6 +117,7 @@ void wm_free(struct sim *s)
 	free(s->wm->hist);
 	free(s->wm->chain);
 	free(s->wm->last_writer);
+	free(s->wm->l1d);
 	free(s->wm->h);
 	free(s->wm);
 	s->wm = NULL;
@@ -251,6 +260,8 @@ static void commit(struct sim *s, struct sim_hart *h, const struct wm_entry *e)
 				me->st[i].size = 0;
 	}
 	sim_ram_write(s, h, e->off, e->size, e->val);
+	if (w->l1d) /* write-through: the hart's own copy follows */
+		l1d_store(&w->l1d[h->id], e->off, e->size, e->val);
 	if (w->hist)
 		ver_add(s, h, e->off, e->size, e->due);
 }
@@ -348,6 +359,8 @@ uint64_t wm_load_v(struct sim *s, struct sim_hart *h, uint64_t off, unsigned siz
 		if (st->size == size && st->off == off && now < st->until)
 			return st->val;
 	}
+	if (w->l1d && (h->dcache & 1)) /* never with rvwmo (sim_init) */
+		return l1d_load(&w->l1d[h->id], s->ram, off, size);
 	if (!w->hist)
 		return ram_get(s, off, size);
 	if ((off & 7) + size > 8) { /* across two words: the newest of both */
@@ -496,12 +509,36 @@ void wm_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size, ui
 		ver_add(s, h, off, size, now);
 }
 
+void wm_l1d_drop(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size)
+{
+	if (s->wm->l1d)
+		l1d_drop(&s->wm->l1d[h->id], off, size);
+}
+
+void wm_l1d_clear(struct sim *s, struct sim_hart *h)
+{
+	if (s->wm && s->wm->l1d)
+		l1d_clear(&s->wm->l1d[h->id]);
+}
+
 void wm_print_stats(const struct sim *s, FILE *f)
 {
 	const struct wm *w = s->wm;
 	static const char *const names[] = { "sc", "tso", "rvwmo" };
 
 	if (!w)
+		return;
+	if (w->l1d) {
+		uint64_t hit = 0, miss = 0, stale = 0;
+		for (unsigned i = 0; i < s->nharts; i++) {
+			hit += w->l1d[i].hits;
+			miss += w->l1d[i].misses;
+			stale += w->l1d[i].stale_hits;
+		}
+		fprintf(f, "  piton-l1d: stale line_hits=%llu line_misses=%llu stale_hits=%llu\n",
+		        (unsigned long long)hit, (unsigned long long)miss, (unsigned long long)stale);
+	}
+	if (!w->weak)
 		return;
 	fprintf(f, "  memory-order: %s buffered=%llu drained=%llu forwards=%llu", names[w->order],
 	        (unsigned long long)w->buffered, (unsigned long long)w->drained,

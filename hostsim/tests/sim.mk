@@ -50,3 +50,6 @@ test_sim_mach_LIBS := -lfdt -lm
 UNIT_TESTS += test_sim_exec
 test_sim_exec_SRCS := hostsim/tests/test_sim_exec.c $(filter-out hostsim/sim/main.c,$(SIM_SRCS))
 test_sim_exec_LIBS := -lfdt -lm
+
+UNIT_TESTS += test_sim_l1d
+test_sim_l1d_SRCS := hostsim/tests/test_sim_l1d.c hostsim/sim/l1d.c
