@@ -4,13 +4,13 @@
 #   sweep-plan-*         one job per point; each job's image holds exactly its point
 #   sweep-local-kill     2 parallel jobs, one killed mid-run: the runner says so, only it is left
 #   sweep-resume-*       a second run runs only that job; the other logs are untouched
-#   sweep-merge-*        the merged family has every point, each within 1 % of the same grid
+#   sweep-merge-*        the merged family has every point, each within 2 % of the same grid
 #                        run as one boot; a missing log is named by point and the rest kept
 #   sweep-todo-*         what a resumed run runs: the jobs without a log or with one cut short
 #   sweep-configs-*      two hostsim configurations: one family each and compare.csv side by side
 #   sweep-adaptive-*     run --adaptive stops with every gap between measured pauses within 10 %
 #   sweep-slurm-*        a real single-node Slurm (munged, slurmctld, slurmd in a temp dir):
-#                        the plan as one job array, per-task logs, merged = one boot within 1 %,
+#                        the plan as one job array, per-task logs, merged = one boot within 2 %,
 #                        every daemon gone afterwards (also when a case fails: trap)
 set -u
 export LC_ALL=C
@@ -47,12 +47,16 @@ HARTS=(--harts 4 --mem-size 64M)
 
 points() { awk -F, 'NR > 1 { print $2 "," $3 }' "$1/mess_raw.csv" | sort | tr '\n' ' '; }
 want_points=$(echo "$GRID" | tr ' ' '\n' | sort | tr '\n' ' ')
-# every point's latency (mess_raw.csv nspl) within 1 % of the one-boot run's: "" or the worst
+# every point's latency (mess_raw.csv nspl) within 2 % of the one-boot run's: "" or the worst.
+# A loaded point depends a little on the state the points before it left (the
+# LLC's dirty lines): a shard that boots fresh differs by up to 1.07 % (100 %
+# stores, pause 64, at 4478adf), while points of this grid that a wrong merge
+# could swap differ by far more
 compare_one_boot() { # DIR
 	awk -F, 'NR == FNR { if (FNR > 1) ref[$2 "," $3 "," $4] = $11; next }
 		FNR > 1 { k = $2 "," $3 "," $4; if (!(k in ref)) { print "point " k " not in the one-boot run"; bad = 1; next }
 			d = ($11 - ref[k]) / ref[k]; if (d < 0) d = -d
-			if (d > 0.01) { printf "point %s: %s ns vs %s ns one boot (%.2f %%)\n", k, $11, ref[k], 100 * d; bad = 1 }
+			if (d > 0.02) { printf "point %s: %s ns vs %s ns one boot (%.2f %%)\n", k, $11, ref[k], 100 * d; bad = 1 }
 			if (d > w) w = d }
 		END { if (!bad) printf "ok %.3f\n", 100 * w }' "$T/one/mess_raw.csv" "$1/mess_raw.csv"
 }
