@@ -44,6 +44,12 @@ $(FW_OBJ)/$(1)/plat.flags: FORCE
 	@echo '$$(PLAT_$(1)_CFLAGS)' | cmp -s - $$@ || echo '$$(PLAT_$(1)_CFLAGS)' >$$@
 $$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(filter platform/$(1)/%,$$(PLAT_$(1)_SRCS))): $(FW_OBJ)/$(1)/plat.flags
 
+# The version (git describe) is in boot.c's hdr record: rebuilt when it changes
+$(FW_OBJ)/$(1)/version.txt: FORCE
+	@mkdir -p $$(dir $$@)
+	@echo '$$(FW_VERSION)' | cmp -s - $$@ || echo '$$(FW_VERSION)' >$$@
+$(FW_OBJ)/$(1)/firmware/boot.c.o: $(FW_OBJ)/$(1)/version.txt
+
 $(FW_OBJ)/$(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
 	$$(call say,AS,$$@)$$(TCC) $$(TASFLAGS) $$(PLAT_$(1)_CFLAGS) -Iplatform/common -c $$< -o $$@
