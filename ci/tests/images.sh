@@ -104,4 +104,17 @@ if [ -f "$E/cva6.elf" ] && [ -f "$E/openpiton.elf" ] && [ -f "$E/virt.elf" ]; th
 else
 	skip check-image "cva6, openpiton or virt image missing"
 fi
+# The hdr record's version (git describe at build time): an incremental build
+# after a commit must rebuild boot.c, or the image names an older revision.
+mkdir -p "$T/v/obj"
+cp -a "$BUILD/obj/virt" "$T/v/obj/"
+vv=""
+for v in rvm-version-one rvm-version-two; do
+	if make --no-print-directory -s PLATFORM=virt BUILD="$T/v" FW_VERSION=$v images >"$T/v.build" 2>&1; then
+		vv="$vv $(grep -c -a "$v" "$T/v/images/virt.elf")"
+	else vv="$vv build-failed"; fi
+done
+if [ "$vv" = " 1 1" ]; then pass image-version-rebuilt
+else fail image-version-rebuilt "image holding rvm-version-one, then rvm-version-two: want ' 1 1', got '$vv'"; fi
+
 finish
