@@ -81,6 +81,13 @@ else fail sweep-plan-images "$bad"; fi
 
 # ---- local runner: 2 jobs, one killed mid-run, resume ------------------------------
 VICTIM=5
+# the victim's command waits before it runs hostsim, so the kill lands mid-job
+# however fast the other jobs run (a real job takes about 0.3 s here); the
+# plan's command is restored for the resume
+printf '#!/bin/sh\ncase $IMAGE in */%s.elf) sleep 60 ;; esac\nexec "$@"\n' "$VICTIM" >"$T/slow.sh"
+chmod +x "$T/slow.sh"
+cp "$P/manifest.tsv" "$T/manifest.orig"
+awk -F'\t' -v OFS='\t' -v w="$T/slow.sh" '$1 == "command" { $2 = w " " $2 } 1' "$T/manifest.orig" >"$P/manifest.tsv"
 "$P/run.sh" -j 2 --progress off >"$T/run1.out" 2>&1 &
 rpid=$!
 killed=""
@@ -93,6 +100,7 @@ for _ in $(seq 600); do
 	sleep 0.05
 done
 wait "$rpid"; rc=$?
+cp "$T/manifest.orig" "$P/manifest.tsv"
 todo=$("$RVMESS" merge "$P" --todo | tr '\n' ' ')
 if [ -n "$killed" ] && [ "$rc" = 1 ] && [ "$todo" = "$VICTIM " ] &&
 	! grep -aq ' end h=' "$P/logs/$VICTIM.log" && grep -q "without a complete log: $VICTIM " "$T/run1.out"; then
