@@ -284,6 +284,11 @@ void cache_levels_find(const struct lat_set *src, const struct plateau_opts *o,
 	}
 	cl->lv = xrealloc(NULL, src->n * sizeof(*cl->lv));
 	cl->n = plateau_find(size, ns, cyc, src->n, o, cl->lv, src->n);
+	if (cl->n) {
+		const struct plateau *last = &cl->lv[cl->n - 1];
+
+		cl->rising = last->last + 1 < src->n && ns[src->n - 1] > last->y * (1 + o->tol);
+	}
 	free(size);
 	free(ns);
 	free(cyc);
@@ -295,9 +300,14 @@ void cache_levels_free(struct cache_levels *cl)
 	memset(cl, 0, sizeof(*cl));
 }
 
-static void level_name(char *buf, size_t len, const struct cache_levels *cl, size_t i)
+int cache_level_is_memory(const struct cache_levels *cl, size_t i)
 {
-	if (i + 1 == cl->n)
+	return i + 1 == cl->n && !cl->rising;
+}
+
+void cache_level_name(char *buf, size_t len, const struct cache_levels *cl, size_t i)
+{
+	if (cache_level_is_memory(cl, i))
 		snprintf(buf, len, "memory");
 	else
 		snprintf(buf, len, "L%zu", i + 1);
@@ -321,28 +331,24 @@ void cache_levels_print(FILE *f, const struct cache_levels *cl)
 		const struct plateau *p = &cl->lv[i];
 		char name[32], a[32], b[32], range[72], cap[32];
 
-		level_name(name, sizeof(name), cl, i);
+		cache_level_name(name, sizeof(name), cl, i);
 		fmt_size(a, sizeof(a), p->size_first);
 		fmt_size(b, sizeof(b), p->size_last);
 		snprintf(range, sizeof(range), "%s .. %s", a, b);
-		if (i + 1 == cl->n)
+		if (cache_level_is_memory(cl, i))
 			snprintf(cap, sizeof(cap), "-");
 		else
 			fmt_size(cap, sizeof(cap), p->size_last);
 		fprintf(f, "%-7s %-24s %-10s %10.3f %12.3f %6zu\n", name, range, cap, p->y, p->y2,
 			p->points);
 	}
-	{
-		const struct plateau *last = &cl->lv[cl->n - 1];
+	if (cl->rising) {
 		const struct lat_point *end = &cl->src->pts[cl->src->n - 1];
+		char sz[32];
 
-		if (last->last + 1 < cl->src->n && end->nspl > last->y * (1 + cl->opts.tol)) {
-			char sz[32];
-
-			fmt_size(sz, sizeof(sz), end->size);
-			fprintf(f, "note: latency keeps rising after the last plateau (%.3f ns at %s): "
-				   "memory may lie beyond lat_max; raise lat_max\n", end->nspl, sz);
-		}
+		fmt_size(sz, sizeof(sz), end->size);
+		fprintf(f, "note: latency keeps rising after the last plateau (%.3f ns at %s): "
+			   "memory may lie beyond lat_max; raise lat_max\n", end->nspl, sz);
 	}
 }
 
@@ -363,11 +369,11 @@ int write_cache_levels(const struct cache_levels *cl, struct outdir *od)
 		const struct plateau *p = &cl->lv[i];
 		char name[32];
 
-		level_name(name, sizeof(name), cl, i);
+		cache_level_name(name, sizeof(name), cl, i);
 		csv_str(&c, name);
 		csv_u64(&c, p->size_first);
 		csv_u64(&c, p->size_last);
-		if (i + 1 == cl->n)
+		if (cache_level_is_memory(cl, i))
 			csv_empty(&c);
 		else
 			csv_u64(&c, p->size_last);

@@ -48,12 +48,19 @@ const struct lat_set *lat_levels_source(const struct lat_sets *s);
 struct cache_levels {
 	const struct lat_set *src;
 	struct plateau_opts opts;
-	struct plateau *lv;        /* the last one is memory */
+	struct plateau *lv;
 	size_t n;
+	int rising;                /* latency keeps rising after the last plateau */
 };
 void cache_levels_find(const struct lat_set *src, const struct plateau_opts *o,
 		       struct cache_levels *cl);
 void cache_levels_free(struct cache_levels *cl);
+/* Level i is memory when it is the last plateau and the sweep ends on it; when
+ * latency keeps rising after the last plateau (lat_max below memory), every
+ * plateau is a cache level. */
+int cache_level_is_memory(const struct cache_levels *cl, size_t i);
+/* "L1", "L2", ... or "memory" */
+void cache_level_name(char *buf, size_t len, const struct cache_levels *cl, size_t i);
 /* The human table (cache_levels.txt and the parse command's stdout). */
 void cache_levels_print(FILE *f, const struct cache_levels *cl);
 

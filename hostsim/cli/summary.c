@@ -102,12 +102,9 @@ static void levels(struct json *j, const struct cache_levels *cl)
 	for (size_t i = 0; cl && i < cl->n; i++) {
 		const struct plateau *p = &cl->lv[i];
 		char name[32];
-		int mem = i + 1 == cl->n;
+		int mem = cache_level_is_memory(cl, i);
 
-		if (mem)
-			snprintf(name, sizeof(name), "memory");
-		else
-			snprintf(name, sizeof(name), "L%zu", i + 1);
+		cache_level_name(name, sizeof(name), cl, i);
 		json_obj(j, NULL);
 		json_str(j, "level", name);
 		json_u64(j, "first_size_bytes", p->size_first);
@@ -279,7 +276,7 @@ int write_summary_json(const struct summary_in *in, struct outdir *od, const cha
 	json_bool(&j, "clean", in->clean);
 	levels(&j, cl);
 	json_obj(&j, "unloaded_latency_ns");
-	if (cl && cl->n)
+	if (cl && cl->n && cache_level_is_memory(cl, cl->n - 1))
 		json_num(&j, "lat_memory", cl->lv[cl->n - 1].y, 3);
 	else
 		json_null(&j, "lat_memory");

@@ -518,6 +518,42 @@ static void test_cache_levels_files(void **state)
 	cache_levels_free(&cl);
 }
 
+/* A sweep that ends while latency still rises (lat_max below memory): the
+ * last plateau is a cache, not memory. */
+static void test_cache_levels_rising_end(void **state)
+{
+	struct lat_set s = { "random", 64, NULL, 0 };
+	struct lat_point pts[12];
+	struct cache_levels cl;
+	struct plateau_opts o;
+	char name[32];
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		pts[i].size = 512ull << i; /* 512 B .. 1 MiB */
+		pts[i].nspl = pts[i].size <= 32768 ? 2.0 : pts[i].size <= 262144 ? 8.0 : 8.0 + 10 * (i - 9);
+		pts[i].cpl = pts[i].nspl * 2;
+	}
+	s.pts = pts;
+	s.n = 12;
+	plateau_defaults(&o);
+	cache_levels_find(&s, &o, &cl);
+	assert_int_equal(cl.n, 2);
+	assert_true(cl.rising);
+	assert_false(cache_level_is_memory(&cl, 1));
+	cache_level_name(name, sizeof(name), &cl, 1);
+	assert_string_equal(name, "L2");
+	/* the same sweep ending on its plateau: memory */
+	s.n = 10;
+	cache_levels_free(&cl);
+	cache_levels_find(&s, &o, &cl);
+	assert_int_equal(cl.n, 2);
+	assert_false(cl.rising);
+	cache_level_name(name, sizeof(name), &cl, 1);
+	assert_string_equal(name, "memory");
+	cache_levels_free(&cl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_plateau_min_points),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_cache_levels_files),
+		cmocka_unit_test(test_cache_levels_rising_end),
 	};
 
 	return cmocka_run_group_tests(tests, tu_setup_tmpdir, tu_teardown_tmpdir);
