@@ -25,7 +25,7 @@ static volatile uint32_t boot_go __attribute__((section(".data"))) = 0;
 
 static uint32_t ncpus_fdt;            /* enabled harts in the FDT (or default) */
 static uint32_t cnt_start_failed;
-static int time_src;                  /* 0 time CSR, 1 CLINT mtime, 2 none (cycles) */
+static int time_src;                  /* 0 time CSR, 1 CLINT mtime, 2 none, 3 dead (2, 3: cycles) */
 
 #define FDT_MAXLEN (2u << 20)
 
@@ -214,18 +214,45 @@ static void heap_setup(const void *fdt)
 	rvm.heap_size = hi > lo ? hi - lo : 0;
 }
 
+/*
+ * Cycles the timer gets to advance once before it is taken for dead: it
+ * ticks every cpu_hz / timebase cycles (100 on hostsim, 128 on OpenPiton, a
+ * few thousand for a 1 MHz timer on a GHz core).  A dead timer (a chipset
+ * whose real-time clock input is tied off) would otherwise stop the image in
+ * its calibration and leave every timeout unable to fire.
+ */
+#define TIMER_DEAD_CYCLES (1u << 20)
+#define CYCLES_TIMEBASE 1000000000u /* the timebase assumed when time is cycles */
+
+static int timer_advances(void)
+{
+	uint64_t t0 = pm_time(), c0 = pm_cycles();
+
+	for (uint32_t i = 0; i < 200000000u; i++) { /* bounded even without a cycle counter */
+		if (pm_time() != t0)
+			return 1;
+		if (pm_cycles() - c0 > TIMER_DEAD_CYCLES)
+			return 0;
+	}
+	return 0;
+}
+
 static void timer_setup(void)
 {
 	time_src = 0;
-	if (!rvm_probe(read_time_csr))
-		return;
-	if (rvm.fdt_state == 0 && rvm_fdt.clint_base) {
-		pm_set_mtime((volatile uint64_t *)(uintptr_t)(rvm_fdt.clint_base + 0xbff8));
-		time_src = 1;
-		return;
+	if (rvm_probe(read_time_csr)) { /* reading `time` traps here */
+		time_src = 2;
+		if (rvm.fdt_state == 0 && rvm_fdt.clint_base) {
+			pm_set_mtime((volatile uint64_t *)(uintptr_t)(rvm_fdt.clint_base + 0xbff8));
+			time_src = 1;
+		}
 	}
-	time_src = 2; /* nothing: fall back to the cycle counter (see the warn record) */
-	pm_set_mtime(0);
+	if (time_src != 2 && !timer_advances())
+		time_src = 3;
+	if (time_src >= 2) { /* see the warn record */
+		pm_time_from_cycles();
+		rvm.timebase = CYCLES_TIMEBASE;
+	}
 }
 
 static void hdr_record(void)
@@ -333,7 +360,9 @@ static void lead_main(unsigned long hartid, const void *fdt)
 	pmu_record();
 	rvm.cfg_ok = cfg_check(&rvm.cfg, rvm.heap_size) == 0;
 	if (time_src == 2)
-		rvm_warn("timer", "no_time_csr_and_no_clint:_time_is_cycles");
+		rvm_warn("timer", "no_time_csr_and_no_clint:_time_is_cycles_at_an_assumed_1_GHz");
+	if (time_src == 3)
+		rvm_warn("timer", "the_timer_does_not_advance:_time_is_cycles_at_an_assumed_1_GHz");
 	if (rvm.cfg_ok) {
 		if (rvm.cfg.inject_hang == hartid + 1)
 			rvm_warn("inject_hang", "the_lead_cannot_hang:_ignored");

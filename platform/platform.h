@@ -77,10 +77,13 @@ extern const struct platform plat;
  */
 uint64_t pm_cycles(void);
 uint64_t pm_instret(void);
-/* Timebase ticks: the `time` CSR if it works here, else CLINT mtime. */
+/* Timebase ticks: the `time` CSR if it works here, else CLINT mtime, or the
+ * cycle counter after pm_time_from_cycles(). */
 uint64_t pm_time(void);
 /* Point the timer at a CLINT mtime register (M-mode without a time CSR). */
 void pm_set_mtime(volatile uint64_t *mtime);
+/* Count time in cycles (no timer here, or it does not advance). */
+void pm_time_from_cycles(void);
 /* Install the trap vector on the calling hart. */
 void pm_trap_init(void);
 /*

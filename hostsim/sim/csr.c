@@ -15,6 +15,8 @@
 
 uint64_t sim_mtime(struct sim *s, struct sim_hart *h)
 {
+	if (s->opt.inject[SIM_F_TIMER_STUCK]) /* a timer whose clock input is tied off */
+		return (uint64_t)s->mtime_off;
 	unsigned __int128 t = (unsigned __int128)h->clock * s->opt.timebase;
 	return (uint64_t)(t / (s->opt.freq_mhz * 1000000ull)) + (uint64_t)s->mtime_off;
 }

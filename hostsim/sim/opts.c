@@ -154,7 +154,7 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "div-latency", "N", "divide result latency, cycles (default 20)" },
 	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
 	{ "memory-order", "sc|tso|rvwmo", "sc (default): stores visible at once; tso: functional store buffers; rvwmo: also stores drain and loads read out of order" },
-	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback" },
+	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback, timer-stuck" },
 	{ "no-phase-hint", NULL, "ignore the image's set-up phase hint (memctl PHASE): time every instruction" },
 	{ "phase-hint", NULL, NULL },
 	{ "piton-l1d", "stale|coherent", "--machine openpiton: stale (default with the timing model): each hart's Ariane L1D keeps its copy of a line another hart stores to until CSR 0x701 flushes it, as on the RTL; coherent: it never goes stale" },

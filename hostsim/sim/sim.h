@@ -39,7 +39,8 @@ enum { SIM_MO_SC = 0, SIM_MO_TSO, SIM_MO_RVWMO };
 	X(STALE_READ, "stale-read", 10) \
 	X(LOST_WRITE, "lost-write", 10) \
 	X(WRONG_ACK, "wrong-ack", 100) \
-	X(CLEAN_WB, "clean-writeback", 100)
+	X(CLEAN_WB, "clean-writeback", 100) \
+	X(TIMER_STUCK, "timer-stuck", 100)
 enum {
 #define SIM_FAULT_ENUM_(id, name, rate) SIM_F_##id,
 	SIM_FAULTS(SIM_FAULT_ENUM_)

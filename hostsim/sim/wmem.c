@@ -74,7 +74,7 @@ int wm_init(struct sim *s, char *err, size_t errlen)
 	int any = 0;
 
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
-		any |= s->opt.inject[i] != 0;
+		any |= s->opt.inject[i] != 0 && i != SIM_F_TIMER_STUCK; /* csr.c: no memory path */
 	any |= s->opt.mem_order != SIM_MO_SC;
 	int l1d = s->opt.piton_l1d == SIM_L1D_STALE; /* the stale L1D copies live on this path */
 	if (!any && !l1d)
@@ -548,7 +548,7 @@ void wm_print_stats(const struct sim *s, FILE *f)
 		        (unsigned long long)w->old_loads);
 	fprintf(f, "\n  injected:");
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
-		if (s->opt.inject[i])
+		if (s->opt.inject[i] && i != SIM_F_TIMER_STUCK)
 			fprintf(f, " %s=%llu", sim_fault_names[i],
 			        (unsigned long long)(i == SIM_F_CLEAN_WB && s->ms ? memsys_clean_wb_events(s->ms) : w->events[i]));
 	fprintf(f, "\n");
