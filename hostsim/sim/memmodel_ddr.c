@@ -25,6 +25,10 @@
  *    activates of a rank keep tRRD_S/L and tFAW on either side;
  *  - a read waits to enter the read queue while it is full (its slot frees
  *    when its column command issues); the wait is part of its latency;
+ *  - ddr-fair N (0 = off): N read-queue entries are kept for a source (the
+ *    requesting hart) with no read queued, which takes one when the shared
+ *    ones are full, without the cap, the ring looking 4096 cycles back (see
+ *    ddr_request);
  *  - writes are posted into the write queue and drained when it holds the
  *    high watermark, down to the low one, oldest first with the other writes
  *    to the same row right behind it; a write waits to enter a full queue;
