@@ -59,10 +59,11 @@ static void *fixed_create(const struct memsys_cfg *cfg, char *err, size_t errlen
 	return f;
 }
 
-static uint64_t fixed_request(void *st, uint64_t la, int w, uint64_t now)
+static uint64_t fixed_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct fixed *f = st;
 	(void)la;
+	(void)src;
 	if (w)
 		f->writes++;
 	else
@@ -104,10 +105,11 @@ static void *md1_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 }
 
 /* completion = max(now, server_free) + service + base */
-static uint64_t md1_request(void *st, uint64_t la, int w, uint64_t now)
+static uint64_t md1_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct md1 *q = st;
 	(void)la;
+	(void)src;
 	uint64_t start = max64(CYC2T(now), q->free_t);
 	q->free_t = start + q->service_t;
 	q->busy_t += q->service_t;
@@ -285,11 +287,12 @@ static uint64_t dram_activate(struct dram *d, struct chan *ch, uint64_t t)
 	return t;
 }
 
-static uint64_t dram_request(void *st, uint64_t la, int w, uint64_t now)
+static uint64_t dram_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct dram *d = st;
 	unsigned c, b;
 	int64_t row;
+	(void)src;
 	dram_map(d, la, &c, &b, &row);
 	struct chan *ch = &d->ch[c];
 	uint64_t t = CYC2T(now);

@@ -4,7 +4,7 @@
  * A model serves line transfers: request() gets the line address, the
  * direction and the cycle the request leaves the LLC, and returns the cycle
  * the transfer completes (read data back at the LLC; for writes, the cycle
- * the controller has accepted it).  Requests may come slightly out of time
+ * the controller has accepted it), and the requesting hart (the source).  Requests may come slightly out of time
  * order; a model never returns a completion earlier than `now`.
  *
  * Models count their own served transfers (the truth memsys's counters are
@@ -45,7 +45,10 @@ struct memmodel_ops {
 	int (*check)(const struct memsys_cfg *cfg, char *err, size_t errlen);
 	/* NULL + err on a refused configuration. */
 	void *(*create)(const struct memsys_cfg *cfg, char *err, size_t errlen);
-	uint64_t (*request)(void *st, uint64_t line_addr, int is_write, uint64_t now);
+	/* src: the requesting hart (for a write-back, the hart whose miss
+	 * evicted the line); models may ignore it (only ddr's --ddr-fair
+	 * looks at it). */
+	uint64_t (*request)(void *st, uint64_t line_addr, int is_write, uint64_t now, unsigned src);
 	void (*stats)(const void *st, struct memsys_model_stats *s);
 	/* Peak bandwidth in MB/s, 0 = unlimited. */
 	uint64_t (*peak_mbps)(const void *st);
@@ -83,10 +86,17 @@ const char *memmodel_names(void);
 int memmodel_open(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen);
 void memmodel_close(struct memmodel *mm);
 
-static inline uint64_t memmodel_request(struct memmodel *mm, uint64_t line_addr,
-                                        int is_write, uint64_t now)
+/* A transfer for source src (a hart, < MEMSYS_MAX_HARTS). */
+static inline uint64_t memmodel_request_src(struct memmodel *mm, uint64_t line_addr, int is_write, uint64_t now,
+                                            unsigned src)
 {
-	return mm->ops->request(mm->st, line_addr, is_write, now);
+	return mm->ops->request(mm->st, line_addr, is_write, now, src);
+}
+
+/* The same from source 0 (tests, single-source callers). */
+static inline uint64_t memmodel_request(struct memmodel *mm, uint64_t line_addr, int is_write, uint64_t now)
+{
+	return mm->ops->request(mm->st, line_addr, is_write, now, 0);
 }
 
 #endif

@@ -25,6 +25,10 @@
  *    activates of a rank keep tRRD_S/L and tFAW on either side;
  *  - a read waits to enter the read queue while it is full (its slot frees
  *    when its column command issues); the wait is part of its latency;
+ *  - ddr-fair N (0 = off): N read-queue entries are kept for a source (the
+ *    requesting hart) with no read queued, which takes one when the shared
+ *    ones are full, without the cap, the ring looking 4096 cycles back (see
+ *    ddr_request);
  *  - writes are posted into the write queue and drained when it holds the
  *    high watermark, down to the low one, oldest first with the other writes
  *    to the same row right behind it; a write waits to enter a full queue;
@@ -128,6 +132,7 @@ static const struct memsys_key ddr_keys[] = {
 	{ "ddr-wq-hi", K_U32, OFF(ddr_wq_hi), 1, 1024, "ddr: write drain starts with this many writes queued" },
 	{ "ddr-wq-lo", K_U32, OFF(ddr_wq_lo), 0, 1024, "ddr: write drain stops at this many" },
 	{ "ddr-cap", K_U32, OFF(ddr_cap), 0, 100000, "ddr: starvation cap: a read's burst goes at most this many bus slots before the latest committed one" },
+	{ "ddr-fair", K_U32, OFF(ddr_fair), 0, 1023, "ddr: read-queue entries kept for a hart with no read queued (< ddr-rq; 0 = off: first come first served)" },
 	{ "ddr-frontend", K_U32, OFF(ddr_frontend), 0, 100000, "ddr: on-chip path LLC -> controller -> LLC, core cycles" },
 };
 
@@ -147,6 +152,7 @@ static void ddr_defaults(struct memsys_cfg *c)
 	c->ddr_wq_lo = 16;
 	c->ddr_cap = 64;
 	c->ddr_frontend = 40;
+	c->ddr_fair = 0;
 }
 
 /* ---- the resolved configuration and the state ------------------------------ */
@@ -187,7 +193,11 @@ struct dchan {
 	uint64_t *occ;        /* per word of the ring, d->nbm bitmaps of the slots a burst
 	                         may not take (see FB_G; words wholly behind slow cleared) */
 	uint64_t slow;        /* shi - keep: no slot below is looked at */
-	struct fq rq_free;    /* when each read-queue slot frees */
+	struct fq rq_free;    /* when each read-queue slot frees (the
+	                         ddr-rq - ddr-fair shared ones) */
+	struct fq rq_kept;    /* the same for the ddr-fair kept ones */
+	uint64_t src_col[MEMSYS_MAX_HARTS]; /* per source: its latest read's
+	                         column command (none queued from then on) */
 	struct fq wq_free;    /* the same for the write-queue slots not held
 	                         by a pending write */
 	struct pwrite *pend;  /* writes queued, not yet scheduled, oldest first */
@@ -199,7 +209,7 @@ struct dchan {
 };
 
 struct ddr {
-	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap;
+	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap, fair;
 	unsigned fbits[NF];
 #define MAXPIECES 12
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
@@ -220,6 +230,7 @@ struct ddr {
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
+	int nocap;            /* --ddr-fair: a light source's read: no cap */
 	int refpushed;        /* bus_find moved a command out of a refresh */
 	struct dchan *ch;
 	struct ddr_stats st;
@@ -256,6 +267,10 @@ static int ddr_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		snprintf(err, errlen, "ddr: a bank group's own spacing must be at least another's (JEDEC): ddr-tccd-l "
 		         "(%u) >= ddr-tccd-s (%u), ddr-twtr-l (%u) >= ddr-twtr-s (%u)", tck[T_CCD_L], tck[T_CCD_S],
 		         tck[T_WTR_L], tck[T_WTR_S]);
+		return -1;
+	}
+	if (c->ddr_fair >= c->ddr_rq) {
+		snprintf(err, errlen, "ddr: need ddr-fair (%u) < ddr-rq (%u)", c->ddr_fair, c->ddr_rq);
 		return -1;
 	}
 	if (c->ddr_wq_hi > c->ddr_wq || c->ddr_wq_lo >= c->ddr_wq_hi) {
@@ -366,6 +381,7 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 	d->hi = c->ddr_wq_hi;
 	d->lo = c->ddr_wq_lo;
 	d->cap = c->ddr_cap;
+	d->fair = c->ddr_fair;
 	/* nCK -> ticks: n * 2000 / mts ns * freq_ghz cycles/ns * 256 */
 	/* one DRAM clock in whole ticks (within 0.3 % of the exact value at
 	 * 1 GHz); every timing is a whole number of clocks and commands issue
@@ -380,7 +396,10 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 	d->span = 1;
 	bus_need(d);
 	d->actwin = mx(mx(d->t[T_RRD_S], d->t[T_RRD_L]), d->t[T_FAW]);
-	d->keep = CYC2T(256) / d->burst + d->span;
+	/* the ring looks 256 cycles back from the latest slot asked for (requests
+	 * come out of time order by far less); with --ddr-fair 4096, so that a
+	 * light source's read can go before the bursts booked that far ahead */
+	d->keep = CYC2T(d->fair ? 4096 : 256) / d->burst + d->span;
 	d->peak = (uint64_t)((double)mts * width * d->nch + 0.5); /* MB/s */
 	return 0;
 }
@@ -397,6 +416,7 @@ static void ddr_destroy(void *st)
 			free(ch->slot);
 			free(ch->occ);
 			free(ch->rq_free.v);
+			free(ch->rq_kept.v);
 			free(ch->wq_free.v);
 			free(ch->pend);
 			free(ch->grp);
@@ -427,7 +447,8 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		ch->smask = 1023;
 		ch->slot = calloc(ch->smask + 1, sizeof *ch->slot);
 		ch->occ = calloc((ch->smask + 1) / 64 * d->nbm, sizeof *ch->occ);
-		fq_init(&ch->rq_free, d->rq);
+		fq_init(&ch->rq_free, d->rq - d->fair);
+		fq_init(&ch->rq_kept, d->fair ? d->fair : 1);
 		fq_init(&ch->wq_free, d->wq);
 		ch->pend = calloc(d->wq, sizeof *ch->pend);
 		ch->grp = calloc(d->wq, sizeof *ch->grp);
@@ -698,7 +719,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 		ch->shi = k;
 		ring_fit(d, ch, k);
 	}
-	uint64_t lo = w ? ch->slast : ch->slast > d->cap ? ch->slast - d->cap : 0;
+	uint64_t lo = w ? ch->slast : ch->slast > d->cap && !d->nocap ? ch->slast - d->cap : 0;
 	lo = mx(lo, ch->shi > d->keep - d->span ? ch->shi - (d->keep - d->span) : 0);
 	if (k < lo)
 		k = lo;
@@ -1006,7 +1027,7 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 	ch->npend = k;
 }
 
-static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
+static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct ddr *d = st;
 	struct dloc l;
@@ -1037,14 +1058,34 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now)
 				d->st.fwd++;
 				return now + t2cyc_up(d->front) + 1;
 			}
-	uint64_t te = mx(t, fq_min(&ch->rq_free));
+	/* --ddr-fair: a source with no read queued ("light") takes a kept
+	 * entry when the shared ones are full, so it never waits behind the
+	 * other sources' bursts to enter; and as it entered before the reads
+	 * still waiting to, the cap (which counts their committed slots too)
+	 * does not hold it back */
+	struct fq *q = &ch->rq_free;
+	uint64_t *sc = NULL;
+	if (d->fair) {
+		sc = &ch->src_col[src & (MEMSYS_MAX_HARTS - 1)];
+		if (*sc <= t) {
+			d->nocap = 1;
+			if (fq_min(q) > t && fq_min(&ch->rq_kept) < fq_min(q))
+				q = &ch->rq_kept;
+		}
+	}
+	uint64_t te = mx(t, fq_min(q));
 	if (te > t) {
 		d->st.rq_waits++;
 		d->st.rq_wait_t += te - t;
 	}
 	uint64_t c, s = transfer(d, &l, 0, te, 0, &c);
-	fq_pop(&ch->rq_free);
-	fq_add(&ch->rq_free, c);
+	fq_pop(q);
+	fq_add(q, c);
+	if (sc) {
+		d->nocap = 0;
+		if (c > *sc)
+			*sc = c;
+	}
 	d->st.rq_res_t += c - te;
 	return t2cyc_up(s + d->burst + d->front);
 }

@@ -68,9 +68,10 @@ static void *mess_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 	return s;
 }
 
-static uint64_t mess_request(void *st, uint64_t la, int w, uint64_t now)
+static uint64_t mess_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	(void)la;
+	(void)src;
 	return now + messsim_request(st, w, now);
 }
 
@@ -120,12 +121,12 @@ static void profile_flush(struct trace *t)
 	t->n = t->nw = t->nr = t->lat_sum = 0;
 }
 
-static uint64_t trace_request(void *st, uint64_t la, int w, uint64_t now)
+static uint64_t trace_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct trace *t = st;
 	if (t->f)
 		fprintf(t->f, "%llu %c\n", (unsigned long long)now, w ? 'w' : 'r');
-	uint64_t done = memmodel_request(&t->inner, la, w, now);
+	uint64_t done = memmodel_request_src(&t->inner, la, w, now, src);
 	if (t->p) {
 		uint64_t b = now / t->win;
 		if (b > t->cur) { /* a request slightly late (another hart's quantum) counts in the current one */

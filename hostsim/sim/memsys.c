@@ -382,14 +382,14 @@ static int l1_downgrade(struct memsys *m, unsigned s, uint64_t line)
 	return st;
 }
 
-/* Issue a memory transfer and count it. */
-static uint64_t mem_req(struct memsys *m, uint64_t line, int w, uint64_t t)
+/* Issue a memory transfer for hart h and count it. */
+static uint64_t mem_req(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t t)
 {
 	if (w)
 		m->mc_writes++;
 	else
 		m->mc_reads++;
-	uint64_t done = memmodel_request(&m->mm, line, w, t);
+	uint64_t done = memmodel_request_src(&m->mm, line, w, t, h);
 	return done < t ? t : done;
 }
 
@@ -414,7 +414,7 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
 	}
 	if (dirty) {
 		m->h[h].ev[MEMSYS_EV_LLC_WB]++;
-		mem_req(m, line, 1, t);
+		mem_req(m, h, line, 1, t); /* (the hart whose miss evicted it) */
 	}
 }
 
@@ -516,7 +516,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		H->ev[MEMSYS_EV_LLC_MISS]++;
 		uint64_t v = cache_victim(&m->llc, line);
 		/* the demand read goes first, the victim's write-back after it */
-		ready = mem_req(m, line, 0, t);
+		ready = mem_req(m, h, line, 0, t);
 		if (cache_state(&m->llc, v))
 			llc_evict(m, h, v, t);
 		cache_fill(&m->llc, v, line, LLC_CLEAN);

@@ -573,6 +573,44 @@ static void refuse(const char *k, const char *v, const char *want)
 		fail_msg("%s=%s: '%s' lacks '%s'", k, v, err, want);
 }
 
+/* --ddr-fair: a burst of n reads from source 1 (bank group 0, lines 0, 2,
+ * ... one row: hits behind one activate, tCCD_L apart), then at 1001 one
+ * read from source 2 with nothing queued (bank group 1, line 1: empty
+ * bank).  With a kept read-queue entry it enters at once (the 3 shared
+ * ones are full), activates tRRD_S after source 1's activate (1002) and
+ * takes the free slot between two of source 1's bursts (tCCD_S): its
+ * latency does not depend on n (nor does the cap, counted over source 1's
+ * slots far ahead, hold it back).  Without, it waits for a shared entry,
+ * behind the burst's own first n - 3 column commands. */
+static uint64_t burst_then_lone(const char *fair, unsigned n, uint64_t *again)
+{
+	struct memmodel mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "4", "ddr-fair", fair,
+	                        NULL);
+	for (unsigned i = 0; i < n; i++)
+		memmodel_request_src(&mm, 2 * i, 0, 1000, 1);
+	uint64_t lat = memmodel_request_src(&mm, 1, 0, 1001, 2) - 1001;
+	/* source 2 again at once: it has a read queued now, so it is not
+	 * light: it waits for a shared entry like source 1 */
+	*again = memmodel_request_src(&mm, 3, 0, 1002, 2) - 1002;
+	memmodel_close(&mm);
+	return lat;
+}
+
+static void test_fair(void **state)
+{
+	(void)state;
+	uint64_t lone = up(1002 + RRD_S + RCD + CL) + BURST + FRONT - 1001, again;
+	for (unsigned n = 4; n <= 100; n += 32) {
+		assert_int_equal(burst_then_lone("1", n, &again), lone);
+		if (n > 4)
+			assert_true(again > 2 * lone);
+		/* off: the lone read enters behind the burst (one tCCD_L
+		 * slot pair per read of it) */
+		if (n > 4)
+			assert_true(burst_then_lone("0", n, &again) > 2 * (n - 4) * BURST);
+	}
+}
+
 static void test_config(void **state)
 {
 	(void)state;
@@ -587,6 +625,7 @@ static void test_config(void **state)
 	refuse("ddr-trfc", "20000", "ddr-trefi");
 	refuse("ddr-tccd-l", "3", "ddr-tccd-l (3) >= ddr-tccd-s (4)"); /* JEDEC: a bank group's own is the longer */
 	refuse("ddr-twtr-s", "13", "ddr-twtr-l (12) >= ddr-twtr-s (13)");
+	refuse("ddr-fair", "32", "ddr-fair (32) < ddr-rq (32)"); /* no shared entry left */
 	/* presets: DDR5-4800 moves a line in 16 beats of 4 bytes */
 	struct memsys_cfg c;
 	memsys_cfg_default(&c);
@@ -620,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_rrd),
 		cmocka_unit_test(test_rtrs),
 		cmocka_unit_test(test_mapping),
+		cmocka_unit_test(test_fair),
 		cmocka_unit_test(test_config),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -898,6 +898,29 @@ static void test_counters_truth(void **state)
 	counters_truth("dram");
 }
 
+/* The requesting hart reaches the memory model (memmodel.h's src): with
+ * ddr --ddr-fair, hart 1 sends n row misses to one bank (rows 1..n, no
+ * XOR: 128 KiB apart), then hart 0 one load to another bank.  Hart 0 has
+ * no read queued, so it enters the read queue at once (a kept entry):
+ * its latency does not depend on n.  Were every request the same source,
+ * it would wait for a shared entry behind hart 1's reads (tRC apart). */
+static uint64_t fair_lone(const char *fair, unsigned n)
+{
+	struct memsys *m = mk(2, "mem-model=ddr", "ddr-xor=0", "ddr-rq=4", fair, NULL);
+	for (unsigned r = 1; r <= n; r++)
+		memsys_access(m, 1, (uint64_t)r << 17, 0, 1000);
+	uint64_t lat = memsys_access(m, 0, 1u << 15, 0, 1001) - 1001;
+	memsys_free(m);
+	return lat;
+}
+
+static void test_ddr_fair_source(void **state)
+{
+	(void)state;
+	assert_int_equal(fair_lone("ddr-fair=1", 24), fair_lone("ddr-fair=1", 8));
+	assert_true(fair_lone("ddr-fair=0", 24) > fair_lone("ddr-fair=0", 8) + 200);
+}
+
 static void test_mmio_ctrl(void **state)
 {
 	(void)state;
@@ -1013,6 +1036,7 @@ int main(void)
 		cmocka_unit_test(test_causality_out_of_order),
 		cmocka_unit_test(test_mess_curve),
 		cmocka_unit_test(test_counters_truth),
+		cmocka_unit_test(test_ddr_fair_source),
 		cmocka_unit_test(test_mmio_ctrl),
 		cmocka_unit_test(test_mmio_freeze_writes),
 		cmocka_unit_test(test_mmio_busy_md1),
