@@ -234,6 +234,84 @@ static uint64_t sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t
 	return done;
 }
 
+/* The rest of a load that missed (memsys said so): take an MSHR (n of them),
+ * or merge into the one that holds a miss to the same line. */
+static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint64_t ti0, uint64_t ti, uint64_t line,
+                                          uint64_t done, unsigned n)
+{
+	if (h->mshr_max <= ti0) {
+		/* every MSHR is free (the common case of dependent misses):
+		 * no merge, the first one (what the general code below
+		 * picks then) */
+		mshr_set(h, 0, done, n);
+		h->mshr_line[0] = line;
+		return done;
+	}
+	/* the MSHR to use: the first one free at ti0, else the oldest
+	 * (the first with the smallest completion time) */
+	unsigned slot = 0;
+	uint64_t oldest = UINT64_MAX;
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < n; i++) {
+		if (h->mshr[i] <= ti0) { slot = i; break; }
+		if (h->mshr[i] < oldest) { oldest = h->mshr[i]; slot = i; }
+	}
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < n; i++)
+		if (h->mshr_line[i] == line && h->mshr[i] > ti) {
+			if (done > h->mshr[i])
+				mshr_set(h, i, done, n);
+			return done;
+		}
+	if (h->mshr[slot] > ti) {
+		/* merged above but the line's MSHR is gone: wait for one */
+		h->stall_cycles += h->mshr[slot] - ti;
+		*t = max64(*t, h->mshr[slot] + 1);
+	}
+	mshr_set(h, slot, done, n);
+	h->mshr_line[slot] = line;
+	return done;
+}
+
+static __attribute__((noinline)) uint64_t load_miss_any(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti0,
+                                                        uint64_t ti, uint64_t line, uint64_t done)
+{
+	return load_miss_n(h, t, ti0, ti, line, done, s->opt.mshrs);
+}
+
+/*
+ * A load issued at cycle ti while every MSHR is busy: merge into an
+ * outstanding miss to its line, else stall until the oldest frees (before
+ * the access is sent to memsys, so memsys sees the request at the cycle it
+ * really leaves the core).
+ */
+static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
+{
+	const uint64_t ti0 = ti;
+	uint64_t line = addr & tm_line_mask;
+	uint64_t oldest = h->mshr_min;
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < n; i++)
+		if (h->mshr_line[i] == line)
+			goto access;
+	h->stall_cycles += oldest - ti;
+	ti = oldest;
+	*t = oldest + 1;
+access:;
+	int miss = 0;
+	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
+	if (miss)
+		return load_miss_n(h, t, ti0, ti, line, done, n);
+	return done;
+}
+
+static __attribute__((noinline)) uint64_t load_busy(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
+{
+	if (s->opt.mshrs == 8)
+		return load_busy_n(s, h, t, ti, addr, size, 8);
+	return load_busy_n(s, h, t, ti, addr, size, s->opt.mshrs);
+}
+
 /*
  * A load issued at cycle ti (the instruction's issue cycle; *t is already
  * ti + 1).  Returns the cycle its value is ready for a dependent instruction
@@ -242,69 +320,23 @@ static uint64_t sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t
  * MSHRs: a load whose latency exceeds the L1 hit time is a miss and holds an
  * MSHR until it completes, unless an MSHR already holds a miss to the same
  * line (a secondary miss merges into it).  When every MSHR is busy, issue
- * stalls until the oldest frees *before* the access is sent to memsys, so
- * memsys sees the request at the cycle it really leaves the core (a load
- * that would have hit also waits: documented).
+ * stalls until the oldest frees *before* the access is sent to memsys
+ * (load_busy; a load that would have hit also waits: documented).  The
+ * number of MSHRs matters only on a miss or when all are busy: the loops
+ * there are unrolled for the default 8.
  */
-static ALWAYS_INLINE uint64_t load_timing_n(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
+static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
 {
-	const uint64_t ti0 = ti;
-	uint64_t line = addr & tm_line_mask;
-	if (UNLIKELY(h->mshr_min > ti)) {
-		/* all busy: merge into an outstanding miss to this line, else stall */
-		uint64_t oldest = h->mshr_min;
-#pragma GCC unroll 8
-		for (unsigned i = 0; i < n; i++)
-			if (h->mshr_line[i] == line)
-				goto access;
-		h->stall_cycles += oldest - ti;
-		ti = oldest;
-		*t = oldest + 1;
-	}
-access:;
+	if (UNLIKELY(h->mshr_min > ti))
+		return load_busy(s, h, t, ti, addr, size);
 	int miss = 0;
 	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
 	if (miss) {
-		if (h->mshr_max <= ti0) {
-			/* every MSHR is free (the common case of dependent misses):
-			 * no merge, the first one (what the general code below
-			 * picks then) */
-			mshr_set(h, 0, done, n);
-			h->mshr_line[0] = line;
-			return done;
-		}
-		/* the MSHR to use: the first one free at ti0, else the oldest
-		 * (the first with the smallest completion time) */
-		unsigned slot = 0;
-		uint64_t oldest = UINT64_MAX;
-#pragma GCC unroll 8
-		for (unsigned i = 0; i < n; i++) {
-			if (h->mshr[i] <= ti0) { slot = i; break; }
-			if (h->mshr[i] < oldest) { oldest = h->mshr[i]; slot = i; }
-		}
-#pragma GCC unroll 8
-		for (unsigned i = 0; i < n; i++)
-			if (h->mshr_line[i] == line && h->mshr[i] > ti) {
-				if (done > h->mshr[i])
-					mshr_set(h, i, done, n);
-				return done;
-			}
-		if (h->mshr[slot] > ti) {
-			/* merged above but the line's MSHR is gone: wait for one */
-			h->stall_cycles += h->mshr[slot] - ti;
-			*t = max64(*t, h->mshr[slot] + 1);
-		}
-		mshr_set(h, slot, done, n);
-		h->mshr_line[slot] = line;
+		if (LIKELY(s->opt.mshrs == 8))
+			return load_miss_n(h, t, ti, ti, addr & tm_line_mask, done, 8);
+		return load_miss_any(s, h, t, ti, ti, addr & tm_line_mask, done);
 	}
 	return done;
-}
-
-static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
-{
-	if (LIKELY(s->opt.mshrs == 8)) /* the default: loops unrolled */
-		return load_timing_n(s, h, t, ti, addr, size, 8);
-	return load_timing_n(s, h, t, ti, addr, size, s->opt.mshrs);
 }
 
 static ALWAYS_INLINE void wait_loads(struct sim *s, struct sim_hart *h, uint64_t *t)
@@ -325,6 +357,11 @@ static uint32_t raw_at(struct sim *s, uint64_t pc)
 static struct dinsn no_page[DPAGE_ENTRIES]; /* all OP_UNDECODED: forces the slow fetch path */
 
 /* The executor, one body per variant (cpu_exec.h: threaded dispatch). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define EXEC_ATTR __attribute__((optimize("no-crossjumping", "no-gcse")))
+#else
+#define EXEC_ATTR
+#endif
 #define EXEC_NAME exec_functional
 #define EXEC_TIMING 0
 #define EXEC_WEAK 0

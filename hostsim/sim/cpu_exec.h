@@ -17,7 +17,7 @@
  * a free MSHR only if it is a load, for a store-buffer entry only if it is
  * a store.
  */
-static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until)
+EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until)
 {
 	const int timing = EXEC_TIMING, weak = EXEC_WEAK;
 	uint64_t *x = h->x;
@@ -83,23 +83,27 @@ static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t n, uint64_
 #define TRAP(cause, tval) do { h->pc = pc; SYNC(); sim_take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out; goto next; } while (0)
 #define DISPATCH() goto *tbl[d->op]
 /* after a sequential instruction: the next entry (the fetch's test that it
- * is decoded is the table's OP_UNDECODED entry) */
-#define NEXT() do { pc += 4; d++; if (UNLIKELY(done >= n)) { goto out; } DISPATCH(); } while (0)
+ * is decoded is the table's OP_UNDECODED entry).  The instruction budget n
+ * is tested at the start of each handler (ISSUE), not here: a tail that
+ * ends in an unconditional indirect jump is what gcc copies into each
+ * handler (a shared one behind a conditional branch it does not). */
+#define NEXT() do { pc += 4; d++; DISPATCH(); } while (0)
 /* pc moved: its entry if it is on the current page (checked for being
  * decoded by the dispatch), else the slow path */
-#define NEXT_NOPC() do { po = pc - cpg_base; d = po < 4096 ? &cpg[po >> 2] : no_page; \
-		if (UNLIKELY(done >= n)) { goto out; } DISPATCH(); } while (0)
+#define NEXT_NOPC() do { po = pc - cpg_base; d = po < 4096 ? &cpg[po >> 2] : no_page; DISPATCH(); } while (0)
 /*
  * In-order issue (timing): wait for the nsrc source registers (0: none,
  * 1: rs1, 2: rs1 and rs2) and, for a load (kind 1) or a store (kind 2),
  * for a free MSHR / store-buffer entry.  An instruction that cannot issue
- * before the end of this turn does not run now: the hart's clock moves to
+ * before the end of this turn does not run now (nor one over the budget n): the hart's clock moves to
  * its issue cycle and the turn ends, so it reaches memsys only once the
  * other harts have caught up, and memsys sees requests in time order.  It
  * issues at `is` (a load or store waiting for its MSHR / store-buffer entry
  * stalls inside this turn, in load_timing / sb_push).
  */
 #define ISSUE(nsrc, kind) do { \
+		if (UNLIKELY(done >= n)) \
+			goto out; \
 		if (timing) { \
 			uint64_t is_ = t; \
 			if ((nsrc) >= 1) is_ = max64(is_, h->ready[d->rs1]); \
@@ -174,11 +178,11 @@ static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t n, uint64_
 
 	if (weak)
 		wm_drain(s, h, t);
-	if (UNLIKELY(done >= n))
-		goto out;
 	DISPATCH();
 
 fetch_slow:
+	if (UNLIKELY(done >= n))
+		goto out;
 	if (po = pc - cpg_base, LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
 		d = &cpg[po >> 2];
 	} else {
