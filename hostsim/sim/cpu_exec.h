@@ -23,10 +23,15 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 	uint64_t *x = h->x;
 	uint64_t pc = h->pc;
 	uint64_t t = h->clock;
-	uint64_t done = 0, po;
-	/* instret = ins0 + done, functional clock = instret + cdelta (synced to the
-	 * hart at CSR/MMIO accesses, traps and the end of the turn) */
-	uint64_t ins0 = h->instret, cdelta = h->clock - h->instret;
+	/* the budget: neg = (instructions done) - n, counted up to 0 after
+	 * each instruction (one add and branch); inside an instruction's
+	 * handler the instruction already counts as done, but neg counts it
+	 * only at the handler's end */
+	uint64_t neg = -n, po;
+	/* instret = ibase + neg inside a handler (ins0 + done), functional
+	 * clock = instret + cdelta (synced to the hart at CSR/MMIO accesses,
+	 * traps and the end of the turn) */
+	uint64_t ibase = h->instret + n + 1, cdelta = h->clock - h->instret;
 	const uint64_t rbase = s->ram_base, rsize = s->ram_size;
 	uint8_t *const ram = s->ram;
 	/* the decoded page pc is in: the last turn's (decoded pages live as
@@ -76,34 +81,37 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 		[OP_CSRRWI] = &&L_CSR, [OP_CSRRSI] = &&L_CSR, [OP_CSRRCI] = &&L_CSR,
 	};
 
+	/* the table's address in a register (else gcc recomputes it before
+	 * every dispatch) */
+	const void *const *tb = tbl;
+	__asm__("" : "+r"(tb));
+
 /* (the functional clock as instret + cdelta, not clk0 + done: gcc pairs two
  * `+ done` into one vector add and computes it on every instruction) */
-#define SYNC() do { h->instret = ins0 + done; if (timing) h->clock = t; else h->clock = h->instret + cdelta; } while (0)
-#define RESYNC() do { ins0 = h->instret - done; if (timing) t = h->clock; else cdelta = h->clock - h->instret; } while (0)
-#define TRAP(cause, tval) do { h->pc = pc; SYNC(); sim_take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out; goto next; } while (0)
-#define DISPATCH() goto *tbl[d->op]
-/* after a sequential instruction: the next entry (the fetch's test that it
- * is decoded is the table's OP_UNDECODED entry).  The instruction budget n
- * is tested at the start of each handler (ISSUE), not here: a tail that
- * ends in an unconditional indirect jump is what gcc copies into each
- * handler (a shared one behind a conditional branch it does not). */
-#define NEXT() do { pc += 4; d++; DISPATCH(); } while (0)
+#define SYNC_N(cur) do { h->instret = ibase + neg - 1 + (cur); if (timing) h->clock = t; else h->clock = h->instret + cdelta; } while (0)
+#define SYNC() SYNC_N(1)
+#define RESYNC() do { ibase = h->instret - neg; if (timing) t = h->clock; else cdelta = h->clock - h->instret; } while (0)
+#define TRAP(cause, tval) do { h->pc = pc; SYNC(); sim_take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out_done; goto next; } while (0)
+#define DISPATCH() goto *tb[d->op]
+/* after a sequential instruction: count it against the budget, then the
+ * next entry (the fetch's test that it is decoded is the table's
+ * OP_UNDECODED entry) */
+#define NEXT() do { pc += 4; d++; if (UNLIKELY(++neg == 0)) { goto out; } DISPATCH(); } while (0)
 /* pc moved: its entry if it is on the current page (checked for being
  * decoded by the dispatch), else the slow path */
-#define NEXT_NOPC() do { po = pc - cpg_base; d = po < 4096 ? &cpg[po >> 2] : no_page; DISPATCH(); } while (0)
+#define NEXT_NOPC() do { po = pc - cpg_base; d = po < 4096 ? &cpg[po >> 2] : no_page; \
+		if (UNLIKELY(++neg == 0)) { goto out; } DISPATCH(); } while (0)
 /*
  * In-order issue (timing): wait for the nsrc source registers (0: none,
  * 1: rs1, 2: rs1 and rs2) and, for a load (kind 1) or a store (kind 2),
  * for a free MSHR / store-buffer entry.  An instruction that cannot issue
- * before the end of this turn does not run now (nor one over the budget n): the hart's clock moves to
+ * before the end of this turn does not run now: the hart's clock moves to
  * its issue cycle and the turn ends, so it reaches memsys only once the
  * other harts have caught up, and memsys sees requests in time order.  It
  * issues at `is` (a load or store waiting for its MSHR / store-buffer entry
  * stalls inside this turn, in load_timing / sb_push).
  */
 #define ISSUE(nsrc, kind) do { \
-		if (UNLIKELY(done >= n)) \
-			goto out; \
 		if (timing) { \
 			uint64_t is_ = t; \
 			if ((nsrc) >= 1) is_ = max64(is_, h->ready[d->rs1]); \
@@ -119,7 +127,6 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 			ti = is_; \
 			t = is_ + 1; \
 		} \
-		done++; \
 	} while (0)
 /* the destination's ready time is "now" (unless a load/mul/div sets it) */
 #define RD_NOW() do { if (timing) h->ready[d->rd] = 0; } while (0)
@@ -143,8 +150,10 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 			RD_NOW(); \
 			SYNC(); \
 			if (weak) wm_drain_all(s, h); \
-			int c_ = mmio_load(s, h, a_, sz, &v_); \
+			uint64_t mv_; /* (v_'s address not taken: a register) */ \
+			int c_ = mmio_load(s, h, a_, sz, &mv_); \
 			if (UNLIKELY(c_)) TRAP(c_, a_); \
+			v_ = mv_; \
 			if (timing) h->ready[d->rd] = t; \
 		} \
 		x[d->rd] = conv; \
@@ -167,7 +176,7 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 			if (weak) wm_drain_all(s, h); \
 			int c_ = mmio_store(s, h, a_, sz, x[d->rs2]); \
 			if (UNLIKELY(c_)) TRAP(c_, a_); \
-			if (UNLIKELY(s->stop | s->yield)) { pc += 4; goto out; } \
+			if (UNLIKELY(s->stop | s->yield)) { pc += 4; goto out_done; } \
 		} \
 		NEXT(); \
 	} while (0)
@@ -178,11 +187,11 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 
 	if (weak)
 		wm_drain(s, h, t);
+	if (UNLIKELY(n == 0))
+		goto out;
 	DISPATCH();
 
 fetch_slow:
-	if (UNLIKELY(done >= n))
-		goto out;
 	if (po = pc - cpg_base, LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
 		d = &cpg[po >> 2];
 	} else {
@@ -192,7 +201,8 @@ fetch_slow:
 			goto out;
 		uint64_t off = pc - rbase;
 		if (UNLIKELY(off >= rsize)) {
-			done++;
+			/* the fetch fault counts as an instruction (TRAP counts
+			 * it as done) */
 			TRAP(CAUSE_FETCH_ACCESS, pc);
 		}
 		struct dinsn *pg = s->dpages[off >> 12];
@@ -406,7 +416,7 @@ L_MRET:
 	sim_check_irq(s, h);
 	RESYNC();
 	pc = h->pc;
-	if (s->stop) goto out;
+	if (s->stop) goto out_done;
 	goto next_nopc;
 L_WFI:
 	OPR(2);
@@ -418,7 +428,7 @@ L_WFI:
 	sim_check_irq(s, h);
 	RESYNC();
 	pc = h->pc;
-	goto out; /* end the turn: let the other harts run */
+	goto out_done; /* end the turn: let the other harts run */
 L_CSR: {
 	OPR(2);
 	unsigned csr = (unsigned)d->imm & 0xfff;
@@ -447,7 +457,7 @@ L_CSR: {
 		sim_check_irq(s, h);
 		RESYNC();
 		pc = h->pc;
-		if (s->stop) goto out;
+		if (s->stop) goto out_done;
 		goto next_nopc;
 	}
 	NEXT();
@@ -457,19 +467,22 @@ L_ILLEGAL:
 	TRAP(CAUSE_ILLEGAL, (uint32_t)d->imm);
 
 next:
-	if (s->stop) goto out;
+	if (s->stop) goto out_done;
 next_nopc:
 	NEXT_NOPC();
 
+out_done: /* from inside a handler: its instruction counts */
+	neg++;
 out:
 	h->pc = pc;
 	h->cpg = cpg;
 	h->cpg_base = cpg_base;
-	SYNC();
+	SYNC_N(0); /* no handler's instruction is pending */
 	if (weak)
 		wm_drain(s, h, t);
-	return done;
+	return n + neg;
 #undef SYNC
+#undef SYNC_N
 #undef RESYNC
 #undef TRAP
 #undef DISPATCH
