@@ -19,7 +19,7 @@
  */
 EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t n, uint64_t until)
 {
-	const int timing = EXEC_TIMING, weak = EXEC_WEAK;
+	const int timing = EXEC_TIMING, weak = EXEC_WEAK, derived = !EXEC_TIMING;
 	uint64_t *x = h->x;
 	uint64_t pc = h->pc;
 	uint64_t t = h->clock;
@@ -91,12 +91,21 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 #define SYNC_N(cur) do { h->instret = ibase + neg - 1 + (cur); if (timing) h->clock = t; else h->clock = h->instret + cdelta; } while (0)
 #define SYNC() SYNC_N(1)
 #define RESYNC() do { ibase = h->instret - neg; if (timing) t = h->clock; else cdelta = h->clock - h->instret; } while (0)
-#define TRAP(cause, tval) do { h->pc = pc; SYNC(); sim_take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out_done; goto next; } while (0)
+/* the current instruction's pc.  derived: from d, an entry of cpg inside
+ * a handler (pc itself is set only where the flow jumps, for the slow
+ * fetch): a sequential instruction does not add 4 to it, a jump computes
+ * it; the functional variant is faster so, the timing ones (more jumps
+ * per instruction in the turn-heavy runs) are not */
+#define PC (derived ? cpg_base + (((uintptr_t)d - (uintptr_t)cpg) >> 1) : pc)
+/* d is one of no_page's entries (then pc says where the flow is) */
+#define D_NOPAGE() ((uintptr_t)d - (uintptr_t)no_page < sizeof(no_page))
+#define TRAP_AT(where, cause, tval) do { h->pc = (where); SYNC(); sim_take_trap(s, h, (cause), (tval)); RESYNC(); pc = h->pc; if (s->stop) goto out_done; goto next; } while (0)
 #define DISPATCH() goto *tb[d->op]
 /* after a sequential instruction: count it against the budget, then the
  * next entry (the fetch's test that it is decoded is the table's
  * OP_UNDECODED entry) */
-#define NEXT() do { pc += 4; d++; if (UNLIKELY(++neg == 0)) { goto out; } DISPATCH(); } while (0)
+#define TRAP(cause, tval) TRAP_AT(PC, cause, tval)
+#define NEXT() do { if (!derived) pc += 4; d++; if (UNLIKELY(++neg == 0)) { goto out; } DISPATCH(); } while (0)
 /* pc moved: its entry if it is on the current page (checked for being
  * decoded by the dispatch), else the slow path */
 #define NEXT_NOPC() do { po = pc - cpg_base; d = po < 4096 ? &cpg[po >> 2] : no_page; \
@@ -176,14 +185,14 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 			if (weak) wm_drain_all(s, h); \
 			int c_ = mmio_store(s, h, a_, sz, x[d->rs2]); \
 			if (UNLIKELY(c_)) TRAP(c_, a_); \
-			if (UNLIKELY(s->stop | s->yield)) { pc += 4; goto out_done; } \
+			if (UNLIKELY(s->stop | s->yield)) { pc = PC + 4; goto out_done; } \
 		} \
 		NEXT(); \
 	} while (0)
 #define JUMP(target) do { uint64_t tg_ = (target); \
 		if (UNLIKELY(tg_ & 3)) TRAP(CAUSE_MISALIGNED_FETCH, tg_); \
 		pc = tg_; } while (0)
-#define BR(cond) do { ISSUE(2, 0); if (cond) { JUMP(pc + (int64_t)d->imm); NEXT_NOPC(); } NEXT(); } while (0)
+#define BR(cond) do { ISSUE(2, 0); if (cond) { JUMP(PC + (int64_t)d->imm); NEXT_NOPC(); } NEXT(); } while (0)
 
 	if (weak)
 		wm_drain(s, h, t);
@@ -192,18 +201,20 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 	DISPATCH();
 
 fetch_slow:
+	if (derived && !D_NOPAGE())
+		pc = PC; /* stepped onto an entry that is not decoded */
 	if (po = pc - cpg_base, LIKELY(po < 4096) && LIKELY(cpg[po >> 2].op != OP_UNDECODED)) {
 		d = &cpg[po >> 2];
 	} else {
 		/* a turn that is over ends before the fetch (no fetch fault, no
 		 * decode); on the fast path the issue check makes the same test */
 		if (timing && t >= until)
-			goto out;
+			goto out_pc;
 		uint64_t off = pc - rbase;
 		if (UNLIKELY(off >= rsize)) {
 			/* the fetch fault counts as an instruction (TRAP counts
 			 * it as done) */
-			TRAP(CAUSE_FETCH_ACCESS, pc);
+			TRAP_AT(pc, CAUSE_FETCH_ACCESS, pc);
 		}
 		struct dinsn *pg = s->dpages[off >> 12];
 		d = pg ? &pg[(off >> 2) & 1023] : NULL;
@@ -215,9 +226,9 @@ fetch_slow:
 	DISPATCH();
 
 L_LUI: ALU(0, (uint64_t)(int64_t)d->imm);
-L_AUIPC: ALU(0, pc + (int64_t)d->imm);
-L_JAL: { OPR(0); uint64_t r = pc + 4; JUMP(pc + (int64_t)d->imm); x[d->rd] = r; NEXT_NOPC(); }
-L_JALR: { OPR(1); uint64_t r = pc + 4; JUMP((x[d->rs1] + (int64_t)d->imm) & ~1ull); x[d->rd] = r; NEXT_NOPC(); }
+L_AUIPC: ALU(0, PC + (int64_t)d->imm);
+L_JAL: { OPR(0); uint64_t r = PC + 4; JUMP(PC + (int64_t)d->imm); x[d->rd] = r; NEXT_NOPC(); }
+L_JALR: { OPR(1); uint64_t r = PC + 4; JUMP((x[d->rs1] + (int64_t)d->imm) & ~1ull); x[d->rd] = r; NEXT_NOPC(); }
 L_BEQ: BR(x[d->rs1] == x[d->rs2]);
 L_BNE: BR(x[d->rs1] != x[d->rs2]);
 L_BLT: BR((int64_t)x[d->rs1] < (int64_t)x[d->rs2]);
@@ -382,7 +393,7 @@ L_AMO: {
 }
 L_FENCE: {
 	OPR(2);
-	unsigned fb = weak ? raw_at(s, pc) >> 20 : 0;
+	unsigned fb = weak ? raw_at(s, PC) >> 20 : 0;
 	if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull)) {
 		/* rvwmo: it still orders loads and the image's own stores
 		 * (else the image's barriers break); tso, sc: nothing (TSO
@@ -408,7 +419,7 @@ L_ECALL:
 	TRAP(CAUSE_ECALL_M, 0);
 L_EBREAK:
 	OPR(2);
-	TRAP(CAUSE_BREAKPOINT, pc);
+	TRAP(CAUSE_BREAKPOINT, PC);
 L_MRET:
 	OPR(2);
 	sim_mret(h);
@@ -420,7 +431,7 @@ L_MRET:
 	goto next_nopc;
 L_WFI:
 	OPR(2);
-	h->pc = pc + 4;
+	h->pc = PC + 4;
 	SYNC();
 	if (weak) wm_drain_all(s, h);
 	h->wfi_count++;
@@ -443,17 +454,17 @@ L_CSR: {
 	h->instret--;
 	int bad = sim_csr_read(s, h, csr, &old);
 	h->instret++;
-	if (bad) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+	if (bad) TRAP(CAUSE_ILLEGAL, raw_at(s, PC));
 	if (wr) {
-		if ((csr >> 10) == 3) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+		if ((csr >> 10) == 3) TRAP(CAUSE_ILLEGAL, raw_at(s, PC));
 		if (d->op == OP_CSRRW || d->op == OP_CSRRWI) nv = src;
 		else if (d->op == OP_CSRRS || d->op == OP_CSRRSI) nv = old | src;
 		else nv = old & ~src;
-		if (sim_csr_write(s, h, csr, nv)) TRAP(CAUSE_ILLEGAL, raw_at(s, pc));
+		if (sim_csr_write(s, h, csr, nv)) TRAP(CAUSE_ILLEGAL, raw_at(s, PC));
 	}
 	x[d->rd] = old;
 	if (wr && (csr == 0x300 || csr == 0x304)) {
-		h->pc = pc + 4;
+		h->pc = PC + 4;
 		sim_check_irq(s, h);
 		RESYNC();
 		pc = h->pc;
@@ -471,9 +482,13 @@ next:
 next_nopc:
 	NEXT_NOPC();
 
-out_done: /* from inside a handler: its instruction counts */
+out: /* before an instruction: d is it, or pc when d is no_page's */
+	if (derived && !D_NOPAGE())
+		pc = PC;
+	goto out_pc;
+out_done: /* from inside a handler (pc set): its instruction counts */
 	neg++;
-out:
+out_pc:
 	h->pc = pc;
 	h->cpg = cpg;
 	h->cpg_base = cpg_base;
@@ -485,6 +500,9 @@ out:
 #undef SYNC_N
 #undef RESYNC
 #undef TRAP
+#undef TRAP_AT
+#undef PC
+#undef D_NOPAGE
 #undef DISPATCH
 #undef NEXT
 #undef NEXT_NOPC
