@@ -392,7 +392,9 @@ L_AMO: {
 	NEXT();
 }
 L_FENCE: {
-	OPR(2);
+	/* reads no register (rs1 = rs2 = 0), writes none (rd is the sink) */
+	ISSUE(0, 0);
+	RV();
 	unsigned fb = weak ? raw_at(s, PC) >> 20 : 0;
 	if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull)) {
 		/* rvwmo: it still orders loads and the image's own stores
