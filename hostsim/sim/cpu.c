@@ -114,16 +114,6 @@ void sim_ram_write(struct sim *s, struct sim_hart *h, uint64_t off, unsigned siz
 	ram_write(s, h, off, size, v);
 }
 
-static ALWAYS_INLINE int store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v)
-{
-	uint64_t off = a - s->ram_base;
-	if (LIKELY(off <= s->ram_size - size)) {
-		ram_write(s, h, off, size, v);
-		return 0;
-	}
-	return mmio_store(s, h, a, size, v);
-}
-
 /* ---- the executor --------------------------------------------------------- */
 
 static ALWAYS_INLINE uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
