@@ -28,11 +28,16 @@ extern uint64_t tm_l1_hit;      /* L1D load-to-use cycles */
 static inline uint64_t tm_access(struct sim *s, unsigned h, uint64_t addr, unsigned size, int wr, uint64_t now)
 {
 	uint64_t done = memsys_access(s->ms, h, addr, wr, now);
-	uint64_t last = addr + size - 1;
-	if (__builtin_expect((addr & tm_line_mask) != (last & tm_line_mask), 0)) {
-		uint64_t d2 = memsys_access(s->ms, h, last, wr, now);
-		if (d2 > done)
-			done = d2;
+	/* an access that crosses a line is two; an aligned one (the test
+	 * the core's constant sizes make one instruction) never does:
+	 * lines are at least 16 bytes */
+	if (__builtin_expect((addr & (size - 1)) != 0, 0)) {
+		uint64_t last = addr + size - 1;
+		if ((addr & tm_line_mask) != (last & tm_line_mask)) {
+			uint64_t d2 = memsys_access(s->ms, h, last, wr, now);
+			if (d2 > done)
+				done = d2;
+		}
 	}
 	return done;
 }

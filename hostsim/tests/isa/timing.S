@@ -3,7 +3,8 @@
 # a dependent mul chain costs mul-latency per mul, independent misses
 # overlap in the MSHRs (8 misses in parallel are much faster than 8 in a
 # dependent chain), a full store buffer stalls, and stores to different
-# lines that fit in it overlap (a fence still waits for them).
+# lines that fit in it overlap (a fence still waits for them), and a value
+# read only as rs2 is waited for as one read as rs1.
 # modes: timing
 # args: --l1d-hit 4 --mul-latency 3 --mshrs 8 --store-buffer 4
 #include "test.h"
@@ -114,7 +115,25 @@ _start:
 10:	srli t0, s8, 4             # but the fence waits for them: > half a miss
 	bgeu s3, t0, 11f
 	FAIL 10
-11:	PASS
+11:	# 7. a register read only as rs2 waits too (the issue check is
+	# specialised per instruction): 20 dependent L1 hits, the last
+	# value read only as the add's rs2: 80 cycles (+ a few)
+	ld a0, 0(a0)               # warm the line again
+	fence
+	csrr s1, mcycle
+	.rept 20
+	ld a0, 0(a0)
+	.endr
+	add t1, zero, a0           # rs2 only
+	csrr s2, mcycle
+	sub s3, s2, s1
+	li t0, 80
+	bgeu s3, t0, 12f
+	FAIL 11
+12:	li t0, 90
+	bltu s3, t0, 13f
+	FAIL 12
+13:	PASS
 	.data
 	.align 6
 buf:	.zero 64
