@@ -245,28 +245,44 @@ static uint64_t step_untimed(struct sim *s, struct sim_hart *h, uint64_t until, 
 static void run_timing(struct sim *s)
 {
 	struct sched q;
-	uint64_t clk[SIM_MAX_HARTS];
+	uint64_t clk[SIM_MAX_HARTS] = { 0 };
 	for (unsigned i = 0; i < s->nharts; i++)
 		clk[i] = s->harts[i].clock;
 	sched_init(&q, s->nharts, clk);
+	/* the once-a-turn tests with their options read once: a profile's end
+	 * of run, --max-insns and --max-cycles (0: none, here UINT64_MAX) */
+	void (*const poll)(struct sim *) = sim_mach(s)->poll;
+	const uint64_t max_insns = s->opt.max_insns ? s->opt.max_insns : UINT64_MAX;
+	const uint64_t max_cycles = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
 	while (!s->stop) {
 		/* the hart furthest behind, and the next-smallest clock */
 		unsigned best = sched_best(&q);
 		uint64_t c2 = sched_second(&q);
 		struct sim_hart *h = &s->harts[best];
-		uint64_t until = c2 == UINT64_MAX ? UINT64_MAX : c2 + TIMING_SLACK;
-		uint64_t n = turn_budget(s, TIMING_CHUNK);
-		if (!n)
+		/* c2 + TIMING_SLACK (UINT64_MAX when c2 is: no other hart), at
+		 * most max_cycles */
+		uint64_t until = c2 + TIMING_SLACK;
+		if (until < c2)
+			until = UINT64_MAX;
+		if (until > max_cycles)
+			until = max_cycles;
+		if (poll) { /* a profile's end of run (mach.h) */
+			poll(s);
+			if (s->stop)
+				break;
+		}
+		if (s->total_insns >= max_insns) {
+			limit_reached(s, "instruction", s->opt.max_insns);
 			break;
-		if (s->opt.max_cycles && until > s->opt.max_cycles)
-			until = s->opt.max_cycles;
+		}
+		uint64_t n = max_insns - s->total_insns < TIMING_CHUNK ? max_insns - s->total_insns : TIMING_CHUNK;
 		turn_irq(s, h);
 		if (s->stop)
 			break;
 		s->total_insns += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);
 		s->yield = 0;
 		sched_update(&q, best, h->clock);
-		if (s->opt.max_cycles && h->clock >= s->opt.max_cycles && !s->stop)
+		if (h->clock >= max_cycles && !s->stop)
 			limit_reached(s, "cycle", s->opt.max_cycles);
 	}
 }
