@@ -20,15 +20,12 @@ enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
 enum { LLC_CLEAN = 1, LLC_DIRTY = 2 };
 
 struct ms_hart {
-	uint64_t last_line;        /* fast path: most recently touched line ... */
-	int last_writable;         /* ... and whether it is held Modified */
-	uint64_t last_ready;       /* ... and when its data arrived / arrives */
 	uint64_t ev[MEMSYS_EV_COUNT];
 	struct cache l1;
 	uint32_t *llc_of;          /* per L1 slot: the LLC slot of its line */
 	uint64_t *ready;           /* per L1 slot: cycle its fill completes (a hit
 	                              on a line still in flight waits for it) */
-	uint64_t pad[5];           /* to 256 bytes: &m->h[h] is a shift, not a multiply */
+	uint64_t pad[8];           /* to 256 bytes: &m->h[h] is a shift, not a multiply */
 };
 _Static_assert(sizeof(struct ms_hart) == 256, "struct ms_hart: adjust pad to 256 bytes");
 
@@ -52,7 +49,6 @@ struct memsys {
 	struct rng clean_wb_rng;
 };
 
-#define NO_LINE (~0ull)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 
 /* ---- configuration ------------------------------------------------------ */
@@ -308,7 +304,6 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	if (!m->h)
 		goto oom;
 	for (unsigned i = 0; i < nharts; i++) {
-		m->h[i].last_line = NO_LINE;
 		if (cache_init(&m->h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
 			goto fail;
 		m->h[i].llc_of = calloc(m->h[i].l1.nsets * m->h[i].l1.ways, sizeof *m->h[i].llc_of);
@@ -363,8 +358,6 @@ static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 		return ST_I; /* not reached while the directory is exact */
 	int st = (int)cache_state(&H->l1, (uint64_t)i);
 	cache_set_state(&H->l1, (uint64_t)i, ST_I);
-	if (H->last_line == line)
-		H->last_line = NO_LINE;
 	return st;
 }
 
@@ -377,8 +370,6 @@ static int l1_downgrade(struct memsys *m, unsigned s, uint64_t line)
 		return ST_I;
 	int st = (int)cache_state(&H->l1, (uint64_t)i);
 	cache_set_state(&H->l1, (uint64_t)i, ST_S);
-	if (H->last_line == line)
-		H->last_writable = 0;
 	return st;
 }
 
@@ -429,8 +420,8 @@ uint64_t memsys_clean_wb_events(const struct memsys *m)
 	return m->clean_wb_events;
 }
 
-/* Everything but the repeat of the hart's last line (noinline: keeps the
- * fast path in memsys_access free of register saves). */
+/* Everything but an L1 hit found through the hint slot (noinline: keeps
+ * the fast path in memsys_access free of register saves). */
 __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
 	struct ms_hart *H = &m->h[h];
@@ -449,15 +440,10 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		int st = (int)cache_state(l1, (uint64_t)i);
 		cache_touch(l1, (uint64_t)i);
 		uint64_t r = H->ready[i], d = now + m->l1_hit;
-		H->last_line = line;
-		H->last_ready = r;
-		if (!w || st == ST_M) {
-			H->last_writable = st == ST_M;
+		if (!w || st == ST_M)
 			return d > r ? d : r;
-		}
 		if (st == ST_E) { /* silent upgrade */
 			cache_set_state(l1, (uint64_t)i, ST_M);
-			H->last_writable = 1;
 			return d > r ? d : r;
 		}
 		/* Shared: ask the LLC directory to invalidate the other copies. */
@@ -476,7 +462,6 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 			cache_touch(&m->llc, ue);
 		}
 		cache_set_state(l1, (uint64_t)i, ST_M);
-		H->last_writable = 1;
 		d += m->llc_lat;
 		return d > r ? d : r;
 	}
@@ -537,8 +522,6 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 			cache_set_state(&m->llc, ve, LLC_DIRTY);
 			H->ev[MEMSYS_EV_L1D_WB]++;
 		}
-		if (H->last_line == cache_line(l1, s))
-			H->last_line = NO_LINE;
 	}
 	cache_fill(l1, s, line, (unsigned)nst);
 	H->llc_of[s] = (uint32_t)e;
@@ -547,9 +530,6 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	H->ready[s] = ready;
 	cache_touch(l1, s);
 	m->sharers[e] |= bit;
-	H->last_line = line;
-	H->last_writable = nst == ST_M;
-	H->last_ready = ready;
 	return ready;
 }
 
@@ -560,10 +540,7 @@ uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, u
 	struct ms_hart *H = &m->h[h];
 	uint64_t line = a >> m->lshift;
 	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
-	/* fast path: the line this hart touched last (already its set's MRU) */
 	uint64_t d = now + m->l1_hit;
-	if (line == H->last_line && (!is_write || H->last_writable))
-		return d > H->last_ready ? d : H->last_ready;
 	/* L1 hit through the L1's hint slot, needing no LLC or directory
 	 * lookup: a load, or a store to a line held Exclusive (silent
 	 * upgrade) or Modified; anything else (the hint slot holds another
@@ -575,14 +552,8 @@ uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, u
 	if (LIKELY(st < 3) && (!is_write || st != ST_S - 1)) {
 		l1->stamp[sl] = ++l1->clock;
 		uint64_t r = H->ready[sl];
-		int wr = st == ST_M - 1;
-		if (is_write && !wr) { /* Exclusive: silent upgrade */
+		if (is_write && st == ST_E - 1) /* silent upgrade */
 			cache_set_state(l1, sl, ST_M);
-			wr = 1;
-		}
-		H->last_line = line;
-		H->last_ready = r;
-		H->last_writable = wr;
 		return d > r ? d : r;
 	}
 	return access_slow(m, h, line, is_write, now);
