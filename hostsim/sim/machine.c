@@ -254,6 +254,7 @@ static void run_timing(struct sim *s)
 	void (*const poll)(struct sim *) = sim_mach(s)->poll;
 	const uint64_t max_insns = s->opt.max_insns ? s->opt.max_insns : UINT64_MAX;
 	const uint64_t max_cycles = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
+	uint64_t total = s->total_insns; /* kept in s->total_insns after every turn */
 	while (!s->stop) {
 		/* the hart furthest behind, and the next-smallest clock */
 		unsigned best = sched_best(&q);
@@ -271,17 +272,18 @@ static void run_timing(struct sim *s)
 			if (s->stop)
 				break;
 		}
-		if (s->total_insns >= max_insns) {
+		if (total >= max_insns) {
 			limit_reached(s, "instruction", s->opt.max_insns);
 			break;
 		}
-		uint64_t n = max_insns - s->total_insns < TIMING_CHUNK ? max_insns - s->total_insns : TIMING_CHUNK;
+		uint64_t n = max_insns - total < TIMING_CHUNK ? max_insns - total : TIMING_CHUNK;
 		turn_irq(s, h);
 		if (s->stop)
 			break;
-		s->total_insns += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);
+		total += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);
+		s->total_insns = total;
 		s->yield = 0;
-		sched_update(&q, best, h->clock);
+		sched_update_best(&q, h->clock);
 		if (h->clock >= max_cycles && !s->stop)
 			limit_reached(s, "cycle", s->opt.max_cycles);
 	}

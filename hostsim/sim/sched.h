@@ -32,6 +32,7 @@ typedef unsigned __int128 sched_key;
 
 struct sched {
 	sched_key *h;                /* the front: the smallest key */
+	sched_key *t;                /* the back: h + n - 1 */
 	unsigned n;                  /* entries: the harts (2 with one hart) */
 	sched_key e[SCHED_BUF];      /* h[0 .. n-1] ascending, inside e */
 };
@@ -72,6 +73,7 @@ static inline void sched_init(struct sched *q, unsigned n, const uint64_t *clk)
 	if (n == 1)
 		q->e[n++] = sched_mk(UINT64_MAX, SCHED_MAX);
 	q->n = n;
+	q->t = q->e + n - 1;
 }
 
 /* The hart to run, and the smallest clock of the others (UINT64_MAX: none). */
@@ -99,31 +101,39 @@ static __attribute__((noinline, unused)) void sched_update_any(struct sched *q, 
 	}
 }
 
-/* Hart i's clock is now c.  The scheduler's case, i the hart to run (the
- * front): it stays in front when it is still the smallest, else it leaves
- * the front (the run slides up one entry) and goes in from the back; at the
- * end of the buffer the run moves back to its start (once in
- * SCHED_BUF - harts turns). */
-static inline void sched_update(struct sched *q, unsigned i, uint64_t c)
+/* The hart to run (sched_best) has clock c now: the scheduler's case.  It
+ * stays in front when it is still the smallest, else it leaves the front
+ * (the run slides up one entry) and goes in from the back; at the end of
+ * the buffer the run moves back to its start (once in SCHED_BUF - harts
+ * turns). */
+static inline void sched_update_best(struct sched *q, uint64_t c)
 {
 	sched_key *f = q->h;
-	sched_key k = sched_mk(c, i);
-	if (__builtin_expect((unsigned)f[0] != i, 0)) {
-		sched_update_any(q, i, c);
-		return;
-	}
+	sched_key k = sched_mk(c, (unsigned)f[0]);
 	if (k < f[1]) {
 		f[0] = k;
 		return;
 	}
 	f++;
-	if (__builtin_expect(f + q->n > q->e + SCHED_BUF, 0)) {
+	sched_key *t = q->t + 1;
+	if (__builtin_expect(t == q->e + SCHED_BUF, 0)) {
 		for (unsigned j = 0; j + 1 < q->n; j++)
 			q->e[j] = f[j];
 		f = q->e;
+		t = f + q->n - 1;
 	}
 	q->h = f;
-	sched_insert(f, q->n - 1, k);
+	q->t = t;
+	sched_insert(t, 0, k);
+}
+
+/* Hart i's clock is now c. */
+static inline void sched_update(struct sched *q, unsigned i, uint64_t c)
+{
+	if (i == sched_best(q))
+		sched_update_best(q, c);
+	else
+		sched_update_any(q, i, c);
 }
 
 #endif

@@ -29,7 +29,7 @@ static inline uint64_t tm_access(struct sim *s, unsigned h, uint64_t addr, unsig
 {
 	uint64_t done = memsys_access(s->ms, h, addr, wr, now);
 	uint64_t last = addr + size - 1;
-	if (__builtin_expect((addr & tm_line_mask) != (last & tm_line_mask), 0)) {
+	if (__builtin_expect(((addr ^ last) & tm_line_mask) != 0, 0)) { /* crosses a line */
 		uint64_t d2 = memsys_access(s->ms, h, last, wr, now);
 		if (d2 > done)
 			done = d2;
