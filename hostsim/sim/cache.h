@@ -3,15 +3,17 @@
  * memsys for the L1Ds and the LLC.  Tags are full line addresses (address
  * >> log2(line)); sets are indexed by the low bits of the line address.
  *
- * Layout (for speed: memsys calls these on every access that is not a
- * repeat of the hart's last line): keys and stamps are two separate arrays,
- * so a tag search reads only the set's keys (8 ways = one 64-byte host cache
- * line) and a victim search reads only the set's stamps.
+ * Layout (for speed: memsys calls these on every access): one 32-byte
+ * record per slot, with the two words memsys keeps per slot (an L1 hit
+ * reads the key, the stamp and the fill time of one record):
  *   key:   line << 2 | state, 0 = invalid (state 0 is always stored as 0)
  *   stamp: LRU stamp, larger = more recently used; 0 for an invalid slot
  *          (valid slots have stamps >= 1, all distinct), so the victim
  *          "first invalid way, else the least recently used" is simply the
  *          first way with the smallest stamp.
+ *   ready, aux: the user's (memsys: the cycle the line's fill completes;
+ *          an L1 slot's LLC slot, an LLC slot's sharer bits); the cache
+ *          functions never touch them.
  *   hint:  a direct-mapped table, indexed by the low bits of the line, of
  *          the slot where that line was last found or filled.  A search
  *          first checks the hinted slot's key and scans the set only when
@@ -24,12 +26,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct cache_slot {
+	uint64_t key, stamp;
+	uint64_t ready, aux;
+};
+
 struct cache {
 	unsigned ways;
 	uint64_t nsets, set_mask;
 	uint64_t clock;           /* last stamp handed out */
-	uint64_t *key;            /* nsets * ways */
-	uint64_t *stamp;          /* nsets * ways */
+	struct cache_slot *slot;  /* nsets * ways */
 	uint32_t *hint;           /* hint_mask + 1 slots */
 	uint64_t hint_mask;
 };
@@ -47,12 +53,12 @@ static inline uint64_t cache_set_base(const struct cache *c, uint64_t line)
 
 static inline unsigned cache_state(const struct cache *c, uint64_t slot)
 {
-	return (unsigned)(c->key[slot] & 3);
+	return (unsigned)(c->slot[slot].key & 3);
 }
 
 static inline uint64_t cache_line(const struct cache *c, uint64_t slot)
 {
-	return c->key[slot] >> 2;
+	return c->slot[slot].key >> 2;
 }
 
 /* Does slot hold `line` (valid)? */
@@ -60,34 +66,34 @@ static inline int cache_holds(const struct cache *c, uint64_t slot, uint64_t lin
 {
 	/* key ^ (line << 2) is the state (1..3) exactly when the slot is valid
 	 * and holds line; 0 - 1 wraps, so invalid and other lines fail */
-	return (c->key[slot] ^ (line << 2)) - 1 < 3;
+	return (c->slot[slot].key ^ (line << 2)) - 1 < 3;
 }
 
 /* Change the state of a valid slot (0 invalidates it). */
 static inline void cache_set_state(struct cache *c, uint64_t slot, unsigned st)
 {
 	if (st) {
-		c->key[slot] = (c->key[slot] & ~3ull) | st;
+		c->slot[slot].key = (c->slot[slot].key & ~3ull) | st;
 	} else {
-		c->key[slot] = 0;
-		c->stamp[slot] = 0;
+		c->slot[slot].key = 0;
+		c->slot[slot].stamp = 0;
 	}
 }
 
 /* Put `line` with state st (1..3) in a slot (then cache_touch it). */
 static inline void cache_fill(struct cache *c, uint64_t slot, uint64_t line, unsigned st)
 {
-	c->key[slot] = line << 2 | st;
+	c->slot[slot].key = line << 2 | st;
 	c->hint[line & c->hint_mask] = (uint32_t)slot;
 }
 
 /* Way of the set at k holding the line whose key is lk, or -1 (n ways;
  * inlined with a constant n for the common associativities). */
-static inline __attribute__((always_inline)) int cache_find_in(const uint64_t *k, uint64_t lk, unsigned n)
+static inline __attribute__((always_inline)) int cache_find_in(const struct cache_slot *k, uint64_t lk, unsigned n)
 {
 #pragma GCC unroll 16
 	for (unsigned w = 0; w < n; w++)
-		if ((k[w] ^ lk) - 1 < 3)
+		if ((k[w].key ^ lk) - 1 < 3)
 			return (int)w;
 	return -1;
 }
@@ -97,10 +103,10 @@ static inline int64_t cache_find(const struct cache *c, uint64_t line)
 {
 	uint64_t lk = line << 2;
 	uint32_t *hp = &c->hint[line & c->hint_mask];
-	if ((c->key[*hp] ^ lk) - 1 < 3)
+	if ((c->slot[*hp].key ^ lk) - 1 < 3)
 		return *hp;
 	uint64_t b = cache_set_base(c, line);
-	const uint64_t *k = c->key + b;
+	const struct cache_slot *k = c->slot + b;
 	int w;
 	switch (c->ways) {
 	case 8: w = cache_find_in(k, lk, 8); break;
@@ -116,18 +122,18 @@ static inline int64_t cache_find(const struct cache *c, uint64_t line)
 /* Mark a slot most recently used. */
 static inline void cache_touch(struct cache *c, uint64_t slot)
 {
-	c->stamp[slot] = ++c->clock;
+	c->slot[slot].stamp = ++c->clock;
 }
 
 /* First way with the smallest stamp among n. */
-static inline __attribute__((always_inline)) unsigned cache_lru_in(const uint64_t *st, unsigned n)
+static inline __attribute__((always_inline)) unsigned cache_lru_in(const struct cache_slot *st, unsigned n)
 {
 	unsigned best = 0;
-	uint64_t bs = st[0];
+	uint64_t bs = st[0].stamp;
 #pragma GCC unroll 16
 	for (unsigned w = 1; w < n; w++)
-		if (st[w] < bs) {
-			bs = st[w];
+		if (st[w].stamp < bs) {
+			bs = st[w].stamp;
 			best = w;
 		}
 	return best;
@@ -137,7 +143,7 @@ static inline __attribute__((always_inline)) unsigned cache_lru_in(const uint64_
 static inline uint64_t cache_victim(const struct cache *c, uint64_t line)
 {
 	uint64_t b = cache_set_base(c, line);
-	const uint64_t *st = c->stamp + b;
+	const struct cache_slot *st = c->slot + b;
 	switch (c->ways) {
 	case 8: return b + cache_lru_in(st, 8);
 	case 16: return b + cache_lru_in(st, 16);
