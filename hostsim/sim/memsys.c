@@ -521,8 +521,6 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 
 uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
 {
-	if (h >= m->nharts)
-		return now + 1;
 	struct ms_hart *H = &m->h[h];
 	uint64_t line = a >> m->lshift;
 	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
