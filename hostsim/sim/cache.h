@@ -14,6 +14,17 @@
  *   ready, aux: the user's (memsys: the cycle the line's fill completes;
  *          an L1 slot's LLC slot, an LLC slot's sharer bits); the cache
  *          functions never touch them.
+ *   tag:   one byte per slot, the low 8 of the line's bits above the set index,
+ *          written at a fill by cache_fill_tagged (never cleared: an
+ *          invalid slot's key fails the check anyway), for caches searched
+ *          with cache_find_tagged (memsys: the LLC; an L1 search nearly
+ *          always finds its line at the hint, and the byte would cost more
+ *          at each fill than it saves).  With 8 or 16 ways such a search
+ *          that misses the hint compares the set's tag bytes 8 at a time (SWAR) and checks
+ *          the key of each slot whose byte matches, instead of every key:
+ *          an LLC miss, which must look at every way, costs about a
+ *          quarter of the scan.  Only a filter: every slot holding the line
+ *          has its byte, so results never depend on it.
  *   hint:  a direct-mapped table, indexed by the low bits of the line, of
  *          the slot where that line was last found or filled.  A search
  *          first checks the hinted slot's key and scans the set only when
@@ -25,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct cache_slot {
 	uint64_t key, stamp;
@@ -36,6 +48,8 @@ struct cache {
 	uint64_t nsets, set_mask;
 	uint64_t clock;           /* last stamp handed out */
 	struct cache_slot *slot;  /* nsets * ways */
+	uint8_t *tag;             /* nsets * ways */
+	unsigned sbits;           /* log2(nsets) */
 	uint32_t *hint;           /* hint_mask + 1 slots */
 	uint64_t hint_mask;
 };
@@ -80,11 +94,25 @@ static inline void cache_set_state(struct cache *c, uint64_t slot, unsigned st)
 	}
 }
 
+/* The tag byte of `line`: the low 8 of its bits above the set index. */
+static inline uint64_t cache_tag(const struct cache *c, uint64_t line)
+{
+	return (uint8_t)(line >> c->sbits);
+}
+
 /* Put `line` with state st (1..3) in a slot (then cache_touch it). */
 static inline void cache_fill(struct cache *c, uint64_t slot, uint64_t line, unsigned st)
 {
 	c->slot[slot].key = line << 2 | st;
 	c->hint[line & c->hint_mask] = (uint32_t)slot;
+}
+
+/* The same for a cache searched with cache_find_tagged: every fill of such
+ * a cache goes through here. */
+static inline void cache_fill_tagged(struct cache *c, uint64_t slot, uint64_t line, unsigned st)
+{
+	cache_fill(c, slot, line, st);
+	c->tag[slot] = (uint8_t)cache_tag(c, line);
 }
 
 /* Way of the set at k holding the line whose key is lk, or -1 (n ways;
@@ -95,6 +123,29 @@ static inline __attribute__((always_inline)) int cache_find_in(const struct cach
 	for (unsigned w = 0; w < n; w++)
 		if ((k[w].key ^ lk) - 1 < 3)
 			return (int)w;
+	return -1;
+}
+
+/* Way of the set at b holding the line whose key is lk and tag byte tb, or
+ * -1, through the tag bytes of its 8 * nw ways (SWAR: a byte equal to tb
+ * becomes 0, and every 0 byte of x gets its high bit in z, with some
+ * false positives above a 0 byte; every candidate's key decides). */
+static inline __attribute__((always_inline)) int cache_find_tag(const struct cache *c, uint64_t b, uint64_t lk,
+                                                                uint64_t tb, unsigned nw)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	for (unsigned i = 0; i < nw; i++) {
+		uint64_t x;
+		memcpy(&x, c->tag + b + 8 * i, 8);
+		x ^= tb * ones;
+		uint64_t z = (x - ones) & ~x & (ones << 7);
+		while (z) {
+			unsigned w = 8 * i + ((unsigned)__builtin_ctzll(z) >> 3);
+			if ((c->slot[b + w].key ^ lk) - 1 < 3)
+				return (int)w;
+			z &= z - 1;
+		}
+	}
 	return -1;
 }
 
@@ -111,6 +162,27 @@ static inline int64_t cache_find(const struct cache *c, uint64_t line)
 	switch (c->ways) {
 	case 8: w = cache_find_in(k, lk, 8); break;
 	case 16: w = cache_find_in(k, lk, 16); break;
+	default: w = cache_find_in(k, lk, c->ways); break;
+	}
+	if (w < 0)
+		return -1;
+	*hp = (uint32_t)(b + (unsigned)w);
+	return (int64_t)*hp;
+}
+
+/* The same through the tag bytes (a cache filled with cache_fill_tagged). */
+static inline __attribute__((always_inline)) int64_t cache_find_tagged(const struct cache *c, uint64_t line)
+{
+	uint64_t lk = line << 2;
+	uint32_t *hp = &c->hint[line & c->hint_mask];
+	if ((c->slot[*hp].key ^ lk) - 1 < 3)
+		return *hp;
+	uint64_t b = cache_set_base(c, line);
+	const struct cache_slot *k = c->slot + b;
+	int w;
+	switch (c->ways) {
+	case 8: w = cache_find_tag(c, b, lk, cache_tag(c, line), 1); break;
+	case 16: w = cache_find_tag(c, b, lk, cache_tag(c, line), 2); break;
 	default: w = cache_find_in(k, lk, c->ways); break;
 	}
 	if (w < 0)

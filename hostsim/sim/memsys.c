@@ -24,7 +24,7 @@ struct ms_hart {
 	struct cache l1;           /* per slot: ready = the cycle its fill completes
 	                              (a hit on a line still in flight waits for
 	                              it), aux = the LLC slot of its line */
-	uint64_t pad[11];           /* to 256 bytes: &m->h[h] is a shift, not a multiply */
+	uint64_t pad[9];            /* to 256 bytes: &m->h[h] is a shift, not a multiply */
 };
 _Static_assert(sizeof(struct ms_hart) == 256, "struct ms_hart: adjust pad to 256 bytes");
 
@@ -416,7 +416,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	/* The LLC is inclusive and its sharer bits are exact, so the L1 holds
 	 * the line iff the LLC does and this hart's bit is set: an L1 miss
 	 * (the common case on this path) needs no L1 tag search. */
-	int64_t e = cache_find(&m->llc, line);
+	int64_t e = cache_find_tagged(&m->llc, line);
 	int64_t i = e >= 0 && (m->llc.slot[e].aux & bit) ? cache_find(l1, line) : -1;
 #ifdef MEMSYS_CHECK_DIR
 	if (i != cache_find(l1, line)) abort();
@@ -490,7 +490,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		ready = mem_req(m, line, 0, t);
 		if (cache_state(&m->llc, v))
 			llc_evict(m, h, v, t);
-		cache_fill(&m->llc, v, line, LLC_CLEAN);
+		cache_fill_tagged(&m->llc, v, line, LLC_CLEAN);
 		m->llc.slot[v].aux = 0;
 		m->llc.slot[v].ready = ready;
 		cache_touch(&m->llc, v);
