@@ -252,8 +252,10 @@ static void *dram_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		free(d);
 		return NULL;
 	}
-	for (uint64_t rw = 0; rw < FOLD_ROWS; rw++)
-		d->fold[rw] = (uint16_t)(dram_fold(d, rw) & (d->nbanks - 1));
+	/* dram_fold(rw) = rw ^ dram_fold(rw >> bank_shift), a smaller row */
+	d->fold[0] = 0;
+	for (uint64_t rw = 1; rw < FOLD_ROWS; rw++)
+		d->fold[rw] = d->bank_shift ? (uint16_t)((rw ^ d->fold[rw >> d->bank_shift]) & (d->nbanks - 1)) : 0;
 	return d;
 }
 
