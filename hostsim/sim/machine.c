@@ -6,8 +6,9 @@
  *    instructions per turn (default 64), hart 0 first; a wfi ends a turn.
  *  - timing: the hart with the smallest local clock runs (ties: lowest id)
  *    until its clock passes the next-smallest clock by TIMING_SLACK cycles
- *    (or TIMING_CHUNK instructions), then the choice is made again (a
- *    tournament tree of the clocks: O(log harts) per turn).
+ *    (or TIMING_CHUNK instructions), then the choice is made again (the
+ *    harts sorted by (clock, id), sched.h: the hart that ran is inserted
+ *    again from the back, usually a few steps).
  * Pending interrupts are taken at the start of each turn (and right after
  * writes to mstatus/mie and after mret).
  */
