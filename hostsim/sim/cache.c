@@ -9,7 +9,8 @@ static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
 int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, unsigned line,
                char *err, size_t errlen)
 {
-	c->key = c->stamp = NULL;
+	c->slot = NULL;
+	c->tag = NULL;
 	c->hint = NULL;
 	if (ways < 1 || ways > 64) {
 		snprintf(err, errlen, "%s-ways: %u out of range 1..64", what, ways);
@@ -35,8 +36,11 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 	c->set_mask = sets - 1;
 	c->clock = 0;
 	/* calloc: every slot invalid (key 0, stamp 0) */
-	c->key = calloc(sets * ways, sizeof *c->key);
-	c->stamp = calloc(sets * ways, sizeof *c->stamp);
+	c->slot = calloc(sets * ways, sizeof *c->slot);
+	c->tag = calloc(sets * ways, 1);
+	c->sbits = 0;
+	while ((1ull << c->sbits) < sets)
+		c->sbits++;
 	/* hint table: a power of two >= the slot count (entries start at slot
 	 * 0, which holds no line yet) */
 	uint64_t hn = 1;
@@ -44,7 +48,7 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 		hn <<= 1;
 	c->hint_mask = hn - 1;
 	c->hint = calloc(hn, sizeof *c->hint);
-	if (!c->key || !c->stamp || !c->hint) {
+	if (!c->slot || !c->tag || !c->hint) {
 		cache_fini(c);
 		snprintf(err, errlen, "%s: out of memory", what);
 		return -1;
@@ -54,9 +58,10 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 
 void cache_fini(struct cache *c)
 {
-	free(c->key);
-	free(c->stamp);
+	free(c->slot);
+	free(c->tag);
 	free(c->hint);
-	c->key = c->stamp = NULL;
+	c->slot = NULL;
+	c->tag = NULL;
 	c->hint = NULL;
 }

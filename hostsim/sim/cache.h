@@ -3,15 +3,28 @@
  * memsys for the L1Ds and the LLC.  Tags are full line addresses (address
  * >> log2(line)); sets are indexed by the low bits of the line address.
  *
- * Layout (for speed: memsys calls these on every access that is not a
- * repeat of the hart's last line): keys and stamps are two separate arrays,
- * so a tag search reads only the set's keys (8 ways = one 64-byte host cache
- * line) and a victim search reads only the set's stamps.
+ * Layout (for speed: memsys calls these on every access): one 32-byte
+ * record per slot, with the two words memsys keeps per slot (an L1 hit
+ * reads the key, the stamp and the fill time of one record):
  *   key:   line << 2 | state, 0 = invalid (state 0 is always stored as 0)
  *   stamp: LRU stamp, larger = more recently used; 0 for an invalid slot
  *          (valid slots have stamps >= 1, all distinct), so the victim
  *          "first invalid way, else the least recently used" is simply the
  *          first way with the smallest stamp.
+ *   ready, aux: the user's (memsys: the cycle the line's fill completes;
+ *          an L1 slot's LLC slot, an LLC slot's sharer bits); the cache
+ *          functions never touch them.
+ *   tag:   one byte per slot, the low 8 of the line's bits above the set index,
+ *          written at a fill by cache_fill_tagged (never cleared: an
+ *          invalid slot's key fails the check anyway), for caches searched
+ *          with cache_find_tagged (memsys: the LLC; an L1 search nearly
+ *          always finds its line at the hint, and the byte would cost more
+ *          at each fill than it saves).  With 8 or 16 ways such a search
+ *          that misses the hint compares the set's tag bytes 8 at a time (SWAR) and checks
+ *          the key of each slot whose byte matches, instead of every key:
+ *          an LLC miss, which must look at every way, costs about a
+ *          quarter of the scan.  Only a filter: every slot holding the line
+ *          has its byte, so results never depend on it.
  *   hint:  a direct-mapped table, indexed by the low bits of the line, of
  *          the slot where that line was last found or filled.  A search
  *          first checks the hinted slot's key and scans the set only when
@@ -23,13 +36,20 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+struct cache_slot {
+	uint64_t key, stamp;
+	uint64_t ready, aux;
+};
 
 struct cache {
 	unsigned ways;
 	uint64_t nsets, set_mask;
 	uint64_t clock;           /* last stamp handed out */
-	uint64_t *key;            /* nsets * ways */
-	uint64_t *stamp;          /* nsets * ways */
+	struct cache_slot *slot;  /* nsets * ways */
+	uint8_t *tag;             /* nsets * ways */
+	unsigned sbits;           /* log2(nsets) */
 	uint32_t *hint;           /* hint_mask + 1 slots */
 	uint64_t hint_mask;
 };
@@ -47,12 +67,12 @@ static inline uint64_t cache_set_base(const struct cache *c, uint64_t line)
 
 static inline unsigned cache_state(const struct cache *c, uint64_t slot)
 {
-	return (unsigned)(c->key[slot] & 3);
+	return (unsigned)(c->slot[slot].key & 3);
 }
 
 static inline uint64_t cache_line(const struct cache *c, uint64_t slot)
 {
-	return c->key[slot] >> 2;
+	return c->slot[slot].key >> 2;
 }
 
 /* Does slot hold `line` (valid)? */
@@ -60,35 +80,72 @@ static inline int cache_holds(const struct cache *c, uint64_t slot, uint64_t lin
 {
 	/* key ^ (line << 2) is the state (1..3) exactly when the slot is valid
 	 * and holds line; 0 - 1 wraps, so invalid and other lines fail */
-	return (c->key[slot] ^ (line << 2)) - 1 < 3;
+	return (c->slot[slot].key ^ (line << 2)) - 1 < 3;
 }
 
 /* Change the state of a valid slot (0 invalidates it). */
 static inline void cache_set_state(struct cache *c, uint64_t slot, unsigned st)
 {
 	if (st) {
-		c->key[slot] = (c->key[slot] & ~3ull) | st;
+		c->slot[slot].key = (c->slot[slot].key & ~3ull) | st;
 	} else {
-		c->key[slot] = 0;
-		c->stamp[slot] = 0;
+		c->slot[slot].key = 0;
+		c->slot[slot].stamp = 0;
 	}
+}
+
+/* The tag byte of `line`: the low 8 of its bits above the set index. */
+static inline uint64_t cache_tag(const struct cache *c, uint64_t line)
+{
+	return (uint8_t)(line >> c->sbits);
 }
 
 /* Put `line` with state st (1..3) in a slot (then cache_touch it). */
 static inline void cache_fill(struct cache *c, uint64_t slot, uint64_t line, unsigned st)
 {
-	c->key[slot] = line << 2 | st;
+	c->slot[slot].key = line << 2 | st;
 	c->hint[line & c->hint_mask] = (uint32_t)slot;
+}
+
+/* The same for a cache searched with cache_find_tagged: every fill of such
+ * a cache goes through here. */
+static inline void cache_fill_tagged(struct cache *c, uint64_t slot, uint64_t line, unsigned st)
+{
+	cache_fill(c, slot, line, st);
+	c->tag[slot] = (uint8_t)cache_tag(c, line);
 }
 
 /* Way of the set at k holding the line whose key is lk, or -1 (n ways;
  * inlined with a constant n for the common associativities). */
-static inline __attribute__((always_inline)) int cache_find_in(const uint64_t *k, uint64_t lk, unsigned n)
+static inline __attribute__((always_inline)) int cache_find_in(const struct cache_slot *k, uint64_t lk, unsigned n)
 {
 #pragma GCC unroll 16
 	for (unsigned w = 0; w < n; w++)
-		if ((k[w] ^ lk) - 1 < 3)
+		if ((k[w].key ^ lk) - 1 < 3)
 			return (int)w;
+	return -1;
+}
+
+/* Way of the set at b holding the line whose key is lk and tag byte tb, or
+ * -1, through the tag bytes of its 8 * nw ways (SWAR: a byte equal to tb
+ * becomes 0, and every 0 byte of x gets its high bit in z, with some
+ * false positives above a 0 byte; every candidate's key decides). */
+static inline __attribute__((always_inline)) int cache_find_tag(const struct cache *c, uint64_t b, uint64_t lk,
+                                                                uint64_t tb, unsigned nw)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	for (unsigned i = 0; i < nw; i++) {
+		uint64_t x;
+		memcpy(&x, c->tag + b + 8 * i, 8);
+		x ^= tb * ones;
+		uint64_t z = (x - ones) & ~x & (ones << 7);
+		while (z) {
+			unsigned w = 8 * i + ((unsigned)__builtin_ctzll(z) >> 3);
+			if ((c->slot[b + w].key ^ lk) - 1 < 3)
+				return (int)w;
+			z &= z - 1;
+		}
+	}
 	return -1;
 }
 
@@ -97,10 +154,10 @@ static inline int64_t cache_find(const struct cache *c, uint64_t line)
 {
 	uint64_t lk = line << 2;
 	uint32_t *hp = &c->hint[line & c->hint_mask];
-	if ((c->key[*hp] ^ lk) - 1 < 3)
+	if ((c->slot[*hp].key ^ lk) - 1 < 3)
 		return *hp;
 	uint64_t b = cache_set_base(c, line);
-	const uint64_t *k = c->key + b;
+	const struct cache_slot *k = c->slot + b;
 	int w;
 	switch (c->ways) {
 	case 8: w = cache_find_in(k, lk, 8); break;
@@ -113,21 +170,42 @@ static inline int64_t cache_find(const struct cache *c, uint64_t line)
 	return (int64_t)*hp;
 }
 
+/* The same through the tag bytes (a cache filled with cache_fill_tagged). */
+static inline __attribute__((always_inline)) int64_t cache_find_tagged(const struct cache *c, uint64_t line)
+{
+	uint64_t lk = line << 2;
+	uint32_t *hp = &c->hint[line & c->hint_mask];
+	if ((c->slot[*hp].key ^ lk) - 1 < 3)
+		return *hp;
+	uint64_t b = cache_set_base(c, line);
+	const struct cache_slot *k = c->slot + b;
+	int w;
+	switch (c->ways) {
+	case 8: w = cache_find_tag(c, b, lk, cache_tag(c, line), 1); break;
+	case 16: w = cache_find_tag(c, b, lk, cache_tag(c, line), 2); break;
+	default: w = cache_find_in(k, lk, c->ways); break;
+	}
+	if (w < 0)
+		return -1;
+	*hp = (uint32_t)(b + (unsigned)w);
+	return (int64_t)*hp;
+}
+
 /* Mark a slot most recently used. */
 static inline void cache_touch(struct cache *c, uint64_t slot)
 {
-	c->stamp[slot] = ++c->clock;
+	c->slot[slot].stamp = ++c->clock;
 }
 
 /* First way with the smallest stamp among n. */
-static inline __attribute__((always_inline)) unsigned cache_lru_in(const uint64_t *st, unsigned n)
+static inline __attribute__((always_inline)) unsigned cache_lru_in(const struct cache_slot *st, unsigned n)
 {
 	unsigned best = 0;
-	uint64_t bs = st[0];
+	uint64_t bs = st[0].stamp;
 #pragma GCC unroll 16
 	for (unsigned w = 1; w < n; w++)
-		if (st[w] < bs) {
-			bs = st[w];
+		if (st[w].stamp < bs) {
+			bs = st[w].stamp;
 			best = w;
 		}
 	return best;
@@ -137,7 +215,7 @@ static inline __attribute__((always_inline)) unsigned cache_lru_in(const uint64_
 static inline uint64_t cache_victim(const struct cache *c, uint64_t line)
 {
 	uint64_t b = cache_set_base(c, line);
-	const uint64_t *st = c->stamp + b;
+	const struct cache_slot *st = c->slot + b;
 	switch (c->ways) {
 	case 8: return b + cache_lru_in(st, 8);
 	case 16: return b + cache_lru_in(st, 16);

@@ -6,8 +6,9 @@
  *    instructions per turn (default 64), hart 0 first; a wfi ends a turn.
  *  - timing: the hart with the smallest local clock runs (ties: lowest id)
  *    until its clock passes the next-smallest clock by TIMING_SLACK cycles
- *    (or TIMING_CHUNK instructions), then the choice is made again (a
- *    tournament tree of the clocks: O(log harts) per turn).
+ *    (or TIMING_CHUNK instructions), then the choice is made again (the
+ *    harts sorted by (clock, id), sched.h: the hart that ran is inserted
+ *    again from the back, usually a few steps).
  * Pending interrupts are taken at the start of each turn (and right after
  * writes to mstatus/mie and after mret).
  */
@@ -245,28 +246,46 @@ static uint64_t step_untimed(struct sim *s, struct sim_hart *h, uint64_t until, 
 static void run_timing(struct sim *s)
 {
 	struct sched q;
-	uint64_t clk[SIM_MAX_HARTS];
+	uint64_t clk[SIM_MAX_HARTS] = { 0 };
 	for (unsigned i = 0; i < s->nharts; i++)
 		clk[i] = s->harts[i].clock;
 	sched_init(&q, s->nharts, clk);
+	/* the once-a-turn tests with their options read once: a profile's end
+	 * of run, --max-insns and --max-cycles (0: none, here UINT64_MAX) */
+	void (*const poll)(struct sim *) = sim_mach(s)->poll;
+	const uint64_t max_insns = s->opt.max_insns ? s->opt.max_insns : UINT64_MAX;
+	const uint64_t max_cycles = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
+	uint64_t total = s->total_insns; /* kept in s->total_insns after every turn */
 	while (!s->stop) {
 		/* the hart furthest behind, and the next-smallest clock */
 		unsigned best = sched_best(&q);
 		uint64_t c2 = sched_second(&q);
 		struct sim_hart *h = &s->harts[best];
-		uint64_t until = c2 == UINT64_MAX ? UINT64_MAX : c2 + TIMING_SLACK;
-		uint64_t n = turn_budget(s, TIMING_CHUNK);
-		if (!n)
+		/* c2 + TIMING_SLACK (UINT64_MAX when c2 is: no other hart), at
+		 * most max_cycles */
+		uint64_t until = c2 + TIMING_SLACK;
+		if (until < c2)
+			until = UINT64_MAX;
+		if (until > max_cycles)
+			until = max_cycles;
+		if (poll) { /* a profile's end of run (mach.h) */
+			poll(s);
+			if (s->stop)
+				break;
+		}
+		if (total >= max_insns) {
+			limit_reached(s, "instruction", s->opt.max_insns);
 			break;
-		if (s->opt.max_cycles && until > s->opt.max_cycles)
-			until = s->opt.max_cycles;
+		}
+		uint64_t n = max_insns - total < TIMING_CHUNK ? max_insns - total : TIMING_CHUNK;
 		turn_irq(s, h);
 		if (s->stop)
 			break;
-		s->total_insns += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);
+		total += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);
+		s->total_insns = total;
 		s->yield = 0;
-		sched_update(&q, best, h->clock);
-		if (s->opt.max_cycles && h->clock >= s->opt.max_cycles && !s->stop)
+		sched_update_best(&q, h->clock);
+		if (h->clock >= max_cycles && !s->stop)
 			limit_reached(s, "cycle", s->opt.max_cycles);
 	}
 }

@@ -156,7 +156,11 @@ struct dram {
 	uint64_t reads, writes, hits, misses, conflicts, peak;
 	struct chan *ch;
 	struct bank *bk;            /* nch * nbanks */
+	uint16_t *fold;             /* the bank hash's fold of rows 0 .. FOLD_ROWS - 1 (dram_map) */
 };
+
+#define FOLD_ROWS (1u << 14)   /* rows per bank covered by the table: 2 GiB with the defaults */
+static uint64_t dram_fold(const struct dram *d, uint64_t rw);
 
 static unsigned log2u(uint64_t v) { unsigned n = 0; while (v > 1) { v >>= 1; n++; } return n; }
 
@@ -242,33 +246,53 @@ static void *dram_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 	d->peak = mbps_of(cfg->line, burst, d->nch, cfg->freq_ghz);
 	d->ch = calloc(d->nch, sizeof *d->ch);
 	d->bk = calloc((size_t)d->nch * d->nbanks, sizeof *d->bk);
-	if (!d->ch || !d->bk) {
+	d->fold = malloc(FOLD_ROWS * sizeof *d->fold);
+	if (!d->ch || !d->bk || !d->fold) {
 		free(d->ch);
 		free(d->bk);
+		free(d->fold);
 		free(d);
 		return NULL;
 	}
+	/* dram_fold(rw) = rw ^ dram_fold(rw >> bank_shift), a smaller row */
+	d->fold[0] = 0;
+	for (uint64_t rw = 1; rw < FOLD_ROWS; rw++)
+		d->fold[rw] = d->bank_shift ? (uint16_t)((rw ^ d->fold[rw >> d->bank_shift]) & (d->nbanks - 1)) : 0;
 	return d;
 }
 
 /*
  * Line address -> channel (line interleave), then column (consecutive lines
  * of a channel share a row), bank (XOR-hashed with the row's low bits), row.
+ * The hash folds the row number bank_shift bits at a time; the folds of
+ * the first FOLD_ROWS rows are a table (dram_open), larger rows fold here.
+ * A write needs only its channel (dram_request).
  */
-static void dram_map(const struct dram *d, uint64_t la, unsigned *ch, unsigned *bank, int64_t *row)
+static uint64_t dram_fold(const struct dram *d, uint64_t rw)
 {
-	uint64_t r = la;
-	if (d->nch > 1) {
-		*ch = (unsigned)(la % d->nch);
-		r = la / d->nch;
-	} else {
-		*ch = 0;
-	}
-	uint64_t rb = r >> d->lpr_shift;
-	uint64_t rw = rb >> d->bank_shift, fold = 0;
+	uint64_t fold = 0;
 	if (d->bank_shift)
 		for (uint64_t v = rw; v; v >>= d->bank_shift)
 			fold ^= v;
+	return fold;
+}
+
+/* The channel of line address la, and the line address within it in *r. */
+static inline unsigned dram_chan(const struct dram *d, uint64_t la, uint64_t *r)
+{
+	if (d->nch > 1) {
+		*r = la / d->nch;
+		return (unsigned)(la % d->nch);
+	}
+	*r = la;
+	return 0;
+}
+
+static inline void dram_map(const struct dram *d, uint64_t r, unsigned *bank, int64_t *row)
+{
+	uint64_t rb = r >> d->lpr_shift;
+	uint64_t rw = rb >> d->bank_shift;
+	uint64_t fold = rw < FOLD_ROWS ? d->fold[rw] : dram_fold(d, rw);
 	*bank = (unsigned)((rb ^ fold) & (d->nbanks - 1));
 	*row = (int64_t)rw;
 }
@@ -290,10 +314,10 @@ static uint64_t dram_activate(struct dram *d, struct chan *ch, uint64_t t)
 static uint64_t dram_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct dram *d = st;
-	unsigned c, b;
+	uint64_t r;
+	unsigned c = dram_chan(d, la, &r), b;
 	int64_t row;
 	(void)src;
-	dram_map(d, la, &c, &b, &row);
 	struct chan *ch = &d->ch[c];
 	uint64_t t = CYC2T(now);
 
@@ -313,6 +337,7 @@ static uint64_t dram_request(void *st, uint64_t la, int w, uint64_t now, unsigne
 	}
 
 	d->reads++;
+	dram_map(d, r, &b, &row);
 	struct bank *bk = &d->bk[(size_t)c * d->nbanks + b];
 	uint64_t t0 = max64(t, bk->free_t);
 	uint64_t ready;
@@ -370,6 +395,7 @@ static void dram_destroy(void *st)
 	if (d) {
 		free(d->ch);
 		free(d->bk);
+		free(d->fold);
 		free(d);
 	}
 }

@@ -20,15 +20,11 @@ enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
 enum { LLC_CLEAN = 1, LLC_DIRTY = 2 };
 
 struct ms_hart {
-	uint64_t last_line;        /* fast path: most recently touched line ... */
-	int last_writable;         /* ... and whether it is held Modified */
-	uint64_t last_ready;       /* ... and when its data arrived / arrives */
 	uint64_t ev[MEMSYS_EV_COUNT];
-	struct cache l1;
-	uint32_t *llc_of;          /* per L1 slot: the LLC slot of its line */
-	uint64_t *ready;           /* per L1 slot: cycle its fill completes (a hit
-	                              on a line still in flight waits for it) */
-	uint64_t pad[5];           /* to 256 bytes: &m->h[h] is a shift, not a multiply */
+	struct cache l1;           /* per slot: ready = the cycle its fill completes
+	                              (a hit on a line still in flight waits for
+	                              it), aux = the LLC slot of its line */
+	uint64_t pad[9];            /* to 256 bytes: &m->h[h] is a shift, not a multiply */
 };
 _Static_assert(sizeof(struct ms_hart) == 256, "struct ms_hart: adjust pad to 256 bytes");
 
@@ -37,9 +33,9 @@ struct memsys {
 	unsigned nharts, lshift;
 	uint64_t l1_hit, llc_lat, coh_lat;
 	struct ms_hart *h;
-	struct cache llc;
-	uint64_t *sharers;         /* per LLC slot: bit per hart holding the line in its L1 */
-	uint64_t *llc_ready;       /* per LLC slot: cycle the memory read completes */
+	struct cache llc;          /* per slot: ready = the cycle the memory read
+	                              completes, aux = a bit per hart holding the
+	                              line in its L1 (the directory) */
 	struct memmodel mm;
 	/* memory-controller counters, kept here (the model keeps its own) */
 	uint64_t mc_reads, mc_writes;
@@ -52,7 +48,6 @@ struct memsys {
 	struct rng clean_wb_rng;
 };
 
-#define NO_LINE (~0ull)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 
 /* ---- configuration ------------------------------------------------------ */
@@ -308,20 +303,11 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	if (!m->h)
 		goto oom;
 	for (unsigned i = 0; i < nharts; i++) {
-		m->h[i].last_line = NO_LINE;
 		if (cache_init(&m->h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
 			goto fail;
-		m->h[i].llc_of = calloc(m->h[i].l1.nsets * m->h[i].l1.ways, sizeof *m->h[i].llc_of);
-		m->h[i].ready = calloc(m->h[i].l1.nsets * m->h[i].l1.ways, sizeof *m->h[i].ready);
-		if (!m->h[i].llc_of || !m->h[i].ready)
-			goto oom;
 	}
 	if (cache_init(&m->llc, "llc", cfg->llc_size, cfg->llc_ways, cfg->line, e, sizeof e))
 		goto fail;
-	m->sharers = calloc(m->llc.nsets * m->llc.ways, sizeof *m->sharers);
-	m->llc_ready = calloc(m->llc.nsets * m->llc.ways, sizeof *m->llc_ready);
-	if (!m->sharers || !m->llc_ready)
-		goto oom;
 	if (memmodel_open(&m->mm, cfg, e, sizeof e) || memmodel_trace(&m->mm, cfg, e, sizeof e))
 		goto fail;
 	return m;
@@ -338,15 +324,10 @@ void memsys_free(struct memsys *m)
 	if (!m)
 		return;
 	if (m->h)
-		for (unsigned i = 0; i < m->nharts; i++) {
+		for (unsigned i = 0; i < m->nharts; i++)
 			cache_fini(&m->h[i].l1);
-			free(m->h[i].llc_of);
-			free(m->h[i].ready);
-		}
 	free(m->h);
 	cache_fini(&m->llc);
-	free(m->sharers);
-	free(m->llc_ready);
 	memmodel_close(&m->mm);
 	free(m);
 }
@@ -363,8 +344,6 @@ static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 		return ST_I; /* not reached while the directory is exact */
 	int st = (int)cache_state(&H->l1, (uint64_t)i);
 	cache_set_state(&H->l1, (uint64_t)i, ST_I);
-	if (H->last_line == line)
-		H->last_line = NO_LINE;
 	return st;
 }
 
@@ -377,8 +356,6 @@ static int l1_downgrade(struct memsys *m, unsigned s, uint64_t line)
 		return ST_I;
 	int st = (int)cache_state(&H->l1, (uint64_t)i);
 	cache_set_state(&H->l1, (uint64_t)i, ST_S);
-	if (H->last_line == line)
-		H->last_writable = 0;
 	return st;
 }
 
@@ -397,7 +374,7 @@ static uint64_t mem_req(struct memsys *m, unsigned h, uint64_t line, int w, uint
 static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
 {
 	uint64_t line = cache_line(&m->llc, v);
-	uint64_t sh = m->sharers[v];
+	uint64_t sh = m->llc.slot[v].aux;
 	int dirty = cache_state(&m->llc, v) == LLC_DIRTY;
 	while (sh) {
 		unsigned s = (unsigned)__builtin_ctzll(sh);
@@ -406,7 +383,7 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
 			dirty = 1;
 		m->h[s].ev[MEMSYS_EV_BACK_INV]++;
 	}
-	m->sharers[v] = 0;
+	m->llc.slot[v].aux = 0;
 	cache_set_state(&m->llc, v, 0);
 	if (!dirty && m->clean_wb && (m->clean_wb == 100 || (rng_next(&m->clean_wb_rng) >> 33) % 100 < m->clean_wb)) {
 		m->clean_wb_events++;
@@ -429,8 +406,8 @@ uint64_t memsys_clean_wb_events(const struct memsys *m)
 	return m->clean_wb_events;
 }
 
-/* Everything but the repeat of the hart's last line (noinline: keeps the
- * fast path in memsys_access free of register saves). */
+/* Everything but an L1 hit found through the hint slot (noinline: keeps
+ * the fast path in memsys_access free of register saves). */
 __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
 	struct ms_hart *H = &m->h[h];
@@ -439,8 +416,8 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	/* The LLC is inclusive and its sharer bits are exact, so the L1 holds
 	 * the line iff the LLC does and this hart's bit is set: an L1 miss
 	 * (the common case on this path) needs no L1 tag search. */
-	int64_t e = cache_find(&m->llc, line);
-	int64_t i = e >= 0 && (m->sharers[e] & bit) ? cache_find(l1, line) : -1;
+	int64_t e = cache_find_tagged(&m->llc, line);
+	int64_t i = e >= 0 && (m->llc.slot[e].aux & bit) ? cache_find(l1, line) : -1;
 #ifdef MEMSYS_CHECK_DIR
 	if (i != cache_find(l1, line)) abort();
 #endif
@@ -448,23 +425,18 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	if (i >= 0) {
 		int st = (int)cache_state(l1, (uint64_t)i);
 		cache_touch(l1, (uint64_t)i);
-		uint64_t r = H->ready[i], d = now + m->l1_hit;
-		H->last_line = line;
-		H->last_ready = r;
-		if (!w || st == ST_M) {
-			H->last_writable = st == ST_M;
+		uint64_t r = l1->slot[i].ready, d = now + m->l1_hit;
+		if (!w || st == ST_M)
 			return d > r ? d : r;
-		}
 		if (st == ST_E) { /* silent upgrade */
 			cache_set_state(l1, (uint64_t)i, ST_M);
-			H->last_writable = 1;
 			return d > r ? d : r;
 		}
 		/* Shared: ask the LLC directory to invalidate the other copies. */
 		H->ev[MEMSYS_EV_UPGRADE]++; /* LLC_ACCESS = L1D_MISS + UPGRADE */
-		uint64_t ue = H->llc_of[i];
+		uint64_t ue = l1->slot[i].aux;
 		{
-			uint64_t others = m->sharers[ue] & ~bit;
+			uint64_t others = m->llc.slot[ue].aux & ~bit;
 			while (others) {
 				unsigned s = (unsigned)__builtin_ctzll(others);
 				others &= others - 1;
@@ -472,11 +444,10 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 				m->h[s].ev[MEMSYS_EV_INV_RECV]++;
 				H->ev[MEMSYS_EV_INV_SENT]++;
 			}
-			m->sharers[ue] = bit;
+			m->llc.slot[ue].aux = bit;
 			cache_touch(&m->llc, ue);
 		}
 		cache_set_state(l1, (uint64_t)i, ST_M);
-		H->last_writable = 1;
 		d += m->llc_lat;
 		return d > r ? d : r;
 	}
@@ -488,7 +459,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	int nst;
 	if (e >= 0) {
 		cache_touch(&m->llc, (uint64_t)e);
-		uint64_t others = m->sharers[e] & ~bit;
+		uint64_t others = m->llc.slot[e].aux & ~bit;
 		int keep_shared = 0;
 		while (others) {
 			unsigned s = (unsigned)__builtin_ctzll(others);
@@ -496,7 +467,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 			int ost;
 			if (w) {
 				ost = l1_drop(m, s, line);
-				m->sharers[e] &= ~(1ull << s);
+				m->llc.slot[e].aux &= ~(1ull << s);
 				m->h[s].ev[MEMSYS_EV_INV_RECV]++;
 				H->ev[MEMSYS_EV_INV_SENT]++;
 			} else {
@@ -510,7 +481,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 			}
 		}
 		/* the line may still be on its way from memory */
-		ready = t > m->llc_ready[e] ? t : m->llc_ready[e];
+		ready = t > m->llc.slot[e].ready ? t : m->llc.slot[e].ready;
 		nst = w ? ST_M : keep_shared ? ST_S : ST_E;
 	} else {
 		H->ev[MEMSYS_EV_LLC_MISS]++;
@@ -519,9 +490,9 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		ready = mem_req(m, h, line, 0, t);
 		if (cache_state(&m->llc, v))
 			llc_evict(m, h, v, t);
-		cache_fill(&m->llc, v, line, LLC_CLEAN);
-		m->sharers[v] = 0;
-		m->llc_ready[v] = ready;
+		cache_fill_tagged(&m->llc, v, line, LLC_CLEAN);
+		m->llc.slot[v].aux = 0;
+		m->llc.slot[v].ready = ready;
 		cache_touch(&m->llc, v);
 		e = (int64_t)v;
 		nst = w ? ST_M : ST_E;
@@ -531,39 +502,29 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	uint64_t s = cache_victim(l1, line);
 	if (cache_state(l1, s)) {
 		/* inclusive: the victim sits in the LLC slot recorded at its fill */
-		uint64_t ve = H->llc_of[s];
-		m->sharers[ve] &= ~bit;
+		uint64_t ve = l1->slot[s].aux;
+		m->llc.slot[ve].aux &= ~bit;
 		if (cache_state(l1, s) == ST_M) {
 			cache_set_state(&m->llc, ve, LLC_DIRTY);
 			H->ev[MEMSYS_EV_L1D_WB]++;
 		}
-		if (H->last_line == cache_line(l1, s))
-			H->last_line = NO_LINE;
 	}
 	cache_fill(l1, s, line, (unsigned)nst);
-	H->llc_of[s] = (uint32_t)e;
+	l1->slot[s].aux = (uint64_t)e;
 	if (ready <= now)
 		ready = now + 1;
-	H->ready[s] = ready;
+	l1->slot[s].ready = ready;
 	cache_touch(l1, s);
-	m->sharers[e] |= bit;
-	H->last_line = line;
-	H->last_writable = nst == ST_M;
-	H->last_ready = ready;
+	m->llc.slot[e].aux |= bit;
 	return ready;
 }
 
 uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
 {
-	if (h >= m->nharts)
-		return now + 1;
 	struct ms_hart *H = &m->h[h];
 	uint64_t line = a >> m->lshift;
 	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
-	/* fast path: the line this hart touched last (already its set's MRU) */
 	uint64_t d = now + m->l1_hit;
-	if (line == H->last_line && (!is_write || H->last_writable))
-		return d > H->last_ready ? d : H->last_ready;
 	/* L1 hit through the L1's hint slot, needing no LLC or directory
 	 * lookup: a load, or a store to a line held Exclusive (silent
 	 * upgrade) or Modified; anything else (the hint slot holds another
@@ -571,18 +532,12 @@ uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, u
 	 * the same slot when the hint fails (cache.h: only a hint). */
 	struct cache *l1 = &H->l1;
 	uint64_t sl = l1->hint[line & l1->hint_mask];
-	uint64_t st = (l1->key[sl] ^ (line << 2)) - 1; /* state - 1 when the slot holds line, else >= 3 */
+	uint64_t st = (l1->slot[sl].key ^ (line << 2)) - 1; /* state - 1 when the slot holds line, else >= 3 */
 	if (LIKELY(st < 3) && (!is_write || st != ST_S - 1)) {
-		l1->stamp[sl] = ++l1->clock;
-		uint64_t r = H->ready[sl];
-		int wr = st == ST_M - 1;
-		if (is_write && !wr) { /* Exclusive: silent upgrade */
+		l1->slot[sl].stamp = ++l1->clock;
+		uint64_t r = l1->slot[sl].ready;
+		if (is_write && st == ST_E - 1) /* silent upgrade */
 			cache_set_state(l1, sl, ST_M);
-			wr = 1;
-		}
-		H->last_line = line;
-		H->last_ready = r;
-		H->last_writable = wr;
 		return d > r ? d : r;
 	}
 	return access_slow(m, h, line, is_write, now);

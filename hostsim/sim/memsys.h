@@ -135,8 +135,9 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts,
 void memsys_free(struct memsys *m);
 
 /*
- * A data access by hart h to physical address a, issued at cycle `now` of
- * that hart.  is_write: 0 load, 1 store or AMO (needs the line owned).
+ * A data access by hart h (0 .. nharts - 1: not checked, the call is on
+ * the simulator's hot path) to physical address a, issued at cycle `now`
+ * of that hart.  is_write: 0 load, 1 store or AMO (needs the line owned).
  * Returns the cycle at which the data is available to the hart (loads) or
  * the line is owned (stores); always > now.  Accesses are line-granular:
  * the core splits a misaligned access that crosses a line into two calls.

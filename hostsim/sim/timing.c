@@ -12,6 +12,13 @@ static struct memsys_cfg g_cfg; /* the configuration s->ms was built with */
 uint64_t tm_line_mask = ~63ull;
 uint64_t tm_l1_hit = 4;
 
+uint64_t tm_access_split(struct sim *s, unsigned h, uint64_t addr, uint64_t last, int wr, uint64_t now)
+{
+	uint64_t done = memsys_access(s->ms, h, addr, wr, now);
+	uint64_t d2 = memsys_access(s->ms, h, last, wr, now);
+	return d2 > done ? d2 : done;
+}
+
 int tm_is_option(const char *key)
 {
 	/* the core clock is --freq-mhz (it also drives mtime); memsys gets it

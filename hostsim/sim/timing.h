@@ -25,21 +25,21 @@ int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen)
 extern uint64_t tm_line_mask;   /* ~(line size - 1) of the memsys config */
 extern uint64_t tm_l1_hit;      /* L1D load-to-use cycles */
 
+/* An access that crosses a line: one memsys access per line. */
+uint64_t tm_access_split(struct sim *s, unsigned h, uint64_t addr, uint64_t last, int wr, uint64_t now);
+
 static inline uint64_t tm_access(struct sim *s, unsigned h, uint64_t addr, unsigned size, int wr, uint64_t now)
 {
-	uint64_t done = memsys_access(s->ms, h, addr, wr, now);
-	/* an access that crosses a line is two; an aligned one (the test
-	 * the core's constant sizes make one instruction) never does:
-	 * lines are at least 16 bytes */
+	/* an aligned access (the test the core's constant sizes make one
+	 * instruction) never crosses a line: lines are at least 16 bytes; the
+	 * line test before the call, so that nothing but the call's result is
+	 * live after it */
 	if (__builtin_expect((addr & (size - 1)) != 0, 0)) {
 		uint64_t last = addr + size - 1;
-		if ((addr & tm_line_mask) != (last & tm_line_mask)) {
-			uint64_t d2 = memsys_access(s->ms, h, last, wr, now);
-			if (d2 > done)
-				done = d2;
-		}
+		if ((addr ^ last) & tm_line_mask) /* crosses a line */
+			return tm_access_split(s, h, addr, last, wr, now);
 	}
-	return done;
+	return memsys_access(s->ms, h, addr, wr, now);
 }
 
 static inline uint64_t tm_load(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now, int *miss)

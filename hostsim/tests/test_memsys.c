@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 
+#include "sim/cache.h"
 #include "sim/memmodel.h"
 #include "sim/memsys.h"
 
@@ -1005,6 +1006,62 @@ static void test_mmio_busy_md1(void **state)
 	memsys_free(m);
 }
 
+/* ---- the tag-byte search (cache.h, cache_find_tagged) ------------------------ */
+
+/* The slot of the set holding line, by a scan of every way (no hint, no
+ * tag byte), or -1. */
+static int64_t find_ref(const struct cache *c, uint64_t line)
+{
+	uint64_t b = (line & c->set_mask) * c->ways;
+	for (unsigned w = 0; w < c->ways; w++)
+		if (c->slot[b + w].key >> 2 == line && (c->slot[b + w].key & 3))
+			return (int64_t)(b + w);
+	return -1;
+}
+
+/* Lines whose tag bytes are 0, 1 or 2 (many equal bytes in a set, and the
+ * SWAR test's false positives: a byte one above a matching one), filled,
+ * touched and invalidated at random in 8- and 16-way caches: every search
+ * through the tag bytes agrees with a scan of the keys. */
+static void test_cache_tag_search(void **state)
+{
+	(void)state;
+	static const unsigned ways[] = { 8, 16 };
+	uint64_t rnd = 0x2545f4914f6cdd1dull;
+	for (unsigned wi = 0; wi < 2; wi++) {
+		struct cache c;
+		unsigned nsets = 4;
+		assert_int_equal(cache_init(&c, "t", (uint64_t)nsets * ways[wi] * LINE, ways[wi], LINE, err, sizeof err), 0);
+		uint64_t pool[4 * 3 * 8];
+		unsigned np = 0;
+		for (uint64_t set = 0; set < nsets; set++)
+			for (uint64_t t = 0; t < 3; t++)
+				for (uint64_t u = 0; u < 8; u++)
+					pool[np++] = set + nsets * (t + 256 * u);
+		for (unsigned step = 0; step < 20000; step++) {
+			rnd ^= rnd << 13;
+			rnd ^= rnd >> 7;
+			rnd ^= rnd << 17;
+			uint64_t line = pool[rnd % np];
+			int64_t have = find_ref(&c, line);
+			assert_int_equal(cache_find_tagged(&c, line), have);
+			if (have < 0) {
+				uint64_t v = cache_victim(&c, line);
+				cache_fill_tagged(&c, v, line, 1 + (unsigned)(rnd >> 40) % 3);
+				cache_touch(&c, v);
+			} else if ((rnd >> 32) % 4 == 0) {
+				cache_set_state(&c, (uint64_t)have, 0);
+			} else {
+				cache_touch(&c, (uint64_t)have);
+			}
+			/* every line of the pool, present or not, hint or not */
+			for (unsigned i = 0; i < np; i += 7)
+				assert_int_equal(cache_find_tagged(&c, pool[i]), find_ref(&c, pool[i]));
+		}
+		cache_fini(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1040,6 +1097,7 @@ int main(void)
 		cmocka_unit_test(test_mmio_ctrl),
 		cmocka_unit_test(test_mmio_freeze_writes),
 		cmocka_unit_test(test_mmio_busy_md1),
+		cmocka_unit_test(test_cache_tag_search),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
