@@ -149,8 +149,9 @@ static inline __attribute__((always_inline)) int cache_find_tag(const struct cac
 	return -1;
 }
 
-/* Slot holding `line`, or -1. */
-static inline int64_t cache_find(const struct cache *c, uint64_t line)
+/* Slot holding `line`, or -1: the hint, else a search of its set (through
+ * the tag bytes when `tagged`: a cache filled with cache_fill_tagged). */
+static inline __attribute__((always_inline)) int64_t cache_find_(const struct cache *c, uint64_t line, int tagged)
 {
 	uint64_t lk = line << 2;
 	uint32_t *hp = &c->hint[line & c->hint_mask];
@@ -160,8 +161,8 @@ static inline int64_t cache_find(const struct cache *c, uint64_t line)
 	const struct cache_slot *k = c->slot + b;
 	int w;
 	switch (c->ways) {
-	case 8: w = cache_find_in(k, lk, 8); break;
-	case 16: w = cache_find_in(k, lk, 16); break;
+	case 8: w = tagged ? cache_find_tag(c, b, lk, cache_tag(c, line), 1) : cache_find_in(k, lk, 8); break;
+	case 16: w = tagged ? cache_find_tag(c, b, lk, cache_tag(c, line), 2) : cache_find_in(k, lk, 16); break;
 	default: w = cache_find_in(k, lk, c->ways); break;
 	}
 	if (w < 0)
@@ -170,25 +171,14 @@ static inline int64_t cache_find(const struct cache *c, uint64_t line)
 	return (int64_t)*hp;
 }
 
-/* The same through the tag bytes (a cache filled with cache_fill_tagged). */
+static inline int64_t cache_find(const struct cache *c, uint64_t line)
+{
+	return cache_find_(c, line, 0);
+}
+
 static inline __attribute__((always_inline)) int64_t cache_find_tagged(const struct cache *c, uint64_t line)
 {
-	uint64_t lk = line << 2;
-	uint32_t *hp = &c->hint[line & c->hint_mask];
-	if ((c->slot[*hp].key ^ lk) - 1 < 3)
-		return *hp;
-	uint64_t b = cache_set_base(c, line);
-	const struct cache_slot *k = c->slot + b;
-	int w;
-	switch (c->ways) {
-	case 8: w = cache_find_tag(c, b, lk, cache_tag(c, line), 1); break;
-	case 16: w = cache_find_tag(c, b, lk, cache_tag(c, line), 2); break;
-	default: w = cache_find_in(k, lk, c->ways); break;
-	}
-	if (w < 0)
-		return -1;
-	*hp = (uint32_t)(b + (unsigned)w);
-	return (int64_t)*hp;
+	return cache_find_(c, line, 1);
 }
 
 /* Mark a slot most recently used. */
