@@ -13,7 +13,7 @@
  * End: every hart of sims' finish mask must reach the function `pass` (or
  * any one `fail`): the lead sets `piton_end`, every other hart spins in
  * piton_park() (rvm_park) until it is set and goes where it says, and the
- * lead follows (finish.S; OPENPITON_END=metro adds the Metro-MPI load there).
+ * lead follows (pass_fail.S; OPENPITON_END=metro adds the Metro-MPI load there).
  * The QEMU finisher is never touched (a store to 0x100000 hangs in the L2).
  * Counters: Ariane's fixed-function HPM CSRs (0xB03 L1I miss, 0xB04 L1D
  * miss, 0xB05 ITLB, 0xB06 DTLB, 0xB07 loads, 0xB08 stores; no mhpmevent) and
