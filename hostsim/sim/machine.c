@@ -158,23 +158,23 @@ static int limit_reached(struct sim *s, const char *what, uint64_t v)
 	return 1;
 }
 
-/* Cap a turn of n instructions at what --max-insns leaves; 0 when the limit
- * is reached (the run then stops).  Inline: it runs once a turn. */
-static inline __attribute__((always_inline)) uint64_t turn_budget(struct sim *s, uint64_t n)
+/* Cap a turn of n instructions at what --max-insns leaves after `total`
+ * (max: the limit, UINT64_MAX for none); 0 when the run stops (a profile's
+ * end of run, `poll`, or the limit reached).  The options are read once by
+ * the caller; inline: it runs once a turn. */
+static inline __attribute__((always_inline)) uint64_t turn_budget(struct sim *s, void (*poll)(struct sim *),
+                                                                  uint64_t total, uint64_t max, uint64_t n)
 {
-	const struct sim_machine *m = sim_mach(s);
-	if (m->poll) { /* a profile's end of run (mach.h) */
-		m->poll(s);
+	if (poll) { /* a profile's end of run (mach.h) */
+		poll(s);
 		if (s->stop)
 			return 0;
 	}
-	if (!s->opt.max_insns)
-		return n;
-	if (s->total_insns >= s->opt.max_insns) {
+	if (total >= max) {
 		limit_reached(s, "instruction", s->opt.max_insns);
 		return 0;
 	}
-	return n < s->opt.max_insns - s->total_insns ? n : s->opt.max_insns - s->total_insns;
+	return n < max - total ? n : max - total;
 }
 
 /* sim_check_irq at the start of a turn, its first test inline (most turns
@@ -188,10 +188,12 @@ static inline __attribute__((always_inline)) void turn_irq(struct sim *s, struct
 static void run_functional(struct sim *s)
 {
 	const uint64_t q = s->opt.quantum;
+	void (*const poll)(struct sim *) = sim_mach(s)->poll;
+	const uint64_t max_insns = s->opt.max_insns ? s->opt.max_insns : UINT64_MAX;
 	while (!s->stop) {
 		for (unsigned i = 0; i < s->nharts && !s->stop; i++) {
 			struct sim_hart *h = &s->harts[i];
-			uint64_t n = turn_budget(s, q);
+			uint64_t n = turn_budget(s, poll, s->total_insns, max_insns, q);
 			if (!n)
 				break;
 			turn_irq(s, h);
@@ -268,16 +270,9 @@ static void run_timing(struct sim *s)
 			until = UINT64_MAX;
 		if (until > max_cycles)
 			until = max_cycles;
-		if (poll) { /* a profile's end of run (mach.h) */
-			poll(s);
-			if (s->stop)
-				break;
-		}
-		if (total >= max_insns) {
-			limit_reached(s, "instruction", s->opt.max_insns);
+		uint64_t n = turn_budget(s, poll, total, max_insns, TIMING_CHUNK);
+		if (!n)
 			break;
-		}
-		uint64_t n = max_insns - total < TIMING_CHUNK ? max_insns - total : TIMING_CHUNK;
 		turn_irq(s, h);
 		if (s->stop)
 			break;
