@@ -12,6 +12,9 @@
 #   TEST         a shell command run at the top of the scratch tree; it must
 #                fail (exit non-zero, or time out) on the mutant.  Helpers:
 #                  unit T...      build build/tests/T (plain) and run each
+#                  asan T...      the same with build/tests-asan/T (ASan and
+#                                 UBSan: for reads out of bounds that a plain
+#                                 build may not notice)
 #                  it SCRIPT...   build images, host tools and ISA tests, run
 #                                 ci/tests/SCRIPT.sh
 #                  isa NAME...    build hostsim and the ISA tests, run those
@@ -89,14 +92,17 @@ cd "$W" || exit 1
 export MAKEFLAGS="-j2 --no-print-directory -s"
 
 cat >"$W/.mutate-helpers.sh" <<'EOF'
-unit() {
-	local t bins=()
-	for t in "$@"; do bins+=("build/tests/$t"); done
+unit_in() {
+	local dir=$1 t bins=()
+	shift
+	for t in "$@"; do bins+=("$dir/$t"); done
 	make "${bins[@]}" >.mutate-build.log 2>&1 || { cat .mutate-build.log; return 3; }
 	for t in "$@"; do
-		"build/tests/$t" || return 1
+		"$dir/$t" || return 1
 	done
 }
+unit() { unit_in build/tests "$@"; }
+asan() { unit_in build/tests-asan "$@"; }
 it() {
 	make all isa-tests >.mutate-build.log 2>&1 || { cat .mutate-build.log; return 3; }
 	local s rc=0

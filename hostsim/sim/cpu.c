@@ -124,6 +124,9 @@ static ALWAYS_INLINE uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a :
  * which sends the fetch down the slow path (as an invalidated entry does). */
 #define DPAGE_ENTRIES 1025
 
+/* the executor finds an entry from a pc offset as offset / 4 entries of 8 bytes */
+_Static_assert(sizeof(struct dinsn) == 8, "struct dinsn is 8 bytes");
+
 static struct dinsn *decode_at(struct sim *s, uint64_t off)
 {
 	uint64_t pg = off >> 12;
@@ -140,6 +143,12 @@ static struct dinsn *decode_at(struct sim *s, uint64_t off)
 	uint32_t raw;
 	memcpy(&raw, s->ram + off, 4);
 	sim_decode(raw, d);
+	/* a jump whose target is aligned and on this page: its "near" op,
+	 * whose handler moves to the target's entry without the alignment
+	 * and page tests (a store to the page re-decodes the entry) */
+	if ((d->op == OP_JAL || (d->op >= OP_BEQ && d->op <= OP_BGEU)) && !(d->imm & 3) &&
+	    (uint64_t)((int64_t)(off & 4095) + d->imm) < 4096)
+		d->op = d->op == OP_JAL ? OP_JAL_N : (uint8_t)(OP_BEQ_N + (d->op - OP_BEQ));
 	return d;
 }
 

@@ -79,6 +79,9 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 		[OP_EBREAK] = &&L_EBREAK, [OP_MRET] = &&L_MRET, [OP_WFI] = &&L_WFI,
 		[OP_CSRRW] = &&L_CSR, [OP_CSRRS] = &&L_CSR, [OP_CSRRC] = &&L_CSR,
 		[OP_CSRRWI] = &&L_CSR, [OP_CSRRSI] = &&L_CSR, [OP_CSRRCI] = &&L_CSR,
+		[OP_JAL_N] = &&L_JAL_N, [OP_BEQ_N] = &&L_BEQ_N, [OP_BNE_N] = &&L_BNE_N,
+		[OP_BLT_N] = &&L_BLT_N, [OP_BGE_N] = &&L_BGE_N, [OP_BLTU_N] = &&L_BLTU_N,
+		[OP_BGEU_N] = &&L_BGEU_N,
 	};
 
 	/* the table's address in a register (else gcc recomputes it before
@@ -193,6 +196,12 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 		if (UNLIKELY(tg_ & 3)) TRAP(CAUSE_MISALIGNED_FETCH, tg_); \
 		pc = tg_; } while (0)
 #define BR(cond) do { ISSUE(2, 0); if (cond) { JUMP(PC + (int64_t)d->imm); NEXT_NOPC(); } NEXT(); } while (0)
+/* a near jump (OP_JAL_N, OP_B*_N): the target's entry is imm / 4 entries
+ * away on the same page (an entry is 8 bytes per 4-byte instruction) */
+#define NEXT_NEAR() do { if (!derived) pc += (int64_t)d->imm; \
+		d = (const struct dinsn *)((const char *)d + 2 * (int64_t)d->imm); \
+		if (UNLIKELY(++neg == 0)) { goto out; } DISPATCH(); } while (0)
+#define BRN(cond) do { ISSUE(2, 0); if (cond) NEXT_NEAR(); NEXT(); } while (0)
 
 	if (weak)
 		wm_drain(s, h, t);
@@ -228,13 +237,33 @@ fetch_slow:
 L_LUI: ALU(0, (uint64_t)(int64_t)d->imm);
 L_AUIPC: ALU(0, PC + (int64_t)d->imm);
 L_JAL: { OPR(0); uint64_t r = PC + 4; JUMP(PC + (int64_t)d->imm); x[d->rd] = r; NEXT_NOPC(); }
+L_JAL_N: { OPR(0); x[d->rd] = PC + 4; NEXT_NEAR(); }
 L_JALR: { OPR(1); uint64_t r = PC + 4; JUMP((x[d->rs1] + (int64_t)d->imm) & ~1ull); x[d->rd] = r; NEXT_NOPC(); }
-L_BEQ: BR(x[d->rs1] == x[d->rs2]);
-L_BNE: BR(x[d->rs1] != x[d->rs2]);
-L_BLT: BR((int64_t)x[d->rs1] < (int64_t)x[d->rs2]);
-L_BGE: BR((int64_t)x[d->rs1] >= (int64_t)x[d->rs2]);
-L_BLTU: BR(x[d->rs1] < x[d->rs2]);
-L_BGEU: BR(x[d->rs1] >= x[d->rs2]);
+/* each branch's condition, for its far (BR) and near (BRN) handler */
+#define C_BEQ (x[d->rs1] == x[d->rs2])
+#define C_BNE (x[d->rs1] != x[d->rs2])
+#define C_BLT ((int64_t)x[d->rs1] < (int64_t)x[d->rs2])
+#define C_BGE ((int64_t)x[d->rs1] >= (int64_t)x[d->rs2])
+#define C_BLTU (x[d->rs1] < x[d->rs2])
+#define C_BGEU (x[d->rs1] >= x[d->rs2])
+L_BEQ: BR(C_BEQ);
+L_BNE: BR(C_BNE);
+L_BLT: BR(C_BLT);
+L_BGE: BR(C_BGE);
+L_BLTU: BR(C_BLTU);
+L_BGEU: BR(C_BGEU);
+L_BEQ_N: BRN(C_BEQ);
+L_BNE_N: BRN(C_BNE);
+L_BLT_N: BRN(C_BLT);
+L_BGE_N: BRN(C_BGE);
+L_BLTU_N: BRN(C_BLTU);
+L_BGEU_N: BRN(C_BGEU);
+#undef C_BEQ
+#undef C_BNE
+#undef C_BLT
+#undef C_BGE
+#undef C_BLTU
+#undef C_BGEU
 L_LB: LOAD(1, (uint64_t)(int64_t)(int8_t)v_);
 L_LH: LOAD(2, (uint64_t)(int64_t)(int16_t)v_);
 L_LW: LOAD(4, (uint64_t)(int64_t)(int32_t)v_);
@@ -518,6 +547,8 @@ out_pc:
 #undef STORE
 #undef JUMP
 #undef BR
+#undef BRN
+#undef NEXT_NEAR
 }
 #undef EXEC_NAME
 #undef EXEC_TIMING

@@ -129,6 +129,10 @@ enum op {
 	OP_AMOMIN_D, OP_AMOMAX_D, OP_AMOMINU_D, OP_AMOMAXU_D,
 	OP_FENCE, OP_FENCE_I, OP_ECALL, OP_EBREAK, OP_MRET, OP_WFI,
 	OP_CSRRW, OP_CSRRS, OP_CSRRC, OP_CSRRWI, OP_CSRRSI, OP_CSRRCI,
+	/* jal and the branches (in OP_BEQ's order) whose target is on their
+	 * own page and aligned: set by the core's decode (cpu.c decode_at),
+	 * which knows where the instruction is; sim_decode never gives them */
+	OP_JAL_N, OP_BEQ_N, OP_BNE_N, OP_BLT_N, OP_BGE_N, OP_BLTU_N, OP_BGEU_N,
 	OP_COUNT
 };
 

@@ -1,5 +1,8 @@
 # Branches (taken / not taken, signed / unsigned), jal, jalr (low bit
-# cleared, rd == rs1), misaligned jump target traps (cause 0).
+# cleared, rd == rs1), misaligned jump target traps (cause 0), and jumps
+# to the last entry of a page, to the next page's first and back across the
+# boundary (the core's decode gives a jump whose target is aligned and on
+# its own page a "near" op: cpu.c decode_at).
 #include "test.h"
 	.section .text.init
 	.globl _start
@@ -69,5 +72,39 @@ _start:
 	EXPECTR 14, s11, t1
 	j 18f
 16:	FAIL 15
-18:	PASS
+18:	li a2, 0
+	la t1, 50f
+	jr t1
+	.balign 4096
+	.skip 4096 - 16
+	# page offsets 4080 .. 4092, then the next page's 0 .. 16
+50:	addi a2, a2, 1             # 4080: a2 = 1
+	beq a2, a2, 51f            # 4084: near, to the page's last entry
+52:	j 53f                      # 4088: to the next page's first entry
+51:	j 54f                      # 4092: to the next page's third
+53:	addi a2, a2, 100           # next page, 0: a2 = 111
+	j 55f                      # 4: near
+54:	addi a2, a2, 10            # 8: a2 = 11
+	j 52b                      # 12: back to the previous page
+55:	nop                        # 16
+	EXPECT 19, a2, 111
+	# misaligned branch and jal targets (taken): cause 0 on the jump,
+	# mepc = the jump, mtval = the target
+	li s9, -1
+55:	beq zero, zero, 57f + 2    # the handler skips it
+	EXPECT 20, s9, 0
+	la t2, 55b
+	EXPECTR 21, s10, t2
+	la t2, 57f
+	addi t2, t2, 2
+	EXPECTR 22, s11, t2
+	li s9, -1
+56:	jal zero, 57f + 2
+	EXPECT 23, s9, 0
+	la t2, 56b
+	EXPECTR 24, s10, t2
+	j 58f
+57:	FAIL 25
+	FAIL 26
+58:	PASS
 	SKIP_HANDLER
