@@ -18,7 +18,8 @@
 #                  it SCRIPT...   build images, host tools and ISA tests, run
 #                                 ci/tests/SCRIPT.sh
 #                  isa NAME...    build hostsim and the ISA tests, run those
-#                                 ISA programs as ci/tests/hostsim.sh does
+#                                 ISA programs (timing mode) and check their
+#                                 expect-exit and expect-stderr
 #   NOTE         "equivalent: why" when no test can tell the mutant apart.
 # Lines starting with # and blank lines are ignored.
 #
@@ -113,14 +114,16 @@ it() {
 }
 isa() {
 	make build/bin/hostsim isa-tests >.mutate-build.log 2>&1 || { cat .mutate-build.log; return 3; }
-	local n rc=0 args want
+	local n rc=0 args want werr
 	for n in "$@"; do
 		args=$(sed -n 's/^# args: //p' "hostsim/tests/isa/$n.S" | head -1)
 		want=$(sed -n 's/^# expect-exit: //p' "hostsim/tests/isa/$n.S" | head -1)
+		werr=$(sed -n 's/^# expect-stderr: //p' "hostsim/tests/isa/$n.S" | head -1)
 		# shellcheck disable=SC2086
-		timeout 60 build/bin/hostsim $args "build/tests/isa/$n.elf" >/dev/null 2>&1
+		timeout 60 build/bin/hostsim $args "build/tests/isa/$n.elf" >/dev/null 2>.mutate-isa.err
 		local got=$?
 		[ $got = "${want:-0}" ] || { echo "isa $n: exit $got, want ${want:-0}"; rc=1; }
+		[ -z "$werr" ] || grep -qF -- "$werr" .mutate-isa.err || { echo "isa $n: stderr lacks '$werr'"; rc=1; }
 	done
 	return $rc
 }
