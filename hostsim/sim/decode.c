@@ -188,7 +188,7 @@ static const char *const op_names[OP_COUNT] = {
 	"amomin.d", "amomax.d", "amominu.d", "amomaxu.d",
 	"fence", "fence.i", "ecall", "ebreak", "mret", "wfi",
 	"csrrw", "csrrs", "csrrc", "csrrwi", "csrrsi", "csrrci",
-	"jal", "beq", "bne", "blt", "bge", "bltu", "bgeu",
+	"jal.near", "beq.near", "bne.near", "blt.near", "bge.near", "bltu.near", "bgeu.near",
 };
 
 const char *sim_op_name(unsigned op)
