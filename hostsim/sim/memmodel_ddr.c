@@ -178,6 +178,7 @@ struct drank {
 	unsigned nact;
 	uint64_t ref_off;     /* first refresh at ref_off + tREFI */
 	uint64_t ep, ep_t;    /* cache: epoch ep begins at ep_t (ep >= 1) */
+	uint64_t fr_lo, fr_hi; /* cache: no refresh within [fr_lo, fr_hi) */
 };
 
 /* Times at which queue slots free, sorted, the earliest first: a ring
@@ -227,6 +228,12 @@ struct ddr {
 	 * or, kind 2, FB_O of every other rank */
 	struct fbe { unsigned before, after, base, rmul, gmul, kind; uint64_t pat; } fbe[2][6];
 	unsigned nfbe[2];
+	/* the same, when every rule of xw fits one word from slot x - fbb:
+	 * the patterns from there (with the slot itself, in FB_T), the rank's
+	 * own first (fbn of them, then the other ranks', kind 2); fbw: the
+	 * highest bit any of them sets; fbok: they fit */
+	struct fbq { unsigned base, rmul, gmul; uint64_t pat; } fbq[2][7];
+	unsigned fbn[2], fbnq[2], fbb[2], fbw[2], fbok[2];
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
@@ -525,14 +532,25 @@ static uint64_t epoch(const struct ddr *d, const struct drank *rk, uint64_t t)
 	return w->ep;
 }
 
-/* The earliest time >= t outside the rank's refresh windows. */
-static uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t)
+/* The earliest time >= t outside the rank's refresh windows (the last
+ * stretch between two windows found is cached). */
+static uint64_t ref_push_slow(const struct ddr *d, const struct drank *rk, uint64_t t)
 {
+	struct drank *w = (struct drank *)rk;
 	uint64_t e = epoch(d, rk, t);
-	if (!e)
-		return t;
 	uint64_t ws = rk->ref_off + e * d->t[T_REFI];
-	return t < ws + d->t[T_RFC] ? ws + d->t[T_RFC] : t;
+	if (e && t < ws + d->t[T_RFC])
+		return ws + d->t[T_RFC];
+	w->fr_lo = e ? ws + d->t[T_RFC] : 0;
+	w->fr_hi = ws + d->t[T_REFI];
+	return t;
+}
+
+static inline uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t)
+{
+	if (t - rk->fr_lo < rk->fr_hi - rk->fr_lo) /* (t < fr_lo wraps round: no) */
+		return t;
+	return ref_push_slow(d, rk, t);
 }
 
 /* ---- the data bus ------------------------------------------------------------- */
@@ -605,6 +623,27 @@ static void bus_need(struct ddr *d)
 			d->fbe[xw][m++] = *e;
 		}
 		d->nfbe[xw] = m;
+		unsigned b = 0, hi = 0, q = 0;
+		for (unsigned i = 0; i < m; i++) {
+			b = b > d->fbe[xw][i].before ? b : d->fbe[xw][i].before;
+			hi = hi > d->fbe[xw][i].after ? hi : d->fbe[xw][i].after;
+		}
+		d->fbb[xw] = b;
+		d->fbw[xw] = b + hi;
+		d->fbok[xw] = b + hi < 64;
+		if (!d->fbok[xw])
+			continue;
+		d->fbq[xw][q++] = (struct fbq){ FB_T(d), 0, 0, 1ull << b };
+		for (int k2 = 0; k2 < 2; k2++) { /* own rank's, then the others' */
+			for (unsigned i = 0; i < m; i++) {
+				const struct fbe *e = &d->fbe[xw][i];
+				if ((e->kind == 2) == k2)
+					d->fbq[xw][q++] = (struct fbq){ e->base, e->rmul, e->gmul, e->pat << (b - e->before) };
+			}
+			if (!k2)
+				d->fbn[xw] = q;
+		}
+		d->fbnq[xw] = q;
 	}
 }
 
@@ -644,6 +683,33 @@ static inline void fb_set(const struct ddr *d, uint64_t *occ, uint64_t nw, unsig
  */
 static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned bg, int xw)
 {
+	if (d->fbok[xw] && x >= d->fbb[xw]) { /* every pattern from one slot a */
+		uint64_t a = x - d->fbb[xw], sh = a & 63;
+		uint64_t *p0 = occ + ((a >> 6) & (nw - 1)) * d->nbm, *p1 = occ + (((a >> 6) + 1) & (nw - 1)) * d->nbm;
+		const struct fbq *q = d->fbq[xw];
+		unsigned n = d->fbn[xw], nq = d->fbnq[xw];
+		if (sh + d->fbw[xw] < 64) { /* within one word */
+			for (unsigned i = 0; i < n; i++)
+				p0[q[i].base + rank * q[i].rmul + bg * q[i].gmul] |= q[i].pat << sh;
+			for (unsigned i = n; i < nq; i++)
+				for (unsigned r = 0; r < d->nra; r++)
+					if (r != rank)
+						p0[q[i].base + r] |= q[i].pat << sh;
+		} else {
+			for (unsigned i = 0; i < n; i++) {
+				unsigned bm = q[i].base + rank * q[i].rmul + bg * q[i].gmul;
+				p0[bm] |= q[i].pat << sh;
+				p1[bm] |= q[i].pat >> 1 >> (63 - sh);
+			}
+			for (unsigned i = n; i < nq; i++)
+				for (unsigned r = 0; r < d->nra; r++)
+					if (r != rank) {
+						p0[q[i].base + r] |= q[i].pat << sh;
+						p1[q[i].base + r] |= q[i].pat >> 1 >> (63 - sh);
+					}
+		}
+		return;
+	}
 	occ[((x >> 6) & (nw - 1)) * d->nbm + FB_T(d)] |= 1ull << (x & 63);
 	for (unsigned i = 0; i < d->nfbe[xw]; i++) {
 		const struct fbe *e = &d->fbe[xw][i];
@@ -717,10 +783,16 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 	 * out of time order by far less): nothing older is looked at */
 	if (k > ch->shi) {
 		ch->shi = k;
-		ring_fit(d, ch, k);
+		/* (ring_fit's work, when there is any) */
+		uint64_t low = k > d->keep ? k - d->keep : 0;
+		if (low >> 6 > ch->slow >> 6 || k + d->span + 64 > mx(low, ch->slow) + ch->smask)
+			ring_fit(d, ch, k);
+		else if (low > ch->slow)
+			ch->slow = low;
 	}
 	uint64_t lo = w ? ch->slast : ch->slast > d->cap && !d->nocap ? ch->slast - d->cap : 0;
-	lo = mx(lo, ch->shi > d->keep - d->span ? ch->shi - (d->keep - d->span) : 0);
+	uint64_t ks = d->keep - d->span;
+	lo = mx(lo, ch->shi > ks ? ch->shi - ks : 0);
 	if (k < lo)
 		k = lo;
 	/* the slots this burst may not take: its bank group's, its rank's and
@@ -741,7 +813,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 		}
 		if (k + d->span + 64 > ch->slow + ch->smask)
 			ring_fit(d, ch, k);
-		const uint64_t *p = ch->occ + ((k >> 6) & ((ch->smask + 1) / 64 - 1)) * d->nbm;
+		const uint64_t *p = ch->occ + ((k >> 6) & (ch->smask >> 6)) * d->nbm;
 		uint64_t word = (p[ig] | p[ir] | p[io] | p[it]) >> (k & 63);
 		if (!(word & 1))
 			return k;
