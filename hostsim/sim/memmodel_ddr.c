@@ -173,9 +173,9 @@ struct pwrite { uint64_t la, t; struct dloc l; unsigned bank; /* (ra, bg, ba) as
 
 #define NACT 16
 struct drank {
-	uint64_t act[NACT];   /* committed activates, sorted (may lie ahead) */
-	uint16_t act_bg[NACT];
-	unsigned nact;
+	uint64_t act[2 * NACT]; /* committed activates, sorted (may lie ahead): */
+	uint16_t act_bg[2 * NACT];
+	unsigned a0, nact;    /* act[a0 .. a0 + nact), nact <= NACT */
 	uint64_t ref_off;     /* first refresh at ref_off + tREFI */
 	uint64_t ep, ep_t;    /* cache: epoch ep begins at ep_t (ep >= 1) */
 	uint64_t fr_lo, fr_hi; /* cache: no refresh within [fr_lo, fr_hi) */
@@ -215,8 +215,8 @@ struct ddr {
 #define MAXPIECES 12
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
 	unsigned npieces, rowshift;
-	unsigned mbytes;      /* bytes of the line address below the row */
-	uint32_t (*mtab)[256]; /* per such byte: its bits of ch, ra, bg, ba (a byte each) */
+	uint32_t (*mtab)[256]; /* per byte of the line address: its bits of ch, ra,
+	                         bg, ba (a byte each), the row's folded in (ddr_map) */
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
 	unsigned span;        /* slots within which one burst constrains another */
@@ -365,24 +365,33 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 			return -1;
 		}
 	d->rowshift = sh;
-	/* the mapping as a table per byte of the line address: each bit lands
-	 * in one bit of one field, so the bytes' parts OR together */
-	d->mbytes = (sh + 7) / 8;
-	d->mtab = calloc(d->mbytes ? d->mbytes : 1, sizeof *d->mtab);
+	/* the mapping as a table per byte of the line address: each bit below
+	 * the row lands in one bit of one field, each row bit (with ddr-xor)
+	 * flips one bit of bank group or bank (the fold: row bit j flips bit
+	 * j mod (bank group + bank bits) of bank group, then bank), so the
+	 * bytes' parts XOR together */
+	d->xor = c->ddr_xor;
+	d->mtab = calloc(8, sizeof *d->mtab);
 	if (!d->mtab) {
 		snprintf(err, errlen, "ddr: out of memory");
 		return -1;
 	}
+	static const unsigned char fo[NF] = { [F_CH] = 0, [F_RA] = 8, [F_BG] = 16, [F_BA] = 24 };
 	for (unsigned p = 0; p < d->npieces; p++)
 		for (unsigned b = 0; b < d->pbits[p] && d->pf[p] != F_CO; b++) {
-			static const unsigned char fo[NF] = { [F_CH] = 0, [F_RA] = 8, [F_BG] = 16, [F_BA] = 24 };
 			unsigned a = d->pshift[p] + b;
 			for (unsigned v = 0; v < 256; v++)
 				if (v >> (a & 7) & 1)
-					d->mtab[a / 8][v] |= 1u << (fo[d->pf[p]] + d->ppos[p] + b);
+					d->mtab[a / 8][v] ^= 1u << (fo[d->pf[p]] + d->ppos[p] + b);
 		}
+	unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
+	for (unsigned a = sh; d->xor && nb && a < 64; a++) {
+		unsigned q = (a - sh) % nb, pos = q < d->fbits[F_BG] ? fo[F_BG] + q : fo[F_BA] + q - d->fbits[F_BG];
+		for (unsigned v = 0; v < 256; v++)
+			if (v >> (a & 7) & 1)
+				d->mtab[a / 8][v] ^= 1u << pos;
+	}
 	d->closed = strcmp(c->ddr_page, "closed") == 0;
-	d->xor = c->ddr_xor;
 	d->rq = c->ddr_rq;
 	d->wq = c->ddr_wq;
 	d->hi = c->ddr_wq_hi;
@@ -479,28 +488,18 @@ oom:
 
 static inline void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 {
-	uint32_t m = d->mtab[0][la & 255];
-	for (unsigned i = 1; i < d->mbytes; i++)
-		m |= d->mtab[i][(la >> 8 * i) & 255];
-	uint64_t row = la >> d->rowshift;
-	unsigned bg = m >> 16 & 255, ba = m >> 24;
-	if (d->xor) {
-		/* fold every row bit into (bank, bank group): lines that share
-		 * their low address bits, such as a line and the LLC victim it
-		 * replaces, land in different banks */
-		unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
-		uint64_t f = 0;
-		if (nb)
-			for (uint64_t r = row; r; r >>= nb)
-				f ^= r;
-		bg ^= (unsigned)(f & (d->nbg - 1));
-		ba ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
-	}
+	/* (with ddr-xor every row bit is folded into bank group and bank: lines
+	 * that share their low address bits, such as a line and the LLC
+	 * victim it replaces, land in different banks; see resolve) */
+	uint32_t m = 0;
+	unsigned i = 0;
+	for (uint64_t x = la; x; x >>= 8, i++)
+		m ^= d->mtab[i][x & 255];
 	l->ch = m & 255;
 	l->ra = m >> 8 & 255;
-	l->bg = bg;
-	l->ba = ba;
-	l->row = (int64_t)row;
+	l->bg = m >> 16 & 255;
+	l->ba = m >> 24;
+	l->row = (int64_t)(la >> d->rowshift);
 }
 
 void memmodel_ddr_map(const void *st, uint64_t la, unsigned *ch, unsigned *ra, unsigned *bg, unsigned *ba,
@@ -844,28 +843,35 @@ static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned b
 {
 	/* every pass that moves a moves it past one more activate: at most
 	 * nact + 1 passes (more is a bug: stop rather than spin) */
-	if (!rk->nact || rk->act[rk->nact - 1] + d->actwin <= a)
+	const uint64_t *act = rk->act + rk->a0;
+	const uint16_t *abg = rk->act_bg + rk->a0;
+	unsigned n = rk->nact;
+	if (!n || act[n - 1] + d->actwin <= a)
 		return a; /* (sorted: the latest lies a window or more behind) */
+	/* (sorted: activates a window or more behind do not bind, nor later,
+	 * as a only moves forward) */
+	unsigned first = n - 1;
+	while (first && act[first - 1] + d->actwin > a)
+		first--;
 	unsigned pass = 0;
 	for (int moved = 1; moved; pass++) {
-		if (pass > rk->nact + 1)
+		if (pass > n + 1)
 			stuck("act_slot");
 		moved = 0;
-		for (unsigned i = 0; i < rk->nact; i++) {
-			uint64_t x = rk->act[i], rrd;
-			/* (sorted: activates a window or more away do not bind) */
+		for (unsigned i = first; i < n; i++) {
+			uint64_t x = act[i], rrd;
 			if (x + d->actwin <= a)
 				continue;
 			if (x >= a + d->actwin)
 				break;
-			rrd = rk->act_bg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+			rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
 			if (a < x + rrd && x < a + rrd) {
 				a = x + rrd;
 				moved = 1;
 			}
 			/* act[i..i+3] and a within one tFAW window: five activates */
-			if (i + 3 < rk->nact) {
-				uint64_t lo = a < x ? a : x, hi = mx(a, rk->act[i + 3]);
+			if (i + 3 < n) {
+				uint64_t lo = a < x ? a : x, hi = mx(a, act[i + 3]);
 				if (hi - lo < d->t[T_FAW] && a + d->t[T_FAW] > x) {
 					a = x + d->t[T_FAW];
 					moved = 1;
@@ -881,28 +887,30 @@ static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint6
 	/* forget activates that cannot constrain one at te or later (with a
 	 * margin for requests that come slightly out of time order) */
 	uint64_t old = te > d->t[T_FAW] + CYC2T(32) ? te - d->t[T_FAW] - CYC2T(32) : 0;
-	unsigned drop = 0;
-	while (drop < rk->nact && rk->act[drop] < old)
-		drop++;
-	if (drop) {
-		memmove(rk->act, rk->act + drop, (rk->nact - drop) * sizeof rk->act[0]);
-		memmove(rk->act_bg, rk->act_bg + drop, (rk->nact - drop) * sizeof rk->act_bg[0]);
-		rk->nact -= drop;
-	}
 	unsigned n = rk->nact;
-	if (n == NACT) { /* forget the oldest */
-		memmove(rk->act, rk->act + 1, (NACT - 1) * sizeof rk->act[0]);
-		memmove(rk->act_bg, rk->act_bg + 1, (NACT - 1) * sizeof rk->act_bg[0]);
+	while (n && rk->act[rk->a0] < old) { /* (the head moves; no copying) */
+		rk->a0++;
 		n--;
 	}
+	if (n == NACT) { /* forget the oldest */
+		rk->a0++;
+		n--;
+	}
+	if (rk->a0 + n == 2 * NACT) { /* no room after: back to the start */
+		memmove(rk->act, rk->act + rk->a0, n * sizeof rk->act[0]);
+		memmove(rk->act_bg, rk->act_bg + rk->a0, n * sizeof rk->act_bg[0]);
+		rk->a0 = 0;
+	}
+	uint64_t *act = rk->act + rk->a0;
+	uint16_t *abg = rk->act_bg + rk->a0;
 	unsigned i = n;
-	while (i > 0 && rk->act[i - 1] > a) {
-		rk->act[i] = rk->act[i - 1];
-		rk->act_bg[i] = rk->act_bg[i - 1];
+	while (i > 0 && act[i - 1] > a) {
+		act[i] = act[i - 1];
+		abg[i] = abg[i - 1];
 		i--;
 	}
-	rk->act[i] = a;
-	rk->act_bg[i] = (uint16_t)bg;
+	act[i] = a;
+	abg[i] = (uint16_t)bg;
 	rk->nact = n + 1;
 }
 
