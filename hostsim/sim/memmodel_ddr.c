@@ -50,6 +50,8 @@
 #define TSH 8
 #define CYC2T(c) ((uint64_t)(c) << TSH)
 #define NOTIME UINT64_MAX
+/* the steps of one request, inlined into it: their calls cost as much as their work */
+#define INL static inline __attribute__((always_inline))
 
 struct ddr;
 static void bus_need(struct ddr *d);
@@ -680,7 +682,7 @@ static inline void fb_set(const struct ddr *d, uint64_t *occ, uint64_t nw, unsig
  * rank's), and so sees every committed burst's rules at once; FB_T has
  * the slot itself (a rule of one slot marks nothing more).
  */
-static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned bg, int xw)
+INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned bg, int xw)
 {
 	if (d->fbok[xw] && x >= d->fbb[xw]) { /* every pattern from one slot a */
 		uint64_t a = x - d->fbb[xw], sh = a & 63;
@@ -774,7 +776,7 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
  * at most ddr-cap committed slots, a write goes behind everything committed
  * (a drain is one batch).  NOSLOT if none by cmax.  Does not commit.
  */
-static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
+INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
                          int w, uint64_t c0, uint64_t lat, uint64_t cmax)
 {
 	uint64_t k = (c0 + lat + d->burst - 1) / d->burst;
@@ -822,7 +824,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 }
 
 /* Commit slot k; returns the data start. */
-static uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
+INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
 {
 	ch->slot[k & ch->smask] = k << 16 | SL(rank, bg, w);
 	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, rank, bg, w);
@@ -915,7 +917,7 @@ static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint6
 }
 
 /* The earliest activate at or after a outside the refresh windows. */
-static uint64_t act_find(struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+INL uint64_t act_find(struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
 {
 	a = act_slot(d, rk, bg, a);
 	for (uint64_t ap; (ap = ref_push(d, rk, a)) != a; d->refpushed = 1)
@@ -1058,7 +1060,7 @@ static void fq_pop(struct fq *q)
 	q->n--;
 }
 
-static void fq_add(struct fq *q, uint64_t x)
+INL void fq_add(struct fq *q, uint64_t x)
 {
 	unsigned i = q->n;
 	for (; i && q->v[(q->head + i - 1) & q->mask] > x; i--)
