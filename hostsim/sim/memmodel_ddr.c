@@ -884,6 +884,29 @@ static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned b
 	return a;
 }
 
+/* act_slot(d, rk, bg, a) == a: its first pass, stopping where a would move. */
+static int act_free(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+{
+	const uint64_t *act = rk->act + rk->a0;
+	const uint16_t *abg = rk->act_bg + rk->a0;
+	unsigned n = rk->nact;
+	if (!n || act[n - 1] + d->actwin <= a)
+		return 1;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t x = act[i], rrd;
+		if (x + d->actwin <= a)
+			continue;
+		if (x >= a + d->actwin)
+			break;
+		rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+		if (a < x + rrd && x < a + rrd)
+			return 0;
+		if (i + 3 < n && mx(a, act[i + 3]) - (a < x ? a : x) < d->t[T_FAW] && a + d->t[T_FAW] > x)
+			return 0;
+	}
+	return 1;
+}
+
 static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a, uint64_t te)
 {
 	/* forget activates that cannot constrain one at te or later (with a
@@ -1013,7 +1036,7 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 	if (kind) {
 		/* as late as the slot allows, if every rule holds there */
 		uint64_t a = a0, aj = c - d->t[T_RCD];
-		if (aj > a0 && epoch(d, rk, aj) == rowep && act_slot(d, rk, l->bg, aj) == aj && ref_push(d, rk, aj) == aj &&
+		if (aj > a0 && epoch(d, rk, aj) == rowep && act_free(d, rk, l->bg, aj) && ref_push(d, rk, aj) == aj &&
 		    (kind == 1 || ref_push(d, rk, aj - d->t[T_RP]) == aj - d->t[T_RP]))
 			a = aj;
 		if (kind == 2 && !d->closed) { /* the row it closes, for later hits */
