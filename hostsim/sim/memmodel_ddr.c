@@ -236,6 +236,10 @@ struct ddr {
 	 * highest bit any of them sets; fbok: they fit */
 	struct fbq { unsigned base, rmul, gmul; uint64_t pat; } fbq[2][7];
 	unsigned fbn[2], fbnq[2], fbb[2], fbw[2], fbok[2];
+	/* the rank's own ones resolved per (xw, rank * bg count + bg): fbn[xw]
+	 * of them from fbx + (xw * ranks * bgs + that) * 7 */
+	struct fbx { uint64_t pat; unsigned bm; } *fbx;
+	unsigned fbg0[2], fbr0[2], fbo0[2]; /* FB_G(d, w, 0, 0), FB_R(d, w, 0), FB_O(d, w, 0) */
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
@@ -443,6 +447,7 @@ static void ddr_destroy(void *st)
 		}
 	free(d->ch);
 	free(d->mtab);
+	free(d->fbx);
 	free(d);
 }
 
@@ -646,6 +651,22 @@ static void bus_need(struct ddr *d)
 		}
 		d->fbnq[xw] = q;
 	}
+	for (int w = 0; w < 2; w++) {
+		d->fbg0[w] = FB_G(d, w, 0, 0);
+		d->fbr0[w] = FB_R(d, w, 0);
+		d->fbo0[w] = FB_O(d, w, 0);
+	}
+	d->fbx = calloc((size_t)2 * d->nra * d->nbg * 7, sizeof *d->fbx);
+	if (!d->fbx)
+		abort();
+	for (int xw = 0; xw < 2; xw++)
+		for (unsigned r = 0; r < d->nra; r++)
+			for (unsigned g = 0; g < d->nbg; g++)
+				for (unsigned i = 0; d->fbok[xw] && i < d->fbn[xw]; i++) {
+					const struct fbq *q = &d->fbq[xw][i];
+					d->fbx[((xw * d->nra + r) * d->nbg + g) * 7 + i] =
+						(struct fbx){ q->pat, q->base + r * q->rmul + g * q->gmul };
+				}
 }
 
 /* Set the slots a..b (inclusive) in bitmap i of the ring occ (nw words). */
@@ -688,19 +709,19 @@ INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, un
 		uint64_t a = x - d->fbb[xw], sh = a & 63;
 		uint64_t *p0 = occ + ((a >> 6) & (nw - 1)) * d->nbm, *p1 = occ + (((a >> 6) + 1) & (nw - 1)) * d->nbm;
 		const struct fbq *q = d->fbq[xw];
+		const struct fbx *e = d->fbx + ((xw * d->nra + rank) * d->nbg + bg) * 7;
 		unsigned n = d->fbn[xw], nq = d->fbnq[xw];
 		if (sh + d->fbw[xw] < 64) { /* within one word */
 			for (unsigned i = 0; i < n; i++)
-				p0[q[i].base + rank * q[i].rmul + bg * q[i].gmul] |= q[i].pat << sh;
+				p0[e[i].bm] |= e[i].pat << sh;
 			for (unsigned i = n; i < nq; i++)
 				for (unsigned r = 0; r < d->nra; r++)
 					if (r != rank)
 						p0[q[i].base + r] |= q[i].pat << sh;
 		} else {
 			for (unsigned i = 0; i < n; i++) {
-				unsigned bm = q[i].base + rank * q[i].rmul + bg * q[i].gmul;
-				p0[bm] |= q[i].pat << sh;
-				p1[bm] |= q[i].pat >> 1 >> (63 - sh);
+				p0[e[i].bm] |= e[i].pat << sh;
+				p1[e[i].bm] |= e[i].pat >> 1 >> (63 - sh);
 			}
 			for (unsigned i = n; i < nq; i++)
 				for (unsigned r = 0; r < d->nra; r++)
@@ -798,7 +819,7 @@ INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, u
 		k = lo;
 	/* the slots this burst may not take: its bank group's, its rank's and
 	 * the other ranks' rules */
-	unsigned ig = FB_G(d, w, rank, bg), ir = FB_R(d, w, rank), io = FB_O(d, w, rank), it = FB_T(d);
+	unsigned ig = d->fbg0[w] + rank * d->nbg + bg, ir = d->fbr0[w] + rank, io = d->fbo0[w] + rank, it = d->nbm - 1;
 	/* each step moves k forward; a full ring of steps is a bug */
 	for (uint64_t step = 0;; step++) {
 		if (step > 4 * (ch->smask + 1) + 1000)
