@@ -498,9 +498,10 @@ static inline void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 	/* (with ddr-xor every row bit is folded into bank group and bank: lines
 	 * that share their low address bits, such as a line and the LLC
 	 * victim it replaces, land in different banks; see resolve) */
-	uint32_t m = 0;
-	unsigned i = 0;
-	for (uint64_t x = la; x; x >>= 8, i++)
+	uint32_t m = d->mtab[0][la & 255] ^ d->mtab[1][la >> 8 & 255] ^ d->mtab[2][la >> 16 & 255] ^
+	             d->mtab[3][la >> 24 & 255];
+	unsigned i = 4;
+	for (uint64_t x = la >> 32; x; x >>= 8, i++)
 		m ^= d->mtab[i][x & 255];
 	l->ch = m & 255;
 	l->ra = m >> 8 & 255;
@@ -911,14 +912,14 @@ static int act_free(const struct ddr *d, const struct drank *rk, unsigned bg, ui
 	const uint64_t *act = rk->act + rk->a0;
 	const uint16_t *abg = rk->act_bg + rk->a0;
 	unsigned n = rk->nact;
-	if (!n || act[n - 1] + d->actwin <= a)
-		return 1;
-	for (unsigned i = 0; i < n; i++) {
+	/* (a does not move: any order; from the latest back to the first a
+	 * window or more behind) */
+	for (unsigned i = n; i--;) {
 		uint64_t x = act[i], rrd;
 		if (x + d->actwin <= a)
-			continue;
-		if (x >= a + d->actwin)
 			break;
+		if (x >= a + d->actwin)
+			continue;
 		rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
 		if (a < x + rrd && x < a + rrd)
 			return 0;
