@@ -170,8 +170,9 @@ struct dbank {
 	uint64_t prow_ep, pact, pre_t; /* its epoch, activate, the precharge */
 };
 
-struct dloc { unsigned ch, ra, bg, ba; int64_t row; };
-struct pwrite { uint64_t la, t; struct dloc l; unsigned bank; /* (ra, bg, ba) as one number */ };
+struct dloc { unsigned ch, ra, bg, ba, bank, rg; int64_t row; }; /* bank: (ra, bg, ba) as one
+	number; rg: (ra, bg) */
+struct pwrite { uint64_t la, t; struct dloc l; };
 
 #define NACT 16
 struct drank {
@@ -217,8 +218,10 @@ struct ddr {
 #define MAXPIECES 12
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
 	unsigned npieces, rowshift;
-	uint32_t (*mtab)[256]; /* per byte of the line address: its bits of ch, ra,
-	                         bg, ba (a byte each), the row's folded in (ddr_map) */
+	uint64_t (*mtab)[256]; /* per byte of the line address: its bits of ch, ra,
+	                         bg, ba (a byte each), the bank's number (16 bits) and
+	                         the rank's bank group's (16), the row's folded in
+	                         (ddr_map) */
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
 	unsigned span;        /* slots within which one burst constrains another */
@@ -238,7 +241,7 @@ struct ddr {
 	unsigned fbn[2], fbnq[2], fbb[2], fbw[2], fbok[2];
 	/* the rank's own ones resolved per (xw, rank * bg count + bg): fbn[xw]
 	 * of them from fbx + (xw * ranks * bgs + that) * 7 */
-	struct fbx { uint64_t pat; unsigned bm; } *fbx;
+	struct fbx { uint64_t pat; unsigned bm; } *fbx, *fbxw[2]; /* fbxw[xw]: xw's */
 	unsigned fbg0[2], fbr0[2], fbo0[2]; /* FB_G(d, w, 0, 0), FB_R(d, w, 0), FB_O(d, w, 0) */
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
@@ -292,6 +295,20 @@ static int ddr_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* Line address bit a flips bit j of field f (and of the bank's and the
+ * rank's bank group's numbers): in d->mtab (see ddr_map). */
+static void map_bit(struct ddr *d, unsigned a, int f, unsigned j)
+{
+	unsigned bgb = d->fbits[F_BG], bab = d->fbits[F_BA];
+	uint64_t m = f == F_CH ? 1ull << j
+	           : f == F_RA ? 1ull << (8 + j) | 1ull << (32 + bgb + bab + j) | 1ull << (48 + bgb + j)
+	           : f == F_BG ? 1ull << (16 + j) | 1ull << (32 + bab + j) | 1ull << (48 + j)
+	                       : 1ull << (24 + j) | 1ull << (32 + j);
+	for (unsigned v = 0; v < 256; v++)
+		if (v >> (a & 7) & 1)
+			d->mtab[a / 8][v] ^= m;
 }
 
 /* Resolve the configuration (preset + overrides) into d; 0 or -1 + err. */
@@ -382,20 +399,13 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 		snprintf(err, errlen, "ddr: out of memory");
 		return -1;
 	}
-	static const unsigned char fo[NF] = { [F_CH] = 0, [F_RA] = 8, [F_BG] = 16, [F_BA] = 24 };
+	unsigned bgb = d->fbits[F_BG], bab = d->fbits[F_BA], nb = bgb + bab;
 	for (unsigned p = 0; p < d->npieces; p++)
-		for (unsigned b = 0; b < d->pbits[p] && d->pf[p] != F_CO; b++) {
-			unsigned a = d->pshift[p] + b;
-			for (unsigned v = 0; v < 256; v++)
-				if (v >> (a & 7) & 1)
-					d->mtab[a / 8][v] ^= 1u << (fo[d->pf[p]] + d->ppos[p] + b);
-		}
-	unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
+		for (unsigned b = 0; b < d->pbits[p] && d->pf[p] != F_CO; b++)
+			map_bit(d, d->pshift[p] + b, d->pf[p], d->ppos[p] + b);
 	for (unsigned a = sh; d->xor && nb && a < 64; a++) {
-		unsigned q = (a - sh) % nb, pos = q < d->fbits[F_BG] ? fo[F_BG] + q : fo[F_BA] + q - d->fbits[F_BG];
-		for (unsigned v = 0; v < 256; v++)
-			if (v >> (a & 7) & 1)
-				d->mtab[a / 8][v] ^= 1u << pos;
+		unsigned q = (a - sh) % nb;
+		map_bit(d, a, q < bgb ? F_BG : F_BA, q < bgb ? q : q - bgb);
 	}
 	d->closed = strcmp(c->ddr_page, "closed") == 0;
 	d->rq = c->ddr_rq;
@@ -498,7 +508,7 @@ static inline void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 	/* (with ddr-xor every row bit is folded into bank group and bank: lines
 	 * that share their low address bits, such as a line and the LLC
 	 * victim it replaces, land in different banks; see resolve) */
-	uint32_t m = d->mtab[0][la & 255] ^ d->mtab[1][la >> 8 & 255] ^ d->mtab[2][la >> 16 & 255] ^
+	uint64_t m = d->mtab[0][la & 255] ^ d->mtab[1][la >> 8 & 255] ^ d->mtab[2][la >> 16 & 255] ^
 	             d->mtab[3][la >> 24 & 255];
 	unsigned i = 4;
 	for (uint64_t x = la >> 32; x; x >>= 8, i++)
@@ -506,7 +516,9 @@ static inline void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 	l->ch = m & 255;
 	l->ra = m >> 8 & 255;
 	l->bg = m >> 16 & 255;
-	l->ba = m >> 24;
+	l->ba = m >> 24 & 255;
+	l->bank = m >> 32 & 0xffff;
+	l->rg = (unsigned)(m >> 48);
 	l->row = (int64_t)(la >> d->rowshift);
 }
 
@@ -660,6 +672,8 @@ static void bus_need(struct ddr *d)
 	d->fbx = calloc((size_t)2 * d->nra * d->nbg * 7, sizeof *d->fbx);
 	if (!d->fbx)
 		abort();
+	d->fbxw[0] = d->fbx;
+	d->fbxw[1] = d->fbx + (size_t)d->nra * d->nbg * 7;
 	for (int xw = 0; xw < 2; xw++)
 		for (unsigned r = 0; r < d->nra; r++)
 			for (unsigned g = 0; g < d->nbg; g++)
@@ -704,13 +718,13 @@ static inline void fb_set(const struct ddr *d, uint64_t *occ, uint64_t nw, unsig
  * rank's), and so sees every committed burst's rules at once; FB_T has
  * the slot itself (a rule of one slot marks nothing more).
  */
-INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned bg, int xw)
+INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned rg, int xw)
 {
 	if (d->fbok[xw] && x >= d->fbb[xw]) { /* every pattern from one slot a */
 		uint64_t a = x - d->fbb[xw], sh = a & 63;
 		uint64_t *p0 = occ + ((a >> 6) & (nw - 1)) * d->nbm, *p1 = occ + (((a >> 6) + 1) & (nw - 1)) * d->nbm;
 		const struct fbq *q = d->fbq[xw];
-		const struct fbx *e = d->fbx + ((xw * d->nra + rank) * d->nbg + bg) * 7;
+		const struct fbx *e = d->fbxw[xw] + rg * 7;
 		unsigned n = d->fbn[xw], nq = d->fbnq[xw];
 		if (sh + d->fbw[xw] < 64) { /* within one word */
 			for (unsigned i = 0; i < n; i++)
@@ -742,7 +756,7 @@ INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, un
 					fb_set(d, occ, nw, e->base + r, x > e->before ? x - e->before : 0, x + e->after);
 			continue;
 		}
-		unsigned bm = e->base + rank * e->rmul + bg * e->gmul;
+		unsigned bm = e->base + (e->kind == 0 ? rg : rank); /* (FB_G or FB_R) */
 		if (e->pat && x >= e->before) { /* the pattern, across at most two words */
 			uint64_t a = x - e->before, sh = a & 63;
 			occ[((a >> 6) & (nw - 1)) * d->nbm + bm] |= e->pat << sh;
@@ -779,7 +793,7 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
 				uint64_t x = ch->slot[j] >> 16;
 				unsigned v = (unsigned)(ch->slot[j] & 0xffff);
 				ns[x & (2 * n - 1)] = ch->slot[j];
-				fb_take(d, no, 2 * n / 64, x, v >> 6 & 15, v & 63, !!(v & SL_W));
+				fb_take(d, no, 2 * n / 64, x, v >> 6 & 15, (v >> 6 & 15) * d->nbg + (v & 63), !!(v & SL_W));
 			}
 		free(ch->slot);
 		free(ch->occ);
@@ -798,8 +812,8 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
  * at most ddr-cap committed slots, a write goes behind everything committed
  * (a drain is one batch).  NOSLOT if none by cmax.  Does not commit.
  */
-INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
-                         int w, uint64_t c0, uint64_t lat, uint64_t cmax)
+INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, const struct dloc *l, int w,
+                      uint64_t c0, uint64_t lat, uint64_t cmax)
 {
 	uint64_t k = (c0 + lat + d->burst - 1) / d->burst;
 	/* the ring holds the slots from shi - 256 cycles on (requests come
@@ -820,7 +834,7 @@ INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, u
 		k = lo;
 	/* the slots this burst may not take: its bank group's, its rank's and
 	 * the other ranks' rules */
-	unsigned ig = d->fbg0[w] + rank * d->nbg + bg, ir = d->fbr0[w] + rank, io = d->fbo0[w] + rank, it = d->nbm - 1;
+	unsigned ig = d->fbg0[w] + l->rg, ir = d->fbr0[w] + l->ra, io = d->fbo0[w] + l->ra, it = d->nbm - 1;
 	/* each step moves k forward; a full ring of steps is a bug */
 	for (uint64_t step = 0;; step++) {
 		if (step > 4 * (ch->smask + 1) + 1000)
@@ -846,10 +860,10 @@ INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, u
 }
 
 /* Commit slot k; returns the data start. */
-INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
+INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, const struct dloc *l, int w)
 {
-	ch->slot[k & ch->smask] = k << 16 | SL(rank, bg, w);
-	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, rank, bg, w);
+	ch->slot[k & ch->smask] = k << 16 | SL(l->ra, l->bg, w);
+	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, l->ra, l->rg, w);
 	if (k + 1 > ch->slast)
 		ch->slast = k + 1;
 	uint64_t s = k * d->burst;
@@ -999,15 +1013,15 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 {
 	struct dchan *ch = &d->ch[l->ch];
 	struct drank *rk = &ch->rk[l->ra];
-	struct dbank *b = &ch->bk[((size_t)l->ra * d->nbg + l->bg) * d->nba + l->ba];
+	struct dbank *b = &ch->bk[l->bank];
 	uint64_t lat = w ? d->t[T_CWL] : d->t[T_CL], k;
 	d->refpushed = 0;
 	if (b->prow == l->row && b->pre_t > te && epoch(d, rk, te) == b->prow_ep) {
 		uint64_t need = w ? d->t[T_CWL] + d->burst + d->t[T_WR] : d->t[T_RTP];
 		if (b->pre_t >= need + mx(te, b->pact + d->t[T_RCD])) {
-			k = bus_find(d, ch, rk, l->ra, l->bg, w, mx(te, b->pact + d->t[T_RCD]), lat, b->pre_t - need);
+			k = bus_find(d, ch, rk, l, w, mx(te, b->pact + d->t[T_RCD]), lat, b->pre_t - need);
 			if (k != NOSLOT && epoch(d, rk, k * d->burst - lat) == b->prow_ep) {
-				uint64_t s = bus_take(d, ch, k, l->ra, l->bg, w);
+				uint64_t s = bus_take(d, ch, k, l, w);
 				count(d, 0);
 				if (d->refpushed)
 					d->st.ref_stalls++;
@@ -1039,7 +1053,7 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 		c0 = a0 + d->t[T_RCD];
 		rowep = epoch(d, rk, a0);
 	}
-	k = bus_find(d, ch, rk, l->ra, l->bg, w, c0, lat, NOSLOT);
+	k = bus_find(d, ch, rk, l, w, c0, lat, NOSLOT);
 	uint64_t c = k * d->burst - lat;
 	if (epoch(d, rk, c) != rowep) {
 		/* a refresh between the activate (or the row's) and the column
@@ -1047,11 +1061,11 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 		a0 = act_find(d, rk, l->bg, mx(rk->ref_off + epoch(d, rk, c) * d->t[T_REFI], b->act_ok));
 		kind = 1;
 		rowep = epoch(d, rk, a0);
-		k = bus_find(d, ch, rk, l->ra, l->bg, w, a0 + d->t[T_RCD], lat, NOSLOT);
+		k = bus_find(d, ch, rk, l, w, a0 + d->t[T_RCD], lat, NOSLOT);
 		c = k * d->burst - lat;
 		d->refpushed = 1;
 	}
-	uint64_t s = bus_take(d, ch, k, l->ra, l->bg, w);
+	uint64_t s = bus_take(d, ch, k, l, w);
 	if (d->refpushed)
 		d->st.ref_stalls++;
 	count(d, kind);
@@ -1126,17 +1140,17 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 	unsigned left = ch->npend, first = 0;
 	while (left > d->lo) {
 		/* the oldest and the writes to its row, out of the queue */
-		while (ch->pend[first].bank == DRAINED)
+		while (ch->pend[first].l.bank == DRAINED)
 			first++;
-		unsigned bank = ch->pend[first].bank, n = 1;
+		unsigned bank = ch->pend[first].l.bank, n = 1;
 		int64_t row = ch->pend[first].l.row;
 		ch->grp[0] = ch->pend[first];
-		ch->pend[first].bank = DRAINED;
+		ch->pend[first].l.bank = DRAINED;
 		ch->pcnt[ch->grp[0].la & (PBUCKETS - 1)]--;
 		for (unsigned i = first + 1; i < ch->npend; i++)
-			if (ch->pend[i].bank == bank && ch->pend[i].l.row == row) {
+			if (ch->pend[i].l.bank == bank && ch->pend[i].l.row == row) {
 				ch->grp[n++] = ch->pend[i];
-				ch->pend[i].bank = DRAINED;
+				ch->pend[i].l.bank = DRAINED;
 				ch->pcnt[ch->pend[i].la & (PBUCKETS - 1)]--;
 			}
 		left -= n;
@@ -1149,7 +1163,7 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 	}
 	unsigned k = 0;
 	for (unsigned i = first; i < ch->npend; i++)
-		if (ch->pend[i].bank != DRAINED)
+		if (ch->pend[i].l.bank != DRAINED)
 			ch->pend[k++] = ch->pend[i];
 	ch->npend = k;
 }
@@ -1172,7 +1186,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 			d->st.wq_wait_t += te - t;
 		}
 		fq_pop(&ch->wq_free);
-		ch->pend[ch->npend++] = (struct pwrite){ la, te, l, (l.ra * d->nbg + l.bg) * d->nba + l.ba };
+		ch->pend[ch->npend++] = (struct pwrite){ la, te, l };
 		ch->pcnt[la & (PBUCKETS - 1)]++;
 		if (ch->npend >= d->hi)
 			drain(d, ch, te);
