@@ -1009,7 +1009,7 @@ static void count(struct ddr *d, int kind)
  *    that still hit it (a drained write's activate waits for its slot
  *    behind the reads already committed).
  */
-static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
+INL uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
 {
 	struct dchan *ch = &d->ch[l->ch];
 	struct drank *rk = &ch->rk[l->ra];
@@ -1097,6 +1097,17 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 	return s;
 }
 
+/* (one copy for reads, one for writes: w is a constant in each) */
+static uint64_t transfer_rd(struct ddr *d, const struct dloc *l, uint64_t te, uint64_t *colp)
+{
+	return transfer(d, l, 0, te, 0, colp);
+}
+
+static uint64_t transfer_wr(struct ddr *d, const struct dloc *l, uint64_t te, int keep, uint64_t *colp)
+{
+	return transfer(d, l, 1, te, keep, colp);
+}
+
 /* ---- queues --------------------------------------------------------------------- */
 
 /* A queue of n slot-free times, all 0 (cap >= 1). */
@@ -1156,7 +1167,7 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 		left -= n;
 		for (unsigned i = 0; i < n; i++) {
 			uint64_t c;
-			transfer(d, &ch->grp[i].l, 1, mx(t, ch->grp[i].t), i + 1 < n, &c);
+			transfer_wr(d, &ch->grp[i].l, mx(t, ch->grp[i].t), i + 1 < n, &c);
 			fq_add(&ch->wq_free, c);
 			d->st.wq_res_t += c - ch->grp[i].t;
 		}
@@ -1219,7 +1230,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		d->st.rq_waits++;
 		d->st.rq_wait_t += te - t;
 	}
-	uint64_t c, s = transfer(d, &l, 0, te, 0, &c);
+	uint64_t c, s = transfer_rd(d, &l, te, &c);
 	fq_pop(q);
 	fq_add(q, c);
 	if (sc) {
