@@ -877,7 +877,7 @@ INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, const struct 
 
 /* The earliest activate at or after a for bank group bg of rank rk: tRRD_S/L
  * from every committed activate on either side, at most four in any tFAW. */
-static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+INL uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
 {
 	/* every pass that moves a moves it past one more activate: at most
 	 * nact + 1 passes (more is a bug: stop rather than spin) */
