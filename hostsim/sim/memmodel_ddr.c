@@ -921,7 +921,7 @@ INL uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, 
 }
 
 /* act_slot(d, rk, bg, a) == a: its first pass, stopping where a would move. */
-static int act_free(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+INL int act_free(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
 {
 	const uint64_t *act = rk->act + rk->a0;
 	const uint16_t *abg = rk->act_bg + rk->a0;
@@ -943,7 +943,7 @@ static int act_free(const struct ddr *d, const struct drank *rk, unsigned bg, ui
 	return 1;
 }
 
-static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a, uint64_t te)
+INL void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a, uint64_t te)
 {
 	/* forget activates that cannot constrain one at te or later (with a
 	 * margin for requests that come slightly out of time order) */
