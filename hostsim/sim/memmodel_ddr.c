@@ -50,6 +50,8 @@
 #define TSH 8
 #define CYC2T(c) ((uint64_t)(c) << TSH)
 #define NOTIME UINT64_MAX
+/* the steps of one request, inlined into it: their calls cost as much as their work */
+#define INL static inline __attribute__((always_inline))
 
 struct ddr;
 static void bus_need(struct ddr *d);
@@ -168,16 +170,18 @@ struct dbank {
 	uint64_t prow_ep, pact, pre_t; /* its epoch, activate, the precharge */
 };
 
-struct dloc { unsigned ch, ra, bg, ba; int64_t row; };
-struct pwrite { uint64_t la, t; struct dloc l; unsigned bank; /* (ra, bg, ba) as one number */ };
+struct dloc { unsigned ch, ra, bg, ba, bank, rg; int64_t row; }; /* bank: (ra, bg, ba) as one
+	number; rg: (ra, bg) */
+struct pwrite { uint64_t la, t; struct dloc l; };
 
 #define NACT 16
 struct drank {
-	uint64_t act[NACT];   /* committed activates, sorted (may lie ahead) */
-	uint16_t act_bg[NACT];
-	unsigned nact;
+	uint64_t act[2 * NACT]; /* committed activates, sorted (may lie ahead): */
+	uint16_t act_bg[2 * NACT];
+	unsigned a0, nact;    /* act[a0 .. a0 + nact), nact <= NACT */
 	uint64_t ref_off;     /* first refresh at ref_off + tREFI */
 	uint64_t ep, ep_t;    /* cache: epoch ep begins at ep_t (ep >= 1) */
+	uint64_t fr_lo, fr_hi; /* cache: no refresh within [fr_lo, fr_hi) */
 };
 
 /* Times at which queue slots free, sorted, the earliest first: a ring
@@ -214,8 +218,10 @@ struct ddr {
 #define MAXPIECES 12
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
 	unsigned npieces, rowshift;
-	unsigned mbytes;      /* bytes of the line address below the row */
-	uint32_t (*mtab)[256]; /* per such byte: its bits of ch, ra, bg, ba (a byte each) */
+	uint64_t (*mtab)[256]; /* per byte of the line address: its bits of ch, ra,
+	                         bg, ba (a byte each), the bank's number (16 bits) and
+	                         the rank's bank group's (16), the row's folded in
+	                         (ddr_map) */
 	uint64_t t[NT];       /* ticks (T_BL unused) */
 	uint64_t tck, burst, front;
 	unsigned span;        /* slots within which one burst constrains another */
@@ -227,6 +233,16 @@ struct ddr {
 	 * or, kind 2, FB_O of every other rank */
 	struct fbe { unsigned before, after, base, rmul, gmul, kind; uint64_t pat; } fbe[2][6];
 	unsigned nfbe[2];
+	/* the same, when every rule of xw fits one word from slot x - fbb:
+	 * the patterns from there (with the slot itself, in FB_T), the rank's
+	 * own first (fbn of them, then the other ranks', kind 2); fbw: the
+	 * highest bit any of them sets; fbok: they fit */
+	struct fbq { unsigned base, rmul, gmul; uint64_t pat; } fbq[2][7];
+	unsigned fbn[2], fbnq[2], fbb[2], fbw[2], fbok[2];
+	/* the rank's own ones resolved per (xw, rank * bg count + bg): fbn[xw]
+	 * of them from fbx + (xw * ranks * bgs + that) * 7 */
+	struct fbx { uint64_t pat; unsigned bm; } *fbx, *fbxw[2]; /* fbxw[xw]: xw's */
+	unsigned fbg0[2], fbr0[2], fbo0[2]; /* FB_G(d, w, 0, 0), FB_R(d, w, 0), FB_O(d, w, 0) */
 	uint64_t keep;        /* slots the ring keeps behind shi */
 	uint64_t actwin;      /* max(tRRD_S, tRRD_L, tFAW) */
 	uint64_t peak;
@@ -279,6 +295,20 @@ static int ddr_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+/* Line address bit a flips bit j of field f (and of the bank's and the
+ * rank's bank group's numbers): in d->mtab (see ddr_map). */
+static void map_bit(struct ddr *d, unsigned a, int f, unsigned j)
+{
+	unsigned bgb = d->fbits[F_BG], bab = d->fbits[F_BA];
+	uint64_t m = f == F_CH ? 1ull << j
+	           : f == F_RA ? 1ull << (8 + j) | 1ull << (32 + bgb + bab + j) | 1ull << (48 + bgb + j)
+	           : f == F_BG ? 1ull << (16 + j) | 1ull << (32 + bab + j) | 1ull << (48 + j)
+	                       : 1ull << (24 + j) | 1ull << (32 + j);
+	for (unsigned v = 0; v < 256; v++)
+		if (v >> (a & 7) & 1)
+			d->mtab[a / 8][v] ^= m;
 }
 
 /* Resolve the configuration (preset + overrides) into d; 0 or -1 + err. */
@@ -358,24 +388,26 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 			return -1;
 		}
 	d->rowshift = sh;
-	/* the mapping as a table per byte of the line address: each bit lands
-	 * in one bit of one field, so the bytes' parts OR together */
-	d->mbytes = (sh + 7) / 8;
-	d->mtab = calloc(d->mbytes ? d->mbytes : 1, sizeof *d->mtab);
+	/* the mapping as a table per byte of the line address: each bit below
+	 * the row lands in one bit of one field, each row bit (with ddr-xor)
+	 * flips one bit of bank group or bank (the fold: row bit j flips bit
+	 * j mod (bank group + bank bits) of bank group, then bank), so the
+	 * bytes' parts XOR together */
+	d->xor = c->ddr_xor;
+	d->mtab = calloc(8, sizeof *d->mtab);
 	if (!d->mtab) {
 		snprintf(err, errlen, "ddr: out of memory");
 		return -1;
 	}
+	unsigned bgb = d->fbits[F_BG], bab = d->fbits[F_BA], nb = bgb + bab;
 	for (unsigned p = 0; p < d->npieces; p++)
-		for (unsigned b = 0; b < d->pbits[p] && d->pf[p] != F_CO; b++) {
-			static const unsigned char fo[NF] = { [F_CH] = 0, [F_RA] = 8, [F_BG] = 16, [F_BA] = 24 };
-			unsigned a = d->pshift[p] + b;
-			for (unsigned v = 0; v < 256; v++)
-				if (v >> (a & 7) & 1)
-					d->mtab[a / 8][v] |= 1u << (fo[d->pf[p]] + d->ppos[p] + b);
-		}
+		for (unsigned b = 0; b < d->pbits[p] && d->pf[p] != F_CO; b++)
+			map_bit(d, d->pshift[p] + b, d->pf[p], d->ppos[p] + b);
+	for (unsigned a = sh; d->xor && nb && a < 64; a++) {
+		unsigned q = (a - sh) % nb;
+		map_bit(d, a, q < bgb ? F_BG : F_BA, q < bgb ? q : q - bgb);
+	}
 	d->closed = strcmp(c->ddr_page, "closed") == 0;
-	d->xor = c->ddr_xor;
 	d->rq = c->ddr_rq;
 	d->wq = c->ddr_wq;
 	d->hi = c->ddr_wq_hi;
@@ -425,6 +457,7 @@ static void ddr_destroy(void *st)
 		}
 	free(d->ch);
 	free(d->mtab);
+	free(d->fbx);
 	free(d);
 }
 
@@ -472,28 +505,21 @@ oom:
 
 static inline void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
 {
-	uint32_t m = d->mtab[0][la & 255];
-	for (unsigned i = 1; i < d->mbytes; i++)
-		m |= d->mtab[i][(la >> 8 * i) & 255];
-	uint64_t row = la >> d->rowshift;
-	unsigned bg = m >> 16 & 255, ba = m >> 24;
-	if (d->xor) {
-		/* fold every row bit into (bank, bank group): lines that share
-		 * their low address bits, such as a line and the LLC victim it
-		 * replaces, land in different banks */
-		unsigned nb = d->fbits[F_BG] + d->fbits[F_BA];
-		uint64_t f = 0;
-		if (nb)
-			for (uint64_t r = row; r; r >>= nb)
-				f ^= r;
-		bg ^= (unsigned)(f & (d->nbg - 1));
-		ba ^= (unsigned)((f >> d->fbits[F_BG]) & (d->nba - 1));
-	}
+	/* (with ddr-xor every row bit is folded into bank group and bank: lines
+	 * that share their low address bits, such as a line and the LLC
+	 * victim it replaces, land in different banks; see resolve) */
+	uint64_t m = d->mtab[0][la & 255] ^ d->mtab[1][la >> 8 & 255] ^ d->mtab[2][la >> 16 & 255] ^
+	             d->mtab[3][la >> 24 & 255];
+	unsigned i = 4;
+	for (uint64_t x = la >> 32; x; x >>= 8, i++)
+		m ^= d->mtab[i][x & 255];
 	l->ch = m & 255;
 	l->ra = m >> 8 & 255;
-	l->bg = bg;
-	l->ba = ba;
-	l->row = (int64_t)row;
+	l->bg = m >> 16 & 255;
+	l->ba = m >> 24 & 255;
+	l->bank = m >> 32 & 0xffff;
+	l->rg = (unsigned)(m >> 48);
+	l->row = (int64_t)(la >> d->rowshift);
 }
 
 void memmodel_ddr_map(const void *st, uint64_t la, unsigned *ch, unsigned *ra, unsigned *bg, unsigned *ba,
@@ -525,14 +551,25 @@ static uint64_t epoch(const struct ddr *d, const struct drank *rk, uint64_t t)
 	return w->ep;
 }
 
-/* The earliest time >= t outside the rank's refresh windows. */
-static uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t)
+/* The earliest time >= t outside the rank's refresh windows (the last
+ * stretch between two windows found is cached). */
+static uint64_t ref_push_slow(const struct ddr *d, const struct drank *rk, uint64_t t)
 {
+	struct drank *w = (struct drank *)rk;
 	uint64_t e = epoch(d, rk, t);
-	if (!e)
-		return t;
 	uint64_t ws = rk->ref_off + e * d->t[T_REFI];
-	return t < ws + d->t[T_RFC] ? ws + d->t[T_RFC] : t;
+	if (e && t < ws + d->t[T_RFC])
+		return ws + d->t[T_RFC];
+	w->fr_lo = e ? ws + d->t[T_RFC] : 0;
+	w->fr_hi = ws + d->t[T_REFI];
+	return t;
+}
+
+static inline uint64_t ref_push(const struct ddr *d, const struct drank *rk, uint64_t t)
+{
+	if (t - rk->fr_lo < rk->fr_hi - rk->fr_lo) /* (t < fr_lo wraps round: no) */
+		return t;
+	return ref_push_slow(d, rk, t);
 }
 
 /* ---- the data bus ------------------------------------------------------------- */
@@ -605,7 +642,46 @@ static void bus_need(struct ddr *d)
 			d->fbe[xw][m++] = *e;
 		}
 		d->nfbe[xw] = m;
+		unsigned b = 0, hi = 0, q = 0;
+		for (unsigned i = 0; i < m; i++) {
+			b = b > d->fbe[xw][i].before ? b : d->fbe[xw][i].before;
+			hi = hi > d->fbe[xw][i].after ? hi : d->fbe[xw][i].after;
+		}
+		d->fbb[xw] = b;
+		d->fbw[xw] = b + hi;
+		d->fbok[xw] = b + hi < 64;
+		if (!d->fbok[xw])
+			continue;
+		d->fbq[xw][q++] = (struct fbq){ FB_T(d), 0, 0, 1ull << b };
+		for (int k2 = 0; k2 < 2; k2++) { /* own rank's, then the others' */
+			for (unsigned i = 0; i < m; i++) {
+				const struct fbe *e = &d->fbe[xw][i];
+				if ((e->kind == 2) == k2)
+					d->fbq[xw][q++] = (struct fbq){ e->base, e->rmul, e->gmul, e->pat << (b - e->before) };
+			}
+			if (!k2)
+				d->fbn[xw] = q;
+		}
+		d->fbnq[xw] = q;
 	}
+	for (int w = 0; w < 2; w++) {
+		d->fbg0[w] = FB_G(d, w, 0, 0);
+		d->fbr0[w] = FB_R(d, w, 0);
+		d->fbo0[w] = FB_O(d, w, 0);
+	}
+	d->fbx = calloc((size_t)2 * d->nra * d->nbg * 7, sizeof *d->fbx);
+	if (!d->fbx)
+		abort();
+	d->fbxw[0] = d->fbx;
+	d->fbxw[1] = d->fbx + (size_t)d->nra * d->nbg * 7;
+	for (int xw = 0; xw < 2; xw++)
+		for (unsigned r = 0; r < d->nra; r++)
+			for (unsigned g = 0; g < d->nbg; g++)
+				for (unsigned i = 0; d->fbok[xw] && i < d->fbn[xw]; i++) {
+					const struct fbq *q = &d->fbq[xw][i];
+					d->fbx[((xw * d->nra + r) * d->nbg + g) * 7 + i] =
+						(struct fbx){ q->pat, q->base + r * q->rmul + g * q->gmul };
+				}
 }
 
 /* Set the slots a..b (inclusive) in bitmap i of the ring occ (nw words). */
@@ -642,8 +718,35 @@ static inline void fb_set(const struct ddr *d, uint64_t *occ, uint64_t nw, unsig
  * rank's), and so sees every committed burst's rules at once; FB_T has
  * the slot itself (a rule of one slot marks nothing more).
  */
-static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned bg, int xw)
+INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, unsigned rank, unsigned rg, int xw)
 {
+	if (d->fbok[xw] && x >= d->fbb[xw]) { /* every pattern from one slot a */
+		uint64_t a = x - d->fbb[xw], sh = a & 63;
+		uint64_t *p0 = occ + ((a >> 6) & (nw - 1)) * d->nbm, *p1 = occ + (((a >> 6) + 1) & (nw - 1)) * d->nbm;
+		const struct fbq *q = d->fbq[xw];
+		const struct fbx *e = d->fbxw[xw] + rg * 7;
+		unsigned n = d->fbn[xw], nq = d->fbnq[xw];
+		if (sh + d->fbw[xw] < 64) { /* within one word */
+			for (unsigned i = 0; i < n; i++)
+				p0[e[i].bm] |= e[i].pat << sh;
+			for (unsigned i = n; i < nq; i++)
+				for (unsigned r = 0; r < d->nra; r++)
+					if (r != rank)
+						p0[q[i].base + r] |= q[i].pat << sh;
+		} else {
+			for (unsigned i = 0; i < n; i++) {
+				p0[e[i].bm] |= e[i].pat << sh;
+				p1[e[i].bm] |= e[i].pat >> 1 >> (63 - sh);
+			}
+			for (unsigned i = n; i < nq; i++)
+				for (unsigned r = 0; r < d->nra; r++)
+					if (r != rank) {
+						p0[q[i].base + r] |= q[i].pat << sh;
+						p1[q[i].base + r] |= q[i].pat >> 1 >> (63 - sh);
+					}
+		}
+		return;
+	}
 	occ[((x >> 6) & (nw - 1)) * d->nbm + FB_T(d)] |= 1ull << (x & 63);
 	for (unsigned i = 0; i < d->nfbe[xw]; i++) {
 		const struct fbe *e = &d->fbe[xw][i];
@@ -653,7 +756,7 @@ static void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x,
 					fb_set(d, occ, nw, e->base + r, x > e->before ? x - e->before : 0, x + e->after);
 			continue;
 		}
-		unsigned bm = e->base + rank * e->rmul + bg * e->gmul;
+		unsigned bm = e->base + (e->kind == 0 ? rg : rank); /* (FB_G or FB_R) */
 		if (e->pat && x >= e->before) { /* the pattern, across at most two words */
 			uint64_t a = x - e->before, sh = a & 63;
 			occ[((a >> 6) & (nw - 1)) * d->nbm + bm] |= e->pat << sh;
@@ -690,7 +793,7 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
 				uint64_t x = ch->slot[j] >> 16;
 				unsigned v = (unsigned)(ch->slot[j] & 0xffff);
 				ns[x & (2 * n - 1)] = ch->slot[j];
-				fb_take(d, no, 2 * n / 64, x, v >> 6 & 15, v & 63, !!(v & SL_W));
+				fb_take(d, no, 2 * n / 64, x, v >> 6 & 15, (v >> 6 & 15) * d->nbg + (v & 63), !!(v & SL_W));
 			}
 		free(ch->slot);
 		free(ch->occ);
@@ -709,23 +812,29 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
  * at most ddr-cap committed slots, a write goes behind everything committed
  * (a drain is one batch).  NOSLOT if none by cmax.  Does not commit.
  */
-static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, unsigned rank, unsigned bg,
-                         int w, uint64_t c0, uint64_t lat, uint64_t cmax)
+INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, const struct dloc *l, int w,
+                      uint64_t c0, uint64_t lat, uint64_t cmax)
 {
 	uint64_t k = (c0 + lat + d->burst - 1) / d->burst;
 	/* the ring holds the slots from shi - 256 cycles on (requests come
 	 * out of time order by far less): nothing older is looked at */
 	if (k > ch->shi) {
 		ch->shi = k;
-		ring_fit(d, ch, k);
+		/* (ring_fit's work, when there is any) */
+		uint64_t low = k > d->keep ? k - d->keep : 0;
+		if (low >> 6 > ch->slow >> 6 || k + d->span + 64 > mx(low, ch->slow) + ch->smask)
+			ring_fit(d, ch, k);
+		else if (low > ch->slow)
+			ch->slow = low;
 	}
 	uint64_t lo = w ? ch->slast : ch->slast > d->cap && !d->nocap ? ch->slast - d->cap : 0;
-	lo = mx(lo, ch->shi > d->keep - d->span ? ch->shi - (d->keep - d->span) : 0);
+	uint64_t ks = d->keep - d->span;
+	lo = mx(lo, ch->shi > ks ? ch->shi - ks : 0);
 	if (k < lo)
 		k = lo;
 	/* the slots this burst may not take: its bank group's, its rank's and
 	 * the other ranks' rules */
-	unsigned ig = FB_G(d, w, rank, bg), ir = FB_R(d, w, rank), io = FB_O(d, w, rank), it = FB_T(d);
+	unsigned ig = d->fbg0[w] + l->rg, ir = d->fbr0[w] + l->ra, io = d->fbo0[w] + l->ra, it = d->nbm - 1;
 	/* each step moves k forward; a full ring of steps is a bug */
 	for (uint64_t step = 0;; step++) {
 		if (step > 4 * (ch->smask + 1) + 1000)
@@ -741,7 +850,7 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 		}
 		if (k + d->span + 64 > ch->slow + ch->smask)
 			ring_fit(d, ch, k);
-		const uint64_t *p = ch->occ + ((k >> 6) & ((ch->smask + 1) / 64 - 1)) * d->nbm;
+		const uint64_t *p = ch->occ + ((k >> 6) & (ch->smask >> 6)) * d->nbm;
 		uint64_t word = (p[ig] | p[ir] | p[io] | p[it]) >> (k & 63);
 		if (!(word & 1))
 			return k;
@@ -751,10 +860,10 @@ static uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk
 }
 
 /* Commit slot k; returns the data start. */
-static uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned rank, unsigned bg, int w)
+INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, const struct dloc *l, int w)
 {
-	ch->slot[k & ch->smask] = k << 16 | SL(rank, bg, w);
-	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, rank, bg, w);
+	ch->slot[k & ch->smask] = k << 16 | SL(l->ra, l->bg, w);
+	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, l->ra, l->rg, w);
 	if (k + 1 > ch->slast)
 		ch->slast = k + 1;
 	uint64_t s = k * d->burst;
@@ -768,32 +877,39 @@ static uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, unsigned r
 
 /* The earliest activate at or after a for bank group bg of rank rk: tRRD_S/L
  * from every committed activate on either side, at most four in any tFAW. */
-static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+INL uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
 {
 	/* every pass that moves a moves it past one more activate: at most
 	 * nact + 1 passes (more is a bug: stop rather than spin) */
-	if (!rk->nact || rk->act[rk->nact - 1] + d->actwin <= a)
+	const uint64_t *act = rk->act + rk->a0;
+	const uint16_t *abg = rk->act_bg + rk->a0;
+	unsigned n = rk->nact;
+	if (!n || act[n - 1] + d->actwin <= a)
 		return a; /* (sorted: the latest lies a window or more behind) */
+	/* (sorted: activates a window or more behind do not bind, nor later,
+	 * as a only moves forward) */
+	unsigned first = n - 1;
+	while (first && act[first - 1] + d->actwin > a)
+		first--;
 	unsigned pass = 0;
 	for (int moved = 1; moved; pass++) {
-		if (pass > rk->nact + 1)
+		if (pass > n + 1)
 			stuck("act_slot");
 		moved = 0;
-		for (unsigned i = 0; i < rk->nact; i++) {
-			uint64_t x = rk->act[i], rrd;
-			/* (sorted: activates a window or more away do not bind) */
+		for (unsigned i = first; i < n; i++) {
+			uint64_t x = act[i], rrd;
 			if (x + d->actwin <= a)
 				continue;
 			if (x >= a + d->actwin)
 				break;
-			rrd = rk->act_bg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+			rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
 			if (a < x + rrd && x < a + rrd) {
 				a = x + rrd;
 				moved = 1;
 			}
 			/* act[i..i+3] and a within one tFAW window: five activates */
-			if (i + 3 < rk->nact) {
-				uint64_t lo = a < x ? a : x, hi = mx(a, rk->act[i + 3]);
+			if (i + 3 < n) {
+				uint64_t lo = a < x ? a : x, hi = mx(a, act[i + 3]);
 				if (hi - lo < d->t[T_FAW] && a + d->t[T_FAW] > x) {
 					a = x + d->t[T_FAW];
 					moved = 1;
@@ -804,38 +920,63 @@ static uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned b
 	return a;
 }
 
-static void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a, uint64_t te)
+/* act_slot(d, rk, bg, a) == a: its first pass, stopping where a would move. */
+INL int act_free(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+{
+	const uint64_t *act = rk->act + rk->a0;
+	const uint16_t *abg = rk->act_bg + rk->a0;
+	unsigned n = rk->nact;
+	/* (a does not move: any order; from the latest back to the first a
+	 * window or more behind) */
+	for (unsigned i = n; i--;) {
+		uint64_t x = act[i], rrd;
+		if (x + d->actwin <= a)
+			break;
+		if (x >= a + d->actwin)
+			continue;
+		rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+		if (a < x + rrd && x < a + rrd)
+			return 0;
+		if (i + 3 < n && mx(a, act[i + 3]) - (a < x ? a : x) < d->t[T_FAW] && a + d->t[T_FAW] > x)
+			return 0;
+	}
+	return 1;
+}
+
+INL void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t a, uint64_t te)
 {
 	/* forget activates that cannot constrain one at te or later (with a
 	 * margin for requests that come slightly out of time order) */
 	uint64_t old = te > d->t[T_FAW] + CYC2T(32) ? te - d->t[T_FAW] - CYC2T(32) : 0;
-	unsigned drop = 0;
-	while (drop < rk->nact && rk->act[drop] < old)
-		drop++;
-	if (drop) {
-		memmove(rk->act, rk->act + drop, (rk->nact - drop) * sizeof rk->act[0]);
-		memmove(rk->act_bg, rk->act_bg + drop, (rk->nact - drop) * sizeof rk->act_bg[0]);
-		rk->nact -= drop;
-	}
 	unsigned n = rk->nact;
-	if (n == NACT) { /* forget the oldest */
-		memmove(rk->act, rk->act + 1, (NACT - 1) * sizeof rk->act[0]);
-		memmove(rk->act_bg, rk->act_bg + 1, (NACT - 1) * sizeof rk->act_bg[0]);
+	while (n && rk->act[rk->a0] < old) { /* (the head moves; no copying) */
+		rk->a0++;
 		n--;
 	}
+	if (n == NACT) { /* forget the oldest */
+		rk->a0++;
+		n--;
+	}
+	if (rk->a0 + n == 2 * NACT) { /* no room after: back to the start */
+		memmove(rk->act, rk->act + rk->a0, n * sizeof rk->act[0]);
+		memmove(rk->act_bg, rk->act_bg + rk->a0, n * sizeof rk->act_bg[0]);
+		rk->a0 = 0;
+	}
+	uint64_t *act = rk->act + rk->a0;
+	uint16_t *abg = rk->act_bg + rk->a0;
 	unsigned i = n;
-	while (i > 0 && rk->act[i - 1] > a) {
-		rk->act[i] = rk->act[i - 1];
-		rk->act_bg[i] = rk->act_bg[i - 1];
+	while (i > 0 && act[i - 1] > a) {
+		act[i] = act[i - 1];
+		abg[i] = abg[i - 1];
 		i--;
 	}
-	rk->act[i] = a;
-	rk->act_bg[i] = (uint16_t)bg;
+	act[i] = a;
+	abg[i] = (uint16_t)bg;
 	rk->nact = n + 1;
 }
 
 /* The earliest activate at or after a outside the refresh windows. */
-static uint64_t act_find(struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
+INL uint64_t act_find(struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
 {
 	a = act_slot(d, rk, bg, a);
 	for (uint64_t ap; (ap = ref_push(d, rk, a)) != a; d->refpushed = 1)
@@ -868,19 +1009,19 @@ static void count(struct ddr *d, int kind)
  *    that still hit it (a drained write's activate waits for its slot
  *    behind the reads already committed).
  */
-static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
+INL uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
 {
 	struct dchan *ch = &d->ch[l->ch];
 	struct drank *rk = &ch->rk[l->ra];
-	struct dbank *b = &ch->bk[((size_t)l->ra * d->nbg + l->bg) * d->nba + l->ba];
+	struct dbank *b = &ch->bk[l->bank];
 	uint64_t lat = w ? d->t[T_CWL] : d->t[T_CL], k;
 	d->refpushed = 0;
 	if (b->prow == l->row && b->pre_t > te && epoch(d, rk, te) == b->prow_ep) {
 		uint64_t need = w ? d->t[T_CWL] + d->burst + d->t[T_WR] : d->t[T_RTP];
 		if (b->pre_t >= need + mx(te, b->pact + d->t[T_RCD])) {
-			k = bus_find(d, ch, rk, l->ra, l->bg, w, mx(te, b->pact + d->t[T_RCD]), lat, b->pre_t - need);
+			k = bus_find(d, ch, rk, l, w, mx(te, b->pact + d->t[T_RCD]), lat, b->pre_t - need);
 			if (k != NOSLOT && epoch(d, rk, k * d->burst - lat) == b->prow_ep) {
-				uint64_t s = bus_take(d, ch, k, l->ra, l->bg, w);
+				uint64_t s = bus_take(d, ch, k, l, w);
 				count(d, 0);
 				if (d->refpushed)
 					d->st.ref_stalls++;
@@ -912,7 +1053,7 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 		c0 = a0 + d->t[T_RCD];
 		rowep = epoch(d, rk, a0);
 	}
-	k = bus_find(d, ch, rk, l->ra, l->bg, w, c0, lat, NOSLOT);
+	k = bus_find(d, ch, rk, l, w, c0, lat, NOSLOT);
 	uint64_t c = k * d->burst - lat;
 	if (epoch(d, rk, c) != rowep) {
 		/* a refresh between the activate (or the row's) and the column
@@ -920,18 +1061,18 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 		a0 = act_find(d, rk, l->bg, mx(rk->ref_off + epoch(d, rk, c) * d->t[T_REFI], b->act_ok));
 		kind = 1;
 		rowep = epoch(d, rk, a0);
-		k = bus_find(d, ch, rk, l->ra, l->bg, w, a0 + d->t[T_RCD], lat, NOSLOT);
+		k = bus_find(d, ch, rk, l, w, a0 + d->t[T_RCD], lat, NOSLOT);
 		c = k * d->burst - lat;
 		d->refpushed = 1;
 	}
-	uint64_t s = bus_take(d, ch, k, l->ra, l->bg, w);
+	uint64_t s = bus_take(d, ch, k, l, w);
 	if (d->refpushed)
 		d->st.ref_stalls++;
 	count(d, kind);
 	if (kind) {
 		/* as late as the slot allows, if every rule holds there */
 		uint64_t a = a0, aj = c - d->t[T_RCD];
-		if (aj > a0 && epoch(d, rk, aj) == rowep && act_slot(d, rk, l->bg, aj) == aj && ref_push(d, rk, aj) == aj &&
+		if (aj > a0 && epoch(d, rk, aj) == rowep && act_free(d, rk, l->bg, aj) && ref_push(d, rk, aj) == aj &&
 		    (kind == 1 || ref_push(d, rk, aj - d->t[T_RP]) == aj - d->t[T_RP]))
 			a = aj;
 		if (kind == 2 && !d->closed) { /* the row it closes, for later hits */
@@ -956,6 +1097,17 @@ static uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te
 	return s;
 }
 
+/* (one copy for reads, one for writes: w is a constant in each) */
+static uint64_t transfer_rd(struct ddr *d, const struct dloc *l, uint64_t te, uint64_t *colp)
+{
+	return transfer(d, l, 0, te, 0, colp);
+}
+
+static uint64_t transfer_wr(struct ddr *d, const struct dloc *l, uint64_t te, int keep, uint64_t *colp)
+{
+	return transfer(d, l, 1, te, keep, colp);
+}
+
 /* ---- queues --------------------------------------------------------------------- */
 
 /* A queue of n slot-free times, all 0 (cap >= 1). */
@@ -978,7 +1130,7 @@ static void fq_pop(struct fq *q)
 	q->n--;
 }
 
-static void fq_add(struct fq *q, uint64_t x)
+INL void fq_add(struct fq *q, uint64_t x)
 {
 	unsigned i = q->n;
 	for (; i && q->v[(q->head + i - 1) & q->mask] > x; i--)
@@ -999,30 +1151,30 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 	unsigned left = ch->npend, first = 0;
 	while (left > d->lo) {
 		/* the oldest and the writes to its row, out of the queue */
-		while (ch->pend[first].bank == DRAINED)
+		while (ch->pend[first].l.bank == DRAINED)
 			first++;
-		unsigned bank = ch->pend[first].bank, n = 1;
+		unsigned bank = ch->pend[first].l.bank, n = 1;
 		int64_t row = ch->pend[first].l.row;
 		ch->grp[0] = ch->pend[first];
-		ch->pend[first].bank = DRAINED;
+		ch->pend[first].l.bank = DRAINED;
 		ch->pcnt[ch->grp[0].la & (PBUCKETS - 1)]--;
 		for (unsigned i = first + 1; i < ch->npend; i++)
-			if (ch->pend[i].bank == bank && ch->pend[i].l.row == row) {
+			if (ch->pend[i].l.bank == bank && ch->pend[i].l.row == row) {
 				ch->grp[n++] = ch->pend[i];
-				ch->pend[i].bank = DRAINED;
+				ch->pend[i].l.bank = DRAINED;
 				ch->pcnt[ch->pend[i].la & (PBUCKETS - 1)]--;
 			}
 		left -= n;
 		for (unsigned i = 0; i < n; i++) {
 			uint64_t c;
-			transfer(d, &ch->grp[i].l, 1, mx(t, ch->grp[i].t), i + 1 < n, &c);
+			transfer_wr(d, &ch->grp[i].l, mx(t, ch->grp[i].t), i + 1 < n, &c);
 			fq_add(&ch->wq_free, c);
 			d->st.wq_res_t += c - ch->grp[i].t;
 		}
 	}
 	unsigned k = 0;
 	for (unsigned i = first; i < ch->npend; i++)
-		if (ch->pend[i].bank != DRAINED)
+		if (ch->pend[i].l.bank != DRAINED)
 			ch->pend[k++] = ch->pend[i];
 	ch->npend = k;
 }
@@ -1045,7 +1197,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 			d->st.wq_wait_t += te - t;
 		}
 		fq_pop(&ch->wq_free);
-		ch->pend[ch->npend++] = (struct pwrite){ la, te, l, (l.ra * d->nbg + l.bg) * d->nba + l.ba };
+		ch->pend[ch->npend++] = (struct pwrite){ la, te, l };
 		ch->pcnt[la & (PBUCKETS - 1)]++;
 		if (ch->npend >= d->hi)
 			drain(d, ch, te);
@@ -1078,7 +1230,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		d->st.rq_waits++;
 		d->st.rq_wait_t += te - t;
 	}
-	uint64_t c, s = transfer(d, &l, 0, te, 0, &c);
+	uint64_t c, s = transfer_rd(d, &l, te, &c);
 	fq_pop(q);
 	fq_add(q, c);
 	if (sc) {
