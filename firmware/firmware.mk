@@ -1,8 +1,9 @@
 # The image: build/images/<platform>.elf for each platform in IMAGE_PLATFORMS.
 #
-# Every platform/<p>/platform.mk sets PLAT_<p>_MODE (M or S), PLAT_<p>_LDS (link
-# script) and PLAT_<p>_SRCS (its sources, including the privilege-mode layer
-# from platform/common/).  The firmware sources below are built once per
+# Every platform/<dir>/platform.mk defines a platform <p> (the directory is
+# named for the machine: harness holds cva6, tiles openpiton): it sets
+# PLAT_<p>_MODE (M or S), PLAT_<p>_LDS (link script) and PLAT_<p>_SRCS (its
+# sources: its own, and the privilege-mode layer from platform/common/).  The firmware sources below are built once per
 # platform, objects under build/obj/<p>/.  Every firmware/suites/*.c is
 # built in: a new suite is its file and one line in suites.c's table.
 
@@ -15,7 +16,7 @@ FW_SRCS := firmware/start.S firmware/boot.c firmware/hart.c firmware/state.c fir
 
 FW_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-$(foreach p,$(IMAGE_PLATFORMS),$(eval include platform/$(p)/platform.mk))
+$(foreach m,$(sort $(wildcard platform/*/platform.mk)),$(eval include $(m)))
 
 # A platform that sets PLAT_<p>_PIE := 1 gets a position-independent image:
 # linked with --emit-relocs, then tools/relocs.c checks that every address is
@@ -42,7 +43,7 @@ $(FW_OBJ)/$(1)/%.c.o: %.c
 $(FW_OBJ)/$(1)/plat.flags: FORCE
 	@mkdir -p $$(dir $$@)
 	@echo '$$(PLAT_$(1)_CFLAGS)' | cmp -s - $$@ || echo '$$(PLAT_$(1)_CFLAGS)' >$$@
-$$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(filter platform/$(1)/%,$$(PLAT_$(1)_SRCS))): $(FW_OBJ)/$(1)/plat.flags
+$$(patsubst %,$(FW_OBJ)/$(1)/%.o,$$(filter-out platform/common/%,$$(PLAT_$(1)_SRCS))): $(FW_OBJ)/$(1)/plat.flags
 
 # The version (git describe) is in boot.c's hdr record: rebuilt when it changes
 $(FW_OBJ)/$(1)/version.txt: FORCE

@@ -56,7 +56,7 @@ struct platform {
 
 	/*
 	 * Optional (0 / NULL: the common behaviour), for targets whose device
-	 * tree or end of run need help (platform/cva6, platform/openpiton).
+	 * tree or end of run need help (platform/harness: cva6, platform/tiles: openpiton).
 	 */
 	/* Hz: the true timebase, used instead of the FDT's (a DTB known to lie). */
 	uint64_t timebase;

@@ -9,7 +9,7 @@ $(error OPENPITON_END must be pass or metro, not '$(OPENPITON_END)')
 endif
 PLAT_openpiton_MODE := M
 PLAT_openpiton_LDS  := linker/openpiton.ld
-PLAT_openpiton_SRCS := platform/openpiton/openpiton.c platform/openpiton/pass_fail.S \
+PLAT_openpiton_SRCS := platform/tiles/tiles.c platform/tiles/pass_fail.S \
                        platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c \
                        platform/common/mmode.c platform/common/trap_m.S platform/common/timer.c
 PLAT_openpiton_CFLAGS := -DOPENPITON_METRO=$(if $(filter metro,$(OPENPITON_END)),1,0)
