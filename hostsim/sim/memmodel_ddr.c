@@ -875,6 +875,21 @@ INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, const struct 
 
 /* ---- one transfer: bank commands and the data burst -------------------------- */
 
+/* The earliest activate at or after a (bank group bg) that the rank's
+ * activate i allows (act, abg: the rank's n activates from its head):
+ * tRRD_S/L from it on either side, and not a fifth activate in one tFAW
+ * window with act[i..i+3].  a itself when neither binds. */
+INL uint64_t act_rule(const struct ddr *d, const uint64_t *act, const uint16_t *abg, unsigned n, unsigned i,
+                      unsigned bg, uint64_t a)
+{
+	uint64_t x = act[i], rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+	if (a < x + rrd && x < a + rrd)
+		a = x + rrd;
+	if (i + 3 < n && mx(a, act[i + 3]) - (a < x ? a : x) < d->t[T_FAW] && a + d->t[T_FAW] > x)
+		a = x + d->t[T_FAW];
+	return a;
+}
+
 /* The earliest activate at or after a for bank group bg of rank rk: tRRD_S/L
  * from every committed activate on either side, at most four in any tFAW. */
 INL uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, uint64_t a)
@@ -897,23 +912,15 @@ INL uint64_t act_slot(const struct ddr *d, const struct drank *rk, unsigned bg, 
 			stuck("act_slot");
 		moved = 0;
 		for (unsigned i = first; i < n; i++) {
-			uint64_t x = act[i], rrd;
+			uint64_t x = act[i];
 			if (x + d->actwin <= a)
 				continue;
 			if (x >= a + d->actwin)
 				break;
-			rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
-			if (a < x + rrd && x < a + rrd) {
-				a = x + rrd;
+			uint64_t b = act_rule(d, act, abg, n, i, bg, a);
+			if (b != a) {
+				a = b;
 				moved = 1;
-			}
-			/* act[i..i+3] and a within one tFAW window: five activates */
-			if (i + 3 < n) {
-				uint64_t lo = a < x ? a : x, hi = mx(a, act[i + 3]);
-				if (hi - lo < d->t[T_FAW] && a + d->t[T_FAW] > x) {
-					a = x + d->t[T_FAW];
-					moved = 1;
-				}
 			}
 		}
 	}
@@ -929,15 +936,12 @@ INL int act_free(const struct ddr *d, const struct drank *rk, unsigned bg, uint6
 	/* (a does not move: any order; from the latest back to the first a
 	 * window or more behind) */
 	for (unsigned i = n; i--;) {
-		uint64_t x = act[i], rrd;
+		uint64_t x = act[i];
 		if (x + d->actwin <= a)
 			break;
 		if (x >= a + d->actwin)
 			continue;
-		rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
-		if (a < x + rrd && x < a + rrd)
-			return 0;
-		if (i + 3 < n && mx(a, act[i + 3]) - (a < x ? a : x) < d->t[T_FAW] && a + d->t[T_FAW] > x)
+		if (act_rule(d, act, abg, n, i, bg, a) != a)
 			return 0;
 	}
 	return 1;
