@@ -474,12 +474,25 @@ static void test_median(void **state)
 	assert_true(b[0] == 4 && b[1] == 1 && b[2] == 3 && b[3] == 2);
 }
 
+/* The cache levels of the random sweep s over pts[0..n-1] (sizes and ns per
+ * load set by the caller; cycles per load: twice the ns, a 2 GHz core),
+ * with the default plateau options. */
+static void find_levels(struct lat_set *s, struct lat_point *pts, int n, struct cache_levels *cl)
+{
+	struct plateau_opts o;
+	for (int i = 0; i < n; i++)
+		pts[i].cpl = pts[i].nspl * 2;
+	s->pts = pts;
+	s->n = (size_t)n;
+	plateau_defaults(&o);
+	cache_levels_find(s, &o, cl);
+}
+
 static void test_cache_levels_files(void **state)
 {
 	struct lat_set s = { "random", 64, NULL, 0 };
 	struct lat_point pts[16];
 	struct cache_levels cl;
-	struct plateau_opts o;
 	struct csv_table t;
 	struct outdir od;
 	char path[256], *txt;
@@ -488,12 +501,8 @@ static void test_cache_levels_files(void **state)
 	for (int i = 0; i < 16; i++) {
 		pts[i].size = 512ull << i;
 		pts[i].nspl = pts[i].size <= 32768 ? 2.0 : 60.0;
-		pts[i].cpl = pts[i].nspl * 2;
 	}
-	s.pts = pts;
-	s.n = 16;
-	plateau_defaults(&o);
-	cache_levels_find(&s, &o, &cl);
+	find_levels(&s, pts, 16, &cl);
 	assert_int_equal(cl.n, 2);
 	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
 	assert_int_equal(write_cache_levels(&cl, &od), 0);
@@ -525,28 +534,22 @@ static void test_cache_levels_rising_end(void **state)
 	struct lat_set s = { "random", 64, NULL, 0 };
 	struct lat_point pts[12];
 	struct cache_levels cl;
-	struct plateau_opts o;
 	char name[32];
 
 	(void)state;
 	for (int i = 0; i < 12; i++) {
 		pts[i].size = 512ull << i; /* 512 B .. 1 MiB */
 		pts[i].nspl = pts[i].size <= 32768 ? 2.0 : pts[i].size <= 262144 ? 8.0 : 8.0 + 10 * (i - 9);
-		pts[i].cpl = pts[i].nspl * 2;
 	}
-	s.pts = pts;
-	s.n = 12;
-	plateau_defaults(&o);
-	cache_levels_find(&s, &o, &cl);
+	find_levels(&s, pts, 12, &cl);
 	assert_int_equal(cl.n, 2);
 	assert_true(cl.rising);
 	assert_false(cache_level_is_memory(&cl, 1));
 	cache_level_name(name, sizeof(name), &cl, 1);
 	assert_string_equal(name, "L2");
 	/* the same sweep ending on its plateau: memory */
-	s.n = 10;
 	cache_levels_free(&cl);
-	cache_levels_find(&s, &o, &cl);
+	find_levels(&s, pts, 10, &cl);
 	assert_int_equal(cl.n, 2);
 	assert_false(cl.rising);
 	cache_level_name(name, sizeof(name), &cl, 1);
