@@ -225,6 +225,17 @@ static uint64_t sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t
 	}
 	uint64_t start = max64(*t, h->sb_issue + 1);
 	uint64_t done = tm_store(s, h->id, addr, size, start);
+	while (UNLIKELY(done & MEMSYS_HELD)) {
+		/* its line must be read and the controller cannot take the
+		 * read yet: the buffer sends in order, so nothing behind it
+		 * goes first, and issue stalls until it has gone (a store
+		 * buffer that took more stores would commit them to memory
+		 * ahead of what other harts send meanwhile) */
+		start = done & ~MEMSYS_HELD;
+		h->stall_cycles += start - *t;
+		*t = start + 1;
+		done = tm_store(s, h->id, addr, size, start);
+	}
 	h->sb[(h->sb_head + h->sb_count) % SIM_SB_MAX] = done;
 	h->sb_count++;
 	h->sb_issue = start;
@@ -272,6 +283,11 @@ static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint6
 	return done;
 }
 
+/* A load memsys held (MEMSYS_HELD | c): issue stalls until cycle c, when
+ * it is issued again (load_held below load_timing). */
+static uint64_t load_held(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size,
+                          uint64_t held);
+
 static __attribute__((noinline)) uint64_t load_miss_any(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti0,
                                                         uint64_t ti, uint64_t line, uint64_t done)
 {
@@ -299,8 +315,11 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 access:;
 	int miss = 0;
 	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
-	if (miss)
+	if (miss) {
+		if (UNLIKELY(done & MEMSYS_HELD))
+			return load_held(s, h, t, ti, addr, size, done);
 		return load_miss_n(h, t, ti0, ti, line, done, n);
+	}
 	return done;
 }
 
@@ -331,11 +350,22 @@ static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uin
 	int miss = 0;
 	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
 	if (miss) {
+		if (UNLIKELY(done & MEMSYS_HELD))
+			return load_held(s, h, t, ti, addr, size, done);
 		if (LIKELY(s->opt.mshrs == 8))
 			return load_miss_n(h, t, ti, ti, addr & tm_line_mask, done, 8);
 		return load_miss_any(s, h, t, ti, ti, addr & tm_line_mask, done);
 	}
 	return done;
+}
+
+static __attribute__((noinline)) uint64_t load_held(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti,
+                                                    uint64_t addr, unsigned size, uint64_t held)
+{
+	uint64_t at = held & ~MEMSYS_HELD;
+	h->stall_cycles += at - ti;
+	*t = max64(*t, at + 1);
+	return load_timing(s, h, t, at, addr, size);
 }
 
 static ALWAYS_INLINE void wait_loads(struct sim *s, struct sim_hart *h, uint64_t *t)

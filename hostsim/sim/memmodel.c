@@ -406,17 +406,17 @@ static void dram_destroy(void *st)
 #define KEYS(k) k, sizeof(k) / sizeof(k[0])
 static const struct memmodel_ops fixed_ops = {
 	"fixed", "mem-latency cycles for every transfer, unlimited bandwidth", NOKEYS, NULL, NULL,
-	fixed_create, fixed_request, fixed_stats, fixed_peak, free,
+	fixed_create, fixed_request, fixed_stats, fixed_peak, free, NULL,
 };
 static const struct memmodel_ops md1_ops = {
 	"md1", "one FIFO server at peak-gbps plus mem-latency (M/D/1 queue)", NOKEYS, NULL, NULL,
-	md1_create, md1_request, md1_stats, md1_peak, free,
+	md1_create, md1_request, md1_stats, md1_peak, free, NULL,
 };
 static const struct memmodel_ops dram_ops = {
 	"simple-dram", "banks, open rows and a shared data bus per channel, no JEDEC timing (the dram-* keys; "
 	"alias: dram)",
 	KEYS(dram_keys), dram_defaults, dram_check,
-	dram_create, dram_request, dram_stats, dram_peak, dram_destroy,
+	dram_create, dram_request, dram_stats, dram_peak, dram_destroy, NULL,
 };
 static const struct memmodel_ops *const models[] = { &fixed_ops, &md1_ops, &dram_ops, &memmodel_ddr,
                                                      &memmodel_mess };

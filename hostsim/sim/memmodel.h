@@ -53,6 +53,13 @@ struct memmodel_ops {
 	/* Peak bandwidth in MB/s, 0 = unlimited. */
 	uint64_t (*peak_mbps)(const void *st);
 	void (*destroy)(void *st);
+	/* NULL, or: the earliest cycle >= now at which a read of line_addr
+	 * from src arriving at `now` can enter the controller (now when it
+	 * can at once).  Nothing changes: memsys asks before a demand read
+	 * and, while the answer is later, holds the access (memsys.h's
+	 * MEMSYS_HELD), so a read that waits at the controller's ingress is
+	 * not committed ahead of requests that arrive while it waits. */
+	uint64_t (*admit)(void *st, uint64_t line_addr, uint64_t now, unsigned src);
 };
 
 struct memmodel {

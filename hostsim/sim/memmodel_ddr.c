@@ -24,7 +24,12 @@
  *    allows, keeping the replaced row open for the hits still to come; the
  *    activates of a rank keep tRRD_S/L and tFAW on either side;
  *  - a read waits to enter the read queue while it is full (its slot frees
- *    when its column command issues); the wait is part of its latency;
+ *    when its column command issues), or while its source (the requesting
+ *    hart) holds ddr-src-rq entries of it; the wait is part of its
+ *    latency.  Such a read is not committed while it waits: memsys asks
+ *    first (ddr_admit) and the core holds the access until it can enter,
+ *    so reads that arrive meanwhile from other harts are not queued behind
+ *    reads that could not have been in the queue yet;
  *  - ddr-fair N (0 = off): N read-queue entries are kept for a source (the
  *    requesting hart) with no read queued, which takes one when the shared
  *    ones are full, without the cap, the ring looking 4096 cycles back (see
@@ -135,6 +140,7 @@ static const struct memsys_key ddr_keys[] = {
 	{ "ddr-wq-lo", K_U32, OFF(ddr_wq_lo), 0, 1024, "ddr: write drain stops at this many" },
 	{ "ddr-cap", K_U32, OFF(ddr_cap), 0, 100000, "ddr: starvation cap: a read's burst goes at most this many bus slots before the latest committed one" },
 	{ "ddr-fair", K_U32, OFF(ddr_fair), 0, 1023, "ddr: read-queue entries kept for a hart with no read queued (< ddr-rq; 0 = off: first come first served)" },
+	{ "ddr-src-rq", K_U32, OFF(ddr_src_rq), 0, 1024, "ddr: read-queue entries one hart may hold, its further reads waiting to enter (0 = off: up to ddr-rq)" },
 	{ "ddr-frontend", K_U32, OFF(ddr_frontend), 0, 100000, "ddr: on-chip path LLC -> controller -> LLC, core cycles" },
 };
 
@@ -155,6 +161,7 @@ static void ddr_defaults(struct memsys_cfg *c)
 	c->ddr_cap = 64;
 	c->ddr_frontend = 40;
 	c->ddr_fair = 0;
+	c->ddr_src_rq = 8;
 }
 
 /* ---- the resolved configuration and the state ------------------------------ */
@@ -200,6 +207,7 @@ struct dchan {
 	struct fq rq_free;    /* when each read-queue slot frees (the
 	                         ddr-rq - ddr-fair shared ones) */
 	struct fq rq_kept;    /* the same for the ddr-fair kept ones */
+	struct fq *src_rq;    /* --ddr-src-rq: per source, the same for its entries */
 	uint64_t src_col[MEMSYS_MAX_HARTS]; /* per source: its latest read's
 	                         column command (none queued from then on) */
 	struct fq wq_free;    /* the same for the write-queue slots not held
@@ -213,7 +221,7 @@ struct dchan {
 };
 
 struct ddr {
-	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap, fair;
+	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap, fair, srcq;
 	unsigned fbits[NF];
 #define MAXPIECES 12
 	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
@@ -248,6 +256,8 @@ struct ddr {
 	uint64_t peak;
 	int nocap;            /* --ddr-fair: a light source's read: no cap */
 	int refpushed;        /* bus_find moved a command out of a refresh */
+	/* per source: the read the ingress holds (ddr_admit), from tick t (0: none) */
+	struct held { uint64_t t, la; } held[MEMSYS_MAX_HARTS];
 	struct dchan *ch;
 	struct ddr_stats st;
 };
@@ -414,6 +424,7 @@ static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], 
 	d->lo = c->ddr_wq_lo;
 	d->cap = c->ddr_cap;
 	d->fair = c->ddr_fair;
+	d->srcq = c->ddr_src_rq < c->ddr_rq ? c->ddr_src_rq : 0; /* ddr-rq or more: no limit of its own */
 	/* nCK -> ticks: n * 2000 / mts ns * freq_ghz cycles/ns * 256 */
 	/* one DRAM clock in whole ticks (within 0.3 % of the exact value at
 	 * 1 GHz); every timing is a whole number of clocks and commands issue
@@ -449,6 +460,9 @@ static void ddr_destroy(void *st)
 			free(ch->occ);
 			free(ch->rq_free.v);
 			free(ch->rq_kept.v);
+			for (unsigned k = 0; ch->src_rq && k < MEMSYS_MAX_HARTS; k++)
+				free(ch->src_rq[k].v);
+			free(ch->src_rq);
 			free(ch->wq_free.v);
 			free(ch->pend);
 			free(ch->grp);
@@ -487,8 +501,18 @@ static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		ch->grp = calloc(d->wq, sizeof *ch->grp);
 		ch->bk = calloc(nbk, sizeof *ch->bk);
 		ch->rk = calloc(d->nra, sizeof *ch->rk);
-		if (!ch->slot || !ch->occ || !ch->rq_free.v || !ch->wq_free.v || !ch->pend || !ch->grp || !ch->bk || !ch->rk)
+		if (!ch->slot || !ch->occ || !ch->rq_free.v || !ch->rq_kept.v || !ch->wq_free.v || !ch->pend || !ch->grp ||
+		    !ch->bk || !ch->rk)
 			goto oom;
+		if (d->srcq) {
+			if (!(ch->src_rq = calloc(MEMSYS_MAX_HARTS, sizeof *ch->src_rq)))
+				goto oom;
+			for (unsigned k = 0; k < MEMSYS_MAX_HARTS; k++) {
+				fq_init(&ch->src_rq[k], d->srcq);
+				if (!ch->src_rq[k].v)
+					goto oom;
+			}
+		}
 		for (size_t b = 0; b < nbk; b++)
 			ch->bk[b].row = ch->bk[b].prow = -1;
 		for (unsigned r = 0; r < d->nra; r++)
@@ -1183,13 +1207,69 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 	ch->npend = k;
 }
 
+/* Is line la in the channel's write queue (a read of it is served from there)? */
+INL int in_wq(const struct dchan *ch, uint64_t la)
+{
+	if (ch->pcnt[la & (PBUCKETS - 1)])
+		for (unsigned i = 0; i < ch->npend; i++)
+			if (ch->pend[i].la == la)
+				return 1;
+	return 0;
+}
+
+/* The read-queue entries a read from src arriving at tick t takes.
+ * --ddr-fair: a source with no read queued ("light", *light = 1) takes a
+ * kept entry when the shared ones are full, so it never waits behind the
+ * other sources' bursts to enter. */
+INL struct fq *rq_pick(struct ddr *d, struct dchan *ch, unsigned src, uint64_t t, int *light)
+{
+	struct fq *q = &ch->rq_free;
+	*light = 0;
+	if (d->fair && ch->src_col[src & (MEMSYS_MAX_HARTS - 1)] <= t) {
+		*light = 1;
+		if (fq_min(q) > t && fq_min(&ch->rq_kept) < fq_min(q))
+			q = &ch->rq_kept;
+	}
+	return q;
+}
+
+/* The next clock edge at or after cycle c, in ticks. */
+INL uint64_t edge(const struct ddr *d, uint64_t c)
+{
+	return (CYC2T(c) + d->tck - 1) / d->tck * d->tck;
+}
+
+/* memmodel.h's admit: a read that finds the read queue full is held at
+ * the ingress until an entry frees; the first refusal of a source's read
+ * is remembered, so that its entry counts the whole wait (rq_waits). */
+static uint64_t ddr_admit(void *st, uint64_t la, uint64_t now, unsigned src)
+{
+	struct ddr *d = st;
+	struct dloc l;
+	ddr_map(d, la, &l);
+	struct dchan *ch = &d->ch[l.ch];
+	uint64_t t = edge(d, now);
+	int light;
+	uint64_t te = fq_min(rq_pick(d, ch, src, t, &light));
+	if (d->srcq)
+		te = mx(te, fq_min(&ch->src_rq[src & (MEMSYS_MAX_HARTS - 1)]));
+	if (te <= t || in_wq(ch, la))
+		return now;
+	struct held *hd = &d->held[src & (MEMSYS_MAX_HARTS - 1)];
+	if (!hd->t || hd->la != la) {
+		hd->t = t;
+		hd->la = la;
+	}
+	return t2cyc_up(te);
+}
+
 static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct ddr *d = st;
 	struct dloc l;
 	ddr_map(d, la, &l);
 	struct dchan *ch = &d->ch[l.ch];
-	uint64_t t = (CYC2T(now) + d->tck - 1) / d->tck * d->tck; /* the next clock edge */
+	uint64_t t = edge(d, now);
 	if (!d->st.first_t || t < d->st.first_t)
 		d->st.first_t = t ? t : 1;
 	if (w) {
@@ -1208,40 +1288,42 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		return t2cyc_up(te) + 1;
 	}
 	d->st.reads++;
-	if (ch->pcnt[la & (PBUCKETS - 1)])
-		for (unsigned i = 0; i < ch->npend; i++)
-			if (ch->pend[i].la == la) {
-				d->st.fwd++;
-				return now + t2cyc_up(d->front) + 1;
-			}
-	/* --ddr-fair: a source with no read queued ("light") takes a kept
-	 * entry when the shared ones are full, so it never waits behind the
-	 * other sources' bursts to enter; and as it entered before the reads
-	 * still waiting to, the cap (which counts their committed slots too)
-	 * does not hold it back */
-	struct fq *q = &ch->rq_free;
-	uint64_t *sc = NULL;
-	if (d->fair) {
-		sc = &ch->src_col[src & (MEMSYS_MAX_HARTS - 1)];
-		if (*sc <= t) {
-			d->nocap = 1;
-			if (fq_min(q) > t && fq_min(&ch->rq_kept) < fq_min(q))
-				q = &ch->rq_kept;
-		}
+	/* a read the ingress held (ddr_admit): its wait began there */
+	struct held *hd = &d->held[src & (MEMSYS_MAX_HARTS - 1)];
+	uint64_t arr = t;
+	if (hd->t && hd->la == la) {
+		arr = hd->t < t ? hd->t : t;
+		hd->t = 0;
 	}
+	if (in_wq(ch, la)) {
+		d->st.fwd++;
+		return now + t2cyc_up(d->front) + 1;
+	}
+	/* a light source's read (--ddr-fair) entered before the reads still
+	 * waiting to, so the cap (which counts their committed slots too)
+	 * does not hold it back */
+	int light;
+	struct fq *q = rq_pick(d, ch, src, t, &light);
+	d->nocap = light;
 	uint64_t te = mx(t, fq_min(q));
-	if (te > t) {
+	struct fq *sq = d->srcq ? &ch->src_rq[src & (MEMSYS_MAX_HARTS - 1)] : NULL;
+	if (sq)
+		te = mx(te, fq_min(sq));
+	if (te > arr) {
 		d->st.rq_waits++;
-		d->st.rq_wait_t += te - t;
+		d->st.rq_wait_t += te - arr;
 	}
 	uint64_t c, s = transfer_rd(d, &l, te, &c);
 	fq_pop(q);
 	fq_add(q, c);
-	if (sc) {
-		d->nocap = 0;
-		if (c > *sc)
-			*sc = c;
+	if (sq) {
+		fq_pop(sq);
+		fq_add(sq, c);
 	}
+	d->nocap = 0;
+	uint64_t *sc = &ch->src_col[src & (MEMSYS_MAX_HARTS - 1)];
+	if (d->fair && c > *sc)
+		*sc = c;
 	d->st.rq_res_t += c - te;
 	return t2cyc_up(s + d->burst + d->front);
 }
@@ -1272,5 +1354,5 @@ static uint64_t ddr_peak(const void *st) { return ((const struct ddr *)st)->peak
 const struct memmodel_ops memmodel_ddr = {
 	"ddr", "JEDEC-timed DDR4/DDR5 channels, ranks, bank groups, banks; FR-FCFS controller (the ddr-* keys)",
 	ddr_keys, sizeof ddr_keys / sizeof ddr_keys[0], ddr_defaults, ddr_check,
-	ddr_create, ddr_request, ddr_stats, ddr_peak, ddr_destroy,
+	ddr_create, ddr_request, ddr_stats, ddr_peak, ddr_destroy, ddr_admit,
 };

@@ -96,7 +96,7 @@ static void mess_destroy(void *st) { messsim_close(st); }
 const struct memmodel_ops memmodel_mess = {
 	"mess", "a measured curve family replayed by the Mess feedback controller (the mess-* keys; docs/mess.md)",
 	mess_keys, sizeof mess_keys / sizeof mess_keys[0], mess_defaults, NULL,
-	mess_create, mess_request, mess_stats, mess_peak, mess_destroy,
+	mess_create, mess_request, mess_stats, mess_peak, mess_destroy, NULL,
 };
 
 /* ---- --trace-mem, --profile-mem -------------------------------------------- */
@@ -173,8 +173,18 @@ static void trace_destroy(void *st)
 	free(t);
 }
 
+static uint64_t trace_admit(void *st, uint64_t la, uint64_t now, unsigned src)
+{
+	const struct trace *t = st;
+	return t->inner.ops->admit(t->inner.st, la, now, src);
+}
+
 static const struct memmodel_ops trace_ops = {
-	"trace-mem", "", NULL, 0, NULL, NULL, NULL, trace_request, trace_stats, trace_peak, trace_destroy,
+	"trace-mem", "", NULL, 0, NULL, NULL, NULL, trace_request, trace_stats, trace_peak, trace_destroy, NULL,
+};
+/* the same for a model with back-pressure at its ingress */
+static const struct memmodel_ops trace_admit_ops = {
+	"trace-mem", "", NULL, 0, NULL, NULL, NULL, trace_request, trace_stats, trace_peak, trace_destroy, trace_admit,
 };
 
 int memmodel_trace(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen)
@@ -207,7 +217,7 @@ int memmodel_trace(struct memmodel *mm, const struct memsys_cfg *cfg, char *err,
 		        "+ l1d-hit + llc-hit)\n", (unsigned long long)t->win);
 	}
 	t->inner = *mm;
-	mm->ops = &trace_ops;
+	mm->ops = mm->ops->admit ? &trace_admit_ops : &trace_ops;
 	mm->st = t;
 	return 0;
 }

@@ -484,6 +484,17 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		ready = t > m->llc.slot[e].ready ? t : m->llc.slot[e].ready;
 		nst = w ? ST_M : keep_shared ? ST_S : ST_E;
 	} else {
+		if (m->mm.ops->admit) {
+			/* a read the controller cannot take yet: nothing has
+			 * changed, so undo the counts and let the core issue
+			 * the access again when it can enter */
+			uint64_t te = m->mm.ops->admit(m->mm.st, line, t, h);
+			if (te > t) {
+				H->ev[MEMSYS_EV_L1D_MISS]--;
+				H->ev[w ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]--;
+				return MEMSYS_HELD | (now + (te - t));
+			}
+		}
 		H->ev[MEMSYS_EV_LLC_MISS]++;
 		uint64_t v = cache_victim(&m->llc, line);
 		/* the demand read goes first, the victim's write-back after it */

@@ -80,6 +80,7 @@ struct memsys_cfg {
 	unsigned ddr_rq, ddr_wq, ddr_wq_hi, ddr_wq_lo; /* queues: 32 64 48 16 */
 	unsigned ddr_cap;       /* starvation cap: 16 */
 	unsigned ddr_fair;      /* read-queue entries kept for sources with none queued: 0 */
+	unsigned ddr_src_rq;    /* read-queue entries one source may hold: 8 (0: up to ddr-rq) */
 	unsigned ddr_frontend;  /* LLC <-> controller path, cycles: 40 */
 
 	/* mess model (memmodel_mess.c, docs/mess.md): a measured curve family
@@ -144,7 +145,14 @@ void memsys_free(struct memsys *m);
  * A hit on a line whose fill is still in flight returns the fill's arrival.
  * Calls may come slightly out of time order across harts (quanta); results
  * stay causal.
+ *
+ * MEMSYS_HELD | c: the access was not made (nothing changed, nothing
+ * counted): it needs a memory read that the memory controller cannot take
+ * before its queue has room (a model with back-pressure at its ingress:
+ * ddr).  The core issues it again at cycle c (> now), and meanwhile does
+ * not go on past it (an in-order core stalls on it).
  */
+#define MEMSYS_HELD (1ull << 63)
 uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write,
                        uint64_t now);
 

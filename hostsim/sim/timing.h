@@ -20,6 +20,8 @@ int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen)
  * Data-side accesses issued by hart `h` at cycle `now`.  Return the cycle at
  * which the access completes (>= now + 1).  *miss is set when the access
  * missed the first-level cache (it then occupies an MSHR until completion).
+ * A load or store may come back MEMSYS_HELD | c (memsys.h; *miss is then
+ * set): not made, the core issues it again at c (cpu.c).
  * Inline: they are on the simulator's hot path.
  */
 extern uint64_t tm_line_mask;   /* ~(line size - 1) of the memsys config */
@@ -54,9 +56,15 @@ static inline uint64_t tm_store(struct sim *s, unsigned h, uint64_t addr, unsign
 	return tm_access(s, h, addr, size, 1, now);
 }
 
+/* An AMO (or LR/SC) waits for its result, so one that memsys holds
+ * (MEMSYS_HELD) is issued again from here until it is made. */
+uint64_t tm_amo_held(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t done);
 static inline uint64_t tm_amo(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now)
 {
-	return tm_access(s, h, addr, size, 1, now);
+	uint64_t done = tm_access(s, h, addr, size, 1, now);
+	if (__builtin_expect((done & MEMSYS_HELD) != 0, 0))
+		done = tm_amo_held(s, h, addr, size, done);
+	return done;
 }
 
 /* Event count for mhpmevent id `event` on hart h (0 when unknown / no timing). */

@@ -52,7 +52,7 @@ static struct memmodel mk(const char *k, ...)
 		{ "ddr-trc", RC }, { "ddr-trrd-s", RRD_S }, { "ddr-trrd-l", RRD_L }, { "ddr-tccd-s", CCD_S },
 		{ "ddr-tccd-l", CCD_L }, { "ddr-tfaw", FAW }, { "ddr-twtr-s", WTR_S }, { "ddr-twtr-l", WTR_L },
 		{ "ddr-trtp", RTP }, { "ddr-twr", WR }, { "ddr-trtw", RTW }, { "ddr-trfc", RFC },
-		{ "ddr-trefi", REFI }, { "ddr-frontend", FRONT },
+		{ "ddr-trefi", REFI }, { "ddr-frontend", FRONT }, { "ddr-src-rq", 0 },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		snprintf(v, sizeof v, "%d", t[i].v);
@@ -281,6 +281,60 @@ static void test_queue_backpressure(void **state)
 	assert_int_equal(memmodel_request(&mm, 0, 1, 1000), 1001);      /* WR at 1012 */
 	assert_int_equal(memmodel_request(&mm, 1, 1, 1000), 1012 + 1);  /* waits for it */
 	assert_int_equal(stats(&mm).ddr.wq_waits, 1);
+	memmodel_close(&mm);
+}
+
+/* the ingress (memmodel.h's admit): with the read queue full a read is
+ * held until the first entry frees, and asking commits nothing; entering
+ * then, it is the read back-pressure made wait above, its wait counted
+ * from the first refusal; a read of a line in the write queue is served
+ * from there, never held */
+static void test_ingress_admit(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "1", NULL);
+	assert_non_null(mm.ops->admit);
+	assert_int_equal(mm.ops->admit(mm.st, 0, 1000, 0), 1000);
+	rd(&mm, 0, 1000); /* ACT 1002, RD 1014: its entry frees at 1014 */
+	uint64_t enter = up(1000 + RCD + CL) - CL;
+	assert_int_equal(mm.ops->admit(mm.st, 1, 1000, 1), enter);
+	assert_int_equal(mm.ops->admit(mm.st, 1, 1005, 1), enter);
+	assert_int_equal(mm.ops->admit(mm.st, 1, enter, 1), enter);
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.ddr.reads, 1);
+	assert_int_equal(s.ddr.rq_waits, 0);
+	assert_int_equal(memmodel_request_src(&mm, 1, 0, enter, 1), up(enter + RCD + CL) + BURST + FRONT);
+	s = stats(&mm);
+	assert_int_equal(s.ddr.rq_waits, 1);
+	assert_int_equal(s.ddr.rq_wait_t, enter - 1000);
+	/* line 1's RD goes at enter + RCD: until then the queue is full */
+	memmodel_request(&mm, 7, 1, enter + 1);
+	assert_int_equal(mm.ops->admit(mm.st, 7, enter + 2, 0), enter + 2);
+	assert_int_equal(mm.ops->admit(mm.st, 9, enter + 2, 0), enter + RCD);
+	memmodel_close(&mm);
+}
+
+/* --ddr-src-rq: a source with that many reads queued waits to enter until
+ * its own first one's column command, with room in the queue for others;
+ * the wait is part of its latency, as a full queue's */
+static void test_src_rq(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "8", "ddr-src-rq", "2", NULL);
+	memmodel_request_src(&mm, 0, 0, 1000, 1); /* bg 0: ACT 1002, RD 1014 */
+	memmodel_request_src(&mm, 2, 0, 1000, 1); /* bg 0, the same row: RD 1014 + tCCD_L */
+	uint64_t enter = up(1000 + RCD + CL) - CL;
+	assert_int_equal(mm.ops->admit(mm.st, 4, 1000, 1), enter);
+	assert_int_equal(mm.ops->admit(mm.st, 1, 1000, 2), 1000);
+	memmodel_request_src(&mm, 4, 0, 1000, 1);
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.ddr.rq_waits, 1);
+	assert_int_equal(s.ddr.rq_wait_t, enter - 1000);
+	memmodel_close(&mm);
+	/* ddr-rq or more: the queue's own limit only */
+	mm = mk("ddr-rq", "2", "ddr-src-rq", "4", NULL);
+	memmodel_request_src(&mm, 0, 0, 1000, 1);
+	assert_int_equal(mm.ops->admit(mm.st, 1, 1000, 1), 1000);
 	memmodel_close(&mm);
 }
 
@@ -651,6 +705,8 @@ int main(void)
 		cmocka_unit_test(test_write_after_read),
 		cmocka_unit_test(test_read_from_write_queue),
 		cmocka_unit_test(test_queue_backpressure),
+		cmocka_unit_test(test_ingress_admit),
+		cmocka_unit_test(test_src_rq),
 		cmocka_unit_test(test_stream_bus_utilisation),
 		cmocka_unit_test(test_stream_presets),
 		cmocka_unit_test(test_faw),
