@@ -2,8 +2,9 @@
 # The ddr model's sanity anchors (issue 8; docs/memsys.md, "The ddr model",
 # "Measured"), on hostsim with 8 harts and one DDR4-3200 channel:
 #   - the Mess family (the mixes of tools/configs/hostsim.cfg, 0..100 %
-#     stores, on a pause list thinned where every point is saturated, 1..128,
-#     and densified around the knee, 1536, 3072, 6144) with --mshrs M
+#     stores, on a pause list thinned where every point is saturated, 1..64,
+#     and densified around the knees, 128 .. 6144: the 2x crossing is
+#     interpolated between the points around it) with --mshrs M
 #     --store-buffer M, M = 8, 16, 32;
 #     per M and mix: the saturated bandwidth (rvmess parse's interpolated 2x
 #     crossing), the highest bandwidth, the maximum and the unloaded latency;
@@ -18,8 +19,9 @@
 #     (pause 16384) and saturated (pause 0), from --stats: each point run
 #     with 10000 and 30000 chase loads, the difference of the two counts (so
 #     boot and the chase ring's set-up cancel out).
-#   tools/ddr-anchors.sh [OUTDIR]      (default out/ddr-anchors; a few minutes)
+#   tools/ddr-anchors.sh [OUTDIR]      (default out/ddr-anchors; about 2 minutes)
 # Environment: MS="8 16 32" (the M values), SIM="" (more hostsim options),
+# PAUSES= (another pause list, comma-separated),
 # MSHR= / SB= (pin the MSHRs / store-buffer entries to this instead of M, to
 # tell their effects apart), HOSTSIM= (another hostsim binary).
 set -eu
@@ -27,7 +29,7 @@ cd "$(dirname "$0")/.."
 OUT=${1:-out/ddr-anchors}
 MS=${MS:-8 16 32}
 SIM=${SIM:-}
-PAUSES=0,256,512,1024,1536,2048,3072,4096,6144,8192,16384
+PAUSES=${PAUSES:-0,128,256,384,512,640,768,1024,1280,1536,2048,2560,3072,4096,6144,8192,16384}
 make --no-print-directory all >/dev/null
 mkdir -p "$OUT"
 grep -v '^suites=\|^mess_pause=' tools/configs/hostsim.cfg >"$OUT/mess.cfg"
