@@ -4,8 +4,9 @@
 #   - the Mess family (the mixes of tools/configs/hostsim.cfg, 0..100 %
 #     stores, on a pause list thinned where every point is saturated, 1..64,
 #     and densified around the knees, 128 .. 6144: the 2x crossing is
-#     interpolated between the points around it) with --mshrs M
-#     --store-buffer M, M = 8, 16, 32;
+#     interpolated between the points around it; three windows of 10 000
+#     chase loads per point, averaged) with --mshrs M --store-buffer M,
+#     M = 8, 16, 32;
 #     per M and mix: the saturated bandwidth (rvmess parse's interpolated 2x
 #     crossing), the highest bandwidth, the maximum and the unloaded latency;
 #   - per mix: how far the saturated bandwidth moves with M ((max - min) / min
@@ -19,9 +20,10 @@
 #     (pause 16384) and saturated (pause 0), from --stats: each point run
 #     with 10000 and 30000 chase loads, the difference of the two counts (so
 #     boot and the chase ring's set-up cancel out).
-#   tools/ddr-anchors.sh [OUTDIR]      (default out/ddr-anchors; about 2 minutes)
+#   tools/ddr-anchors.sh [OUTDIR]      (default out/ddr-anchors; about 6 minutes)
 # Environment: MS="8 16 32" (the M values), SIM="" (more hostsim options),
-# PAUSES= (another pause list, comma-separated),
+# PAUSES= (another pause list, comma-separated), REPS=3 (windows per point,
+# averaged: rvmess parse's mean; the row-buffer runs take one),
 # MSHR= / SB= (pin the MSHRs / store-buffer entries to this instead of M, to
 # tell their effects apart), HOSTSIM= (another hostsim binary).
 set -eu
@@ -29,11 +31,12 @@ cd "$(dirname "$0")/.."
 OUT=${1:-out/ddr-anchors}
 MS=${MS:-8 16 32}
 SIM=${SIM:-}
+REPS=${REPS:-3}
 PAUSES=${PAUSES:-0,128,256,384,512,640,768,1024,1280,1536,2048,2560,3072,4096,6144,8192,16384}
 make --no-print-directory all >/dev/null
 mkdir -p "$OUT"
-grep -v '^suites=\|^mess_pause=' tools/configs/hostsim.cfg >"$OUT/mess.cfg"
-printf 'suites=mess\nmess_pause=%s\n' "$PAUSES" >>"$OUT/mess.cfg"
+grep -v '^suites=\|^mess_pause=\|^reps=' tools/configs/hostsim.cfg >"$OUT/mess.cfg"
+printf 'suites=mess\nmess_pause=%s\nreps=%s\n' "$PAUSES" "$REPS" >>"$OUT/mess.cfg"
 cp build/images/virt.elf "$OUT/virt.elf"
 build/bin/rvmess config "$OUT/virt.elf" --file "$OUT/mess.cfg" >/dev/null
 field() { grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2; }
@@ -83,7 +86,7 @@ echo
 for p in 16384 0; do
 	for n in 10000 30000; do
 		cp "$OUT/virt.elf" "$OUT/rows$p-$n.elf"
-		build/bin/rvmess config "$OUT/rows$p-$n.elf" mess_mix=0 mess_pause=$p mess_window_loads=$n >/dev/null
+		build/bin/rvmess config "$OUT/rows$p-$n.elf" mess_mix=0 mess_pause=$p mess_window_loads=$n reps=1 >/dev/null
 		hs --stats "$OUT/rows$p-$n.elf" >/dev/null 2>"$OUT/rows$p-$n.stats"
 	done
 	what=unloaded; [ $p = 0 ] && what=saturated

@@ -11,7 +11,7 @@
 #                         misses in flight bound it by Little's law, 64 lines
 #                         / 20 GB/s = 205 ns) >= 1.75x: a hart holds at most
 #                         ddr-src-rq (8) of the 32 read-queue entries and the
-#                         chase's read enters among the others' (1.96x in
+#                         chase's read enters among the others' (1.83x in
 #                         tools/ddr-anchors.sh), so it waits behind at most
 #                         the queue, not behind every generator's misses;
 #   ddr-stats             --stats: hit + empty + conflict = 100 %, the model's
