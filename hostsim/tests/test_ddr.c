@@ -569,6 +569,43 @@ static void test_rtrs(void **state)
 	memmodel_close(&mm);
 }
 
+/* Rules longer than a word of slots (tWTR 300 nCK: 75 slots) take the
+ * general marking path (fb_take): a write committed first still keeps a
+ * read that arrives earlier from a slot too close before it (tRTW, and
+ * tRTRS for another rank's read).  Write data at 1120..1124; the read's
+ * earliest slot, 1116..1120, would end without the gap, so it goes after
+ * the write: tWTR later in its rank, tRTRS later in the other rank. */
+static void test_long_rules(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-twtr-s", "300", "ddr-twtr-l",
+	                        "300", "ddr-wq", "1", "ddr-wq-hi", "1", "ddr-wq-lo", "0", NULL);
+	memmodel_request(&mm, 1, 1, 1100); /* bg 1: ACT 1100, data 1120..1124 */
+	assert_int_equal(memmodel_request(&mm, 0, 0, 1094), up(1124 + 300 + CL) + BURST + FRONT);
+	memmodel_close(&mm);
+	mm = mk("ddr-ranks", "2", "ddr-trtrs", "3", "ddr-twtr-s", "300", "ddr-twtr-l", "300", "ddr-wq", "1", "ddr-wq-hi",
+	        "1", "ddr-wq-lo", "0", NULL);
+	memmodel_request(&mm, 0, 1, 1100); /* rank 0: data 1120..1124 */
+	assert_int_equal(memmodel_request(&mm, 128, 0, 1094), up(1124 + 3) + BURST + FRONT);
+	memmodel_close(&mm);
+	/* the same path for reads (a read's rules reach tWTR back): two banks
+	 * of one bank group, bank 1's row opened long before; read A (bank
+	 * 0, RD at A) then a row hit B of bank 1 that could issue within
+	 * tCCD_L of A, before it (slot 1120) or after it (A's slot 1280 on a
+	 * word boundary of the slot ring, so its marks cross into the next
+	 * word: slot 1284): B goes tCCD_L after A */
+	static const uint64_t ab[2][2] = { { 1100, 1108 }, { 1256, 1272 } }; /* A, B arrive */
+	for (int i = 0; i < 2; i++) {
+		mm = mk("ddr-banks", "2", "ddr-map", "co:ch:ba:bg:ra", "ddr-twtr-s", "300", "ddr-twtr-l", "300", NULL);
+		rd(&mm, 128, 500);
+		uint64_t a = ab[i][0], b = ab[i][1];
+		rd(&mm, 0, a);
+		uint64_t ca = up(a + RCD + CL) - CL;
+		assert_int_equal(memmodel_request(&mm, 129, 0, b), up(ca + CCD_L + CL) + BURST + FRONT);
+		memmodel_close(&mm);
+	}
+}
+
 static void test_mapping(void **state)
 {
 	(void)state;
@@ -714,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_reads_overtake_writes),
 		cmocka_unit_test(test_rrd),
 		cmocka_unit_test(test_rtrs),
+		cmocka_unit_test(test_long_rules),
 		cmocka_unit_test(test_mapping),
 		cmocka_unit_test(test_fair),
 		cmocka_unit_test(test_config),
