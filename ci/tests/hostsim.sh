@@ -359,4 +359,43 @@ else
 	fi
 fi
 
+# virt/fdt-disabled-lead, -other: --fdt-disabled D writes cpu@D "disabled"
+# in the DTB while hart D still runs (as QEMU's do).  The image counts 3
+# harts; the lead always takes part (boot.c adds it when the FDT left it
+# out: hostsim's lottery is deterministic, so unlike qemu.sh's
+# fdt-disabled-hart0-virt this always disables the lead); another disabled
+# hart is left out and prints nothing.
+if [ -f "$VIRT" ] && [ -x "$RVMESS" ]; then
+	if "$RVMESS" config "$VIRT" suites=chase reps=1 warmups=0 chase_size=65536 chase_loads=1000 \
+		-o "$TMP/fd.elf" >"$TMP/cfg.out" 2>&1 &&
+		timeout "$VIRT_TIMEOUT" "$SIM" --harts 4 "$TMP/fd.elf" >"$TMP/fd.log" 2>&1; then
+		lead=$(sed -n 's/.*@RVM 0 hdr h=\([0-9]*\) .*/\1/p' "$TMP/fd.log")
+		other=$(( (${lead:-0} + 1) % 4 ))
+		for c in lead other; do
+			d=$lead; [ $c = other ] && d=$other
+			want=$(for h in 0 1 2 3; do [ $h = "$d" ] && [ $c = other ] || printf '%s ' $h; done)
+			timeout "$VIRT_TIMEOUT" "$SIM" --harts 4 --fdt-disabled "$d" "$TMP/fd.elf" >"$TMP/fd$c.log" 2>&1
+			rc=$?
+			ids=$(sed -n 's/.*@RVM 0 hdr .* hartids=\([0-9,]*\) .*/\1/p' "$TMP/fd$c.log" | tr ',' '\n' | sort -n | tr '\n' ' ')
+			l2=$(sed -n 's/.*@RVM 0 hdr h=\([0-9]*\) .*/\1/p' "$TMP/fd$c.log")
+			if [ $rc != 0 ] || ! grep -aq ' end h=[0-9]* status=ok ' "$TMP/fd$c.log"; then
+				fail "virt/fdt-disabled-$c" "exit $rc: $(grep -a ' end ' "$TMP/fd$c.log" | cut -c1-160)"
+			elif [ "$l2" != "$lead" ] || ! grep -aq ' hdr .* harts=3 ' "$TMP/fd$c.log" || [ "$ids" != "$want" ]; then
+				fail "virt/fdt-disabled-$c" "disabled $d, lead $l2 (was $lead): hartids '$ids', want '$want' and harts=3"
+			elif [ $c = other ] && grep -aqE "@RVM [0-9]+ [a-z]+ h=$d " "$TMP/fd$c.log"; then
+				fail "virt/fdt-disabled-$c" "the disabled hart $d printed records"
+			else
+				pass "virt/fdt-disabled-$c (hart $d, lead $lead)"
+			fi
+		done
+	else
+		for c in lead other; do fail "virt/fdt-disabled-$c" "rvmess config or the plain run failed: $(head -c 200 "$TMP/cfg.out")"; done
+	fi
+fi
+# a hart that does not exist is refused
+if "$SIM" --harts 2 --fdt-disabled 2 "$ISA/alu.elf" >"$TMP/out" 2>"$TMP/err"; then
+	fail bad-fdt-disabled "exit 0"
+elif grep -q -- '--fdt-disabled 2: there are only 2 harts' "$TMP/err"; then pass bad-fdt-disabled
+else fail bad-fdt-disabled "$(head -c 200 "$TMP/err")"; fi
+
 finish

@@ -56,7 +56,7 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 		e |= fdt_begin_node(f, name);
 		e |= fdt_property_string(f, "device_type", "cpu");
 		e |= fdt_property_u32(f, "reg", i);
-		e |= fdt_property_string(f, "status", "okay");
+		e |= fdt_property_string(f, "status", s->opt.fdt_disabled >> i & 1 ? "disabled" : "okay");
 		e |= fdt_property_string(f, "compatible", "riscv");
 		e |= fdt_property_string(f, "riscv,isa", "rv64ima_zicsr_zifencei");
 		e |= fdt_property_u32(f, "clock-frequency", (uint32_t)(s->opt.freq_mhz * 1000000ull));

@@ -63,6 +63,11 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 	s->ram_base = SIM_RAM_BASE;
 	s->ram_size = o->mem_size;
 	s->nharts = o->harts;
+	if (o->harts < 64 && o->fdt_disabled >> o->harts) {
+		snprintf(err, errlen, "--fdt-disabled %u: there are only %u harts", 63 - (unsigned)__builtin_clzll(o->fdt_disabled),
+		         o->harts);
+		return -1;
+	}
 	void *ram = mmap(NULL, s->ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (ram == MAP_FAILED) {
 		snprintf(err, errlen, "cannot map %llu bytes of RAM", (unsigned long long)s->ram_size);

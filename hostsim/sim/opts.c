@@ -69,6 +69,9 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 			fprintf(f, "inject=%s:%u\n", sim_fault_names[i], o->inject[i]);
 	if (o->no_phase_hint)
 		fprintf(f, "no-phase-hint=1\n");
+	for (unsigned i = 0; i < 64; i++)
+		if (o->fdt_disabled >> i & 1)
+			fprintf(f, "fdt-disabled=%u\n", i);
 	if (o->machine == SIM_MACH_OPENPITON || o->piton_l1d)
 		fprintf(f, "piton-l1d=%s\n", sim_opts_piton_l1d(o) == SIM_L1D_STALE ? "stale" : "coherent");
 }
@@ -142,6 +145,7 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "max-insns", "N", "stop after N instructions in total (exit 124)" },
 	{ "max-cycles", "N", "stop when a hart's clock reaches N (exit 124)" },
 	{ "seed", "N", "seed (recorded in the DTB; runs are deterministic)" },
+	{ "fdt-disabled", "HART", "the DTB's cpu@HART says status \"disabled\" (repeatable); the hart still runs, as QEMU's do" },
 	{ "console", "FILE", "UART output to FILE instead of stdout" },
 	{ "console-stamps", "FILE", "per console line, the writing hart's cycle and all harts' instructions so far, to FILE" },
 	{ "config", "FILE", "key=value lines with the same keys as these options" },
@@ -231,6 +235,9 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 	} else if (!strcmp(k, "seed")) {
 		if (num(k, val, 0, ~0ull, &v, err, errlen)) return -1;
 		o->seed = v;
+	} else if (!strcmp(k, "fdt-disabled")) {
+		if (num(k, val, 0, SIM_MAX_HARTS - 1, &v, err, errlen)) return -1;
+		o->fdt_disabled |= 1ull << v;
 	} else if (!strcmp(k, "quantum")) {
 		if (num(k, val, 1, 1000000, &v, err, errlen)) return -1;
 		o->quantum = (unsigned)v;

@@ -57,6 +57,7 @@ struct sim_opts {
 	uint64_t max_insns;      /* 0 = no limit (total over all harts) */
 	uint64_t max_cycles;     /* 0 = no limit (any hart's clock) */
 	uint64_t seed;
+	uint64_t fdt_disabled;    /* --fdt-disabled: a bit per hart whose DTB cpu node says "disabled" */
 	const char *console;     /* NULL = stdout */
 	const char *stamps;      /* --console-stamps FILE, NULL none */
 	int timing;              /* 1 = memsys timing, 0 = --no-timing */
