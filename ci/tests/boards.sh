@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
 RVMESS=$BUILD/bin/rvmess
-CASES="sifive_u-5 sbi-moved-4 sbi-pmu relocs-list relocs-refuse capture-pty capture-timeout capture-truncated capture-usage"
+CASES="sifive_u-5 sbi-moved-4 sbi-pmu relocs-list relocs-refuse capture-pty capture-timeout capture-truncated capture-after-end capture-usage"
 
 if ! command -v qemu-system-riscv64 >/dev/null; then
 	for c in $CASES; do skip "$c" "qemu-system-riscv64 not installed"; done
@@ -351,6 +351,26 @@ capture_truncated_case() {
 	fi
 	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
 }
+# capture-after-end: what follows the end record in the same read is not
+# kept (capture-pty's trailer comes after a pause, so there it usually
+# arrives in a read of its own): the recorded log and a trailer from a
+# regular file, read 4096 bytes at a time, so the end record and the
+# trailer share a read unless the log ends on a 4096-byte boundary
+capture_after_end_case() {
+	local name=capture-after-end why="" rc sz
+	sz=$(stat -c %s "$REAL")
+	if [ $((sz % 4096)) = 0 ]; then skip $name "the recorded log ends on a read boundary ($sz bytes)"; return; fi
+	{ cat "$REAL"; printf 'junk after the end record\n@RVM 999 hart h=0 x=1 *00000000\n'; } >"$TMP/$name.in"
+	"$RVMESS" capture - -o "$TMP/$name.log" --out "$TMP/$name.d" <"$TMP/$name.in" >"$TMP/$name.out" 2>&1
+	rc=$?
+	if [ $rc != 0 ]; then
+		why="capture exited $rc: $(tr '\n' '|' <"$TMP/$name.out" | cut -c1-300)"
+	elif ! cmp -s "$TMP/$name.log" "$REAL"; then
+		why="the log is not the recorded one up to its end record ($(stat -c %s "$TMP/$name.log") vs $sz bytes)"
+	fi
+	if [ -n "$why" ]; then fail $name "$why"; else pass $name; fi
+}
+
 capture_usage_case() {
 	local name=capture-usage why="" rc
 	"$RVMESS" capture - -o "$TMP/$name.log" --baud 12345 </dev/null >"$TMP/$name.out" 2>&1
@@ -376,7 +396,8 @@ else
 	capture_pty_case
 	capture_timeout_case
 fi
-if [ -s "$REAL" ]; then capture_truncated_case; else fail capture-truncated "no recorded log from sifive_u-5"; fi
+if [ -s "$REAL" ]; then capture_truncated_case; capture_after_end_case
+else for c in capture-truncated capture-after-end; do fail $c "no recorded log from sifive_u-5"; done; fi
 capture_usage_case
 
 finish
