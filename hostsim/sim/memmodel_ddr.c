@@ -1221,16 +1221,27 @@ INL int in_wq(const struct dchan *ch, uint64_t la)
  * --ddr-fair: a source with no read queued ("light", *light = 1) takes a
  * kept entry when the shared ones are full, so it never waits behind the
  * other sources' bursts to enter. */
-INL struct fq *rq_pick(struct ddr *d, struct dchan *ch, unsigned src, uint64_t t, int *light)
+INL struct fq *rq_pick(struct ddr *d, struct dchan *ch, unsigned src, uint64_t t, int *light) /* src < MEMSYS_MAX_HARTS */
 {
 	struct fq *q = &ch->rq_free;
 	*light = 0;
-	if (d->fair && ch->src_col[src & (MEMSYS_MAX_HARTS - 1)] <= t) {
+	if (d->fair && ch->src_col[src] <= t) {
 		*light = 1;
 		if (fq_min(q) > t && fq_min(&ch->rq_kept) < fq_min(q))
 			q = &ch->rq_kept;
 	}
 	return q;
+}
+
+/* The earliest tick a read from src arriving at tick t can enter: its
+ * queue's (rq_pick) first free entry, and with --ddr-src-rq its source's
+ * own first free one (*sq; else NULL). */
+INL uint64_t rq_entry(struct ddr *d, struct dchan *ch, unsigned src, uint64_t t, struct fq **q, struct fq **sq,
+                      int *light)
+{
+	*q = rq_pick(d, ch, src, t, light);
+	*sq = d->srcq ? &ch->src_rq[src] : NULL;
+	return *sq ? mx(fq_min(*q), fq_min(*sq)) : fq_min(*q);
 }
 
 /* The next clock edge at or after cycle c, in ticks. */
@@ -1249,13 +1260,13 @@ static uint64_t ddr_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 	ddr_map(d, la, &l);
 	struct dchan *ch = &d->ch[l.ch];
 	uint64_t t = edge(d, now);
+	src &= MEMSYS_MAX_HARTS - 1;
 	int light;
-	uint64_t te = fq_min(rq_pick(d, ch, src, t, &light));
-	if (d->srcq)
-		te = mx(te, fq_min(&ch->src_rq[src & (MEMSYS_MAX_HARTS - 1)]));
+	struct fq *q, *sq;
+	uint64_t te = rq_entry(d, ch, src, t, &q, &sq, &light);
 	if (te <= t || in_wq(ch, la))
 		return now;
-	struct held *hd = &d->held[src & (MEMSYS_MAX_HARTS - 1)];
+	struct held *hd = &d->held[src];
 	if (!hd->t || hd->la != la) {
 		hd->t = t;
 		hd->la = la;
@@ -1288,8 +1299,9 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		return t2cyc_up(te) + 1;
 	}
 	d->st.reads++;
+	src &= MEMSYS_MAX_HARTS - 1;
 	/* a read the ingress held (ddr_admit): its wait began there */
-	struct held *hd = &d->held[src & (MEMSYS_MAX_HARTS - 1)];
+	struct held *hd = &d->held[src];
 	uint64_t arr = t;
 	if (hd->t && hd->la == la) {
 		arr = hd->t < t ? hd->t : t;
@@ -1303,12 +1315,9 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	 * waiting to, so the cap (which counts their committed slots too)
 	 * does not hold it back */
 	int light;
-	struct fq *q = rq_pick(d, ch, src, t, &light);
+	struct fq *q, *sq;
+	uint64_t te = mx(t, rq_entry(d, ch, src, t, &q, &sq, &light));
 	d->nocap = light;
-	uint64_t te = mx(t, fq_min(q));
-	struct fq *sq = d->srcq ? &ch->src_rq[src & (MEMSYS_MAX_HARTS - 1)] : NULL;
-	if (sq)
-		te = mx(te, fq_min(sq));
 	if (te > arr) {
 		d->st.rq_waits++;
 		d->st.rq_wait_t += te - arr;
@@ -1321,7 +1330,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		fq_add(sq, c);
 	}
 	d->nocap = 0;
-	uint64_t *sc = &ch->src_col[src & (MEMSYS_MAX_HARTS - 1)];
+	uint64_t *sc = &ch->src_col[src];
 	if (d->fair && c > *sc)
 		*sc = c;
 	d->st.rq_res_t += c - te;
