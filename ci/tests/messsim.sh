@@ -4,6 +4,8 @@
 #                         curve: each point's "curve ns" is the file's own
 #                         latency at that bandwidth and the simulated latency
 #                         is within 1 % (or one cycle) of it;
+#   sim-sweep-vertical    a curve with two points of one bandwidth: a
+#                         simulated latency between theirs is on the curve;
 #   sim-run-*             open-loop synthetic traffic on a linear family
 #                         (0 MB/s 100 ns .. 12800 MB/s 200 ns): at 6400 MB/s
 #                         the curve's latency is 150 ns (periodic exact,
@@ -49,15 +51,26 @@ scratch messsim
 
 # ---- sweep self-check on the shipped family ----------------------------------
 "$RVMESS" sim sweep "$SHIPPED" --read 100 >"$TMP/sweep.out" 2>&1; rc=$?
-why=$(awk -v f="$SHIPPED/bwlat/bwlat_100.txt" 'BEGIN { while ((getline l < f) > 0) { split(l, a, " "); lat[sprintf("%.3f", a[1])] = a[2] } }
+# (rows of one bandwidth: the lowest latency is the curve's, any up to the
+# highest is on it)
+why=$(awk -v f="$SHIPPED/bwlat/bwlat_100.txt" 'BEGIN { while ((getline l < f) > 0) { split(l, a, " "); b = sprintf("%.3f", a[1])
+		if (!(b in lo) || a[2] < lo[b]) lo[b] = a[2]; if (!(b in hi) || a[2] > hi[b]) hi[b] = a[2] } }
 	$1 == 100 && NF == 7 { n++; b = sprintf("%.3f", $3)
-		if (!(b in lat)) { print "no row at " b " MB/s"; exit }
-		if (($4 - lat[b]) ^ 2 > 1e-6) { print b " MB/s: curve " $4 ", file " lat[b]; exit }
-		d = ($5 - lat[b]) / lat[b]; if (d < 0) d = -d
-		if (d > 0.01 && ($5 - lat[b]) ^ 2 > 1) { print b " MB/s: simulated " $5 " ns, file " lat[b]; exit } }
+		if (!(b in lo)) { print "no row at " b " MB/s"; exit }
+		if (($4 - lo[b]) ^ 2 > 1e-6) { print b " MB/s: curve " $4 ", file " lo[b]; exit }
+		r = $5 < lo[b] ? lo[b] : $5 > hi[b] ? hi[b] : $5; d = ($5 - r) / r; if (d < 0) d = -d
+		if (d > 0.01 && ($5 - r) ^ 2 > 1) { print b " MB/s: simulated " $5 " ns, file " lo[b] ".." hi[b]; exit } }
 	END { if (n < 10) print n " points" }' "$TMP/sweep.out")
 if [ $rc = 0 ] && [ -z "$why" ] && grep -q "the curve is reproduced" "$TMP/sweep.out"; then pass sim-sweep-shipped
 else fail sim-sweep-shipped "exit $rc: ${why:-$(tail -1 "$TMP/sweep.out")}"; fi
+# a vertical stretch (two points of one bandwidth, 150 and 160 ns): the
+# rate's estimate a hair above 7000.5 MB/s reads 160 ns, which is on the
+# curve, not 6.7 % off it
+mkdir -p "$TMP/vert"
+for r in 0 100; do printf '12800 200\n7000.5 160\n7000.5 150\n6400 120\n0 100\n' >"$TMP/vert/bwlat_$r.txt"; done
+"$RVMESS" sim sweep "$TMP/vert" --read 100 >"$TMP/vert.out" 2>&1; rc=$?
+if [ $rc = 0 ] && [ "$(grep -c ' ok$' "$TMP/vert.out")" = 4 ]; then pass sim-sweep-vertical
+else fail sim-sweep-vertical "exit $rc: $(grep -v ' ok$' "$TMP/vert.out" | head -2 | tr '\n' ' ')"; fi
 
 # ---- synthetic traffic on a linear family ------------------------------------
 mkdir -p "$TMP/lin"
