@@ -161,7 +161,7 @@ static void ddr_defaults(struct memsys_cfg *c)
 	c->ddr_cap = 64;
 	c->ddr_frontend = 40;
 	c->ddr_fair = 0;
-	c->ddr_src_rq = 8;
+	c->ddr_src_rq = 4;
 }
 
 /* ---- the resolved configuration and the state ------------------------------ */

@@ -78,9 +78,9 @@ struct memsys_cfg {
 	char ddr_map[32];       /* address fields from the line address up */
 	unsigned ddr_xor;       /* bank bits XOR low row bits: 1 */
 	unsigned ddr_rq, ddr_wq, ddr_wq_hi, ddr_wq_lo; /* queues: 32 64 48 16 */
-	unsigned ddr_cap;       /* starvation cap: 16 */
+	unsigned ddr_cap;       /* starvation cap, bus slots: 64 */
 	unsigned ddr_fair;      /* read-queue entries kept for sources with none queued: 0 */
-	unsigned ddr_src_rq;    /* read-queue entries one source may hold: 8 (0: up to ddr-rq) */
+	unsigned ddr_src_rq;    /* read-queue entries one source may hold: 4 (0: up to ddr-rq) */
 	unsigned ddr_frontend;  /* LLC <-> controller path, cycles: 40 */
 
 	/* mess model (memmodel_mess.c, docs/mess.md): a measured curve family
