@@ -156,7 +156,12 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 		if (LIKELY(o_ <= rsize - sz)) { \
 			if (weak == 2) { uint64_t vp_; v_ = wm_load_v(s, h, o_, sz, t, rv[d->rs1], &vp_); rv[d->rd] = vp_; } \
 			else if (weak) v_ = wm_load(s, h, o_, sz, t); \
-			else v_ = ram_read(ram + o_, sz); \
+			else { \
+				v_ = ram_read(ram + o_, sz); \
+				/* a doubleword that points into RAM is likely the next \
+				 * load's address (a chase): have the host fetch it now */ \
+				if (sz == 8 && v_ - rbase < rsize) __builtin_prefetch(ram + (v_ - rbase)); \
+			} \
 			if (timing) h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); \
 		} else { \
 			RD_NOW(); \
