@@ -160,7 +160,7 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 				v_ = ram_read(ram + o_, sz); \
 				/* a doubleword that points into RAM is likely the next \
 				 * load's address (a chase): have the host fetch it now */ \
-				if (sz == 8 && v_ - rbase < rsize) __builtin_prefetch(ram + (v_ - rbase)); \
+				if (timing && sz == 8 && v_ - rbase < rsize) __builtin_prefetch(ram + (v_ - rbase)); \
 			} \
 			if (timing) h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); \
 		} else { \
