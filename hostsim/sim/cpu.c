@@ -149,6 +149,9 @@ static struct dinsn *decode_at(struct sim *s, uint64_t off)
 	if ((d->op == OP_JAL || (d->op >= OP_BEQ && d->op <= OP_BGEU)) && !(d->imm & 3) &&
 	    (uint64_t)((int64_t)(off & 4095) + d->imm) < 4096)
 		d->op = d->op == OP_JAL ? OP_JAL_N : (uint8_t)(OP_BEQ_N + (d->op - OP_BEQ));
+	/* a countdown loop's decrement (its handler checks for the branch) */
+	if (d->op == OP_ADDI && d->imm == -1 && d->rd == d->rs1 && !s->opt.no_loop_skip)
+		d->op = OP_ADDI_DEC;
 	return d;
 }
 

@@ -81,7 +81,7 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 		[OP_CSRRWI] = &&L_CSR, [OP_CSRRSI] = &&L_CSR, [OP_CSRRCI] = &&L_CSR,
 		[OP_JAL_N] = &&L_JAL_N, [OP_BEQ_N] = &&L_BEQ_N, [OP_BNE_N] = &&L_BNE_N,
 		[OP_BLT_N] = &&L_BLT_N, [OP_BGE_N] = &&L_BGE_N, [OP_BLTU_N] = &&L_BLTU_N,
-		[OP_BGEU_N] = &&L_BGEU_N,
+		[OP_BGEU_N] = &&L_BGEU_N, [OP_ADDI_DEC] = &&L_ADDI_DEC,
 	};
 
 	/* the table's address in a register (else gcc recomputes it before
@@ -281,6 +281,38 @@ L_SH: STORE(2);
 L_SW: STORE(4);
 L_SD: STORE(8);
 L_ADDI: ALU(1, x[d->rs1] + (int64_t)d->imm);
+/*
+ * addi rd, rd, -1 before `bnez rd` back to it (a countdown loop: the
+ * firmware's pauses, delay loops): after this addi the loop's next pairs
+ * (bnez taken, addi) run in closed form.  In them nothing but rd, the
+ * clock and the count moves: each instruction issues the cycle after the
+ * one before (an addi leaves rd ready at once, x0 always is), so a pair is
+ * two cycles and two instructions, and the executor checks nothing but the
+ * budget and the turn's end between instructions.  As many pairs as the
+ * loop has left (rd stays nonzero at every bnez), the budget allows (it
+ * does not run out inside them) and the turn allows (the last addi issues
+ * before until); the rest runs one by one.  The weak variants (tso,
+ * rvwmo, injected faults: not the speed path) step it.  A store into the
+ * page re-decodes the branch's entry, so the check below sees a changed
+ * branch.
+ */
+L_ADDI_DEC: {
+	OPR(1);
+	uint64_t v = x[d->rs1] - 1;
+	if (!weak && v && d[1].op == OP_BNE_N && d[1].rs1 == d->rd && d[1].rs2 == 0 && d[1].imm == -4) {
+		uint64_t m = (-neg - 1) / 2; /* (neg counts this addi at NEXT) */
+		if (v < m)
+			m = v;
+		if (timing && (until - t) / 2 < m) /* (t <= until after an issue) */
+			m = (until - t) / 2;
+		v -= m;
+		neg += 2 * m;
+		if (timing)
+			t += 2 * m;
+	}
+	x[d->rd] = v;
+	NEXT();
+}
 L_SLTI: ALU(1, (int64_t)x[d->rs1] < (int64_t)d->imm);
 L_SLTIU: ALU(1, x[d->rs1] < (uint64_t)(int64_t)d->imm);
 L_XORI: ALU(1, x[d->rs1] ^ (uint64_t)(int64_t)d->imm);

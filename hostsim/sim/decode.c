@@ -189,6 +189,7 @@ static const char *const op_names[OP_COUNT] = {
 	"fence", "fence.i", "ecall", "ebreak", "mret", "wfi",
 	"csrrw", "csrrs", "csrrc", "csrrwi", "csrrsi", "csrrci",
 	"jal.near", "beq.near", "bne.near", "blt.near", "bge.near", "bltu.near", "bgeu.near",
+	"addi.dec",
 };
 
 const char *sim_op_name(unsigned op)

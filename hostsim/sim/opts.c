@@ -69,6 +69,8 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 			fprintf(f, "inject=%s:%u\n", sim_fault_names[i], o->inject[i]);
 	if (o->no_phase_hint)
 		fprintf(f, "no-phase-hint=1\n");
+	if (o->no_loop_skip)
+		fprintf(f, "no-loop-skip=1\n");
 	for (unsigned i = 0; i < 64; i++)
 		if (o->fdt_disabled >> i & 1)
 			fprintf(f, "fdt-disabled=%u\n", i);
@@ -161,6 +163,8 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback, timer-stuck" },
 	{ "no-phase-hint", NULL, "ignore the image's set-up phase hint (memctl PHASE): time every instruction" },
 	{ "phase-hint", NULL, NULL },
+	{ "no-loop-skip", NULL, "run countdown loops (addi r,r,-1; bnez r back to it) instruction by instruction, not in closed form (same results; for checking that)" },
+	{ "loop-skip", NULL, NULL },
 	{ "piton-l1d", "stale|coherent", "--machine openpiton: stale (default with the timing model): each hart's Ariane L1D keeps its copy of a line another hart stores to until CSR 0x701 flushes it, as on the RTL; coherent: it never goes stale" },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
@@ -277,7 +281,8 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		strcpy(o->strings[1], val);
 		o->stamps = o->strings[1];
 	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats") ||
-	           !strcmp(k, "no-phase-hint") || !strcmp(k, "phase-hint")) {
+	           !strcmp(k, "no-phase-hint") || !strcmp(k, "phase-hint") || !strcmp(k, "no-loop-skip") ||
+	           !strcmp(k, "loop-skip")) {
 		/* flags; in a config file they take an optional 0/1 value */
 		uint64_t on = 1;
 		if (val && (sim_parse_u64(val, &on) || on > 1))
@@ -286,6 +291,8 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		else if (!strcmp(k, "timing")) o->timing = (int)on;
 		else if (!strcmp(k, "no-phase-hint")) o->no_phase_hint = (int)on;
 		else if (!strcmp(k, "phase-hint")) o->no_phase_hint = !on;
+		else if (!strcmp(k, "no-loop-skip")) o->no_loop_skip = (int)on;
+		else if (!strcmp(k, "loop-skip")) o->no_loop_skip = !on;
 		else o->stats = (int)on;
 	} else if (tm_is_option(k)) {
 		struct memsys_cfg c;

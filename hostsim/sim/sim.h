@@ -74,6 +74,7 @@ struct sim_opts {
 	char strings[2][512];    /* storage for the console and stamps paths from a config file */
 	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
 	int no_phase_hint;       /* --no-phase-hint: the memctl PHASE register is ignored */
+	int no_loop_skip;        /* --no-loop-skip: countdown loops run one instruction at a time (cpu.c) */
 	int piton_l1d;           /* --piton-l1d: SIM_L1D_* (DEFAULT: the profile's, sim_opts_piton_l1d) */
 };
 enum { SIM_L1D_DEFAULT = 0, SIM_L1D_COHERENT, SIM_L1D_STALE };
@@ -134,6 +135,10 @@ enum op {
 	 * own page and aligned: set by the core's decode (cpu.c decode_at),
 	 * which knows where the instruction is; sim_decode never gives them */
 	OP_JAL_N, OP_BEQ_N, OP_BNE_N, OP_BLT_N, OP_BGE_N, OP_BLTU_N, OP_BGEU_N,
+	/* addi rd, rd, -1 (rd not x0), set by the same decode unless
+	 * --no-loop-skip: the head of a countdown loop when the next entry is
+	 * `bnez rd` back to it (cpu_exec.h runs such a loop in closed form) */
+	OP_ADDI_DEC,
 	OP_COUNT
 };
 

@@ -8,6 +8,10 @@
  * over the very next instruction, already decoded, must take effect.
  * Built with ASan too: a page without its extra entry, or a jump taken as
  * near whose target is on another page, is read past its page's entries.
+ * A countdown loop (addi r, r, -1; bnez r back to it), which the executor
+ * runs in closed form, must leave every register, pc, clock and count as
+ * running it one instruction at a time (--no-loop-skip) does, wherever a
+ * turn's budget or end cuts it.
  * The encodings are hand-assembled (RISC-V unprivileged spec, I/S/B/J-type).
  */
 #include <stdarg.h>
@@ -122,12 +126,112 @@ static void test_store_over_next(void **state)
 	sim_free(&s);
 }
 
+#define ADDI_T2_M1   0xfff38393u /* addi t2, t2, -1 */
+#define BNEZ_T2_M4   0xfe039ee3u /* bne t2, x0, -4 */
+#define BNE_T2_A2_M4 0xfec39ee3u /* bne t2, a2, -4 */
+#define BNEZ_T2_M8   0xfe039ce3u /* bne t2, x0, -8 */
+#define BNEZ_X0_M4   0xfe001ee3u /* bne x0, x0, -4 (never taken) */
+#define LI_T2_5      0x00500393u /* addi t2, x0, 5 */
+
+/* Two harts' worth of state that must agree after every step. */
+static void same_state(const struct sim_hart *a, const struct sim_hart *b, unsigned step)
+{
+	if (a->pc != b->pc || a->clock != b->clock || a->instret != b->instret || a->x[7] != b->x[7] ||
+	    a->x[12] != b->x[12])
+		fail_msg("step %u: closed form pc %#llx clock %llu instret %llu t2 %llu a2 %llu, stepped "
+		         "pc %#llx clock %llu instret %llu t2 %llu a2 %llu", step,
+		         (unsigned long long)a->pc, (unsigned long long)a->clock, (unsigned long long)a->instret,
+		         (unsigned long long)a->x[7], (unsigned long long)a->x[12], (unsigned long long)b->pc,
+		         (unsigned long long)b->clock, (unsigned long long)b->instret, (unsigned long long)b->x[7],
+		         (unsigned long long)b->x[12]);
+}
+
+/*
+ * The loop at a + 4 counts t2 down from t2's value; then a2 += 1, t2 = 5
+ * and back to the loop.  Both sims (s[0] closed form, s[1] stepped) run the
+ * same steps: budgets of 1 to 40 instructions and, timing, turns ending 0
+ * to 24 cycles after the hart's clock (an LCG picks them), and after step
+ * `change` a store makes the branch `to` (no countdown: bne t2, a2 leaves
+ * the loop at t2 == a2, bnez t2, -8 also adds 1 to a2 each time round,
+ * bne x0, x0, -4 is never taken).
+ */
+static void countdown(int timing, uint64_t t2, uint64_t a2, unsigned steps, unsigned change, uint32_t to)
+{
+	struct sim s[2];
+	uint64_t a = SIM_RAM_BASE + 0x200;
+	for (int k = 0; k < 2; k++) {
+		char err[256];
+		struct sim_opts o;
+		sim_opts_default(&o);
+		o.harts = 1;
+		o.mem_size = 1 << 20;
+		o.timing = timing;
+		o.no_loop_skip = k;
+		assert_int_equal(sim_init(&s[k], &o, err, sizeof(err)), 0);
+		sim_hart_reset(&s[k], &s[k].harts[0], 0);
+		put(&s[k], a, ADDI_A2_1);
+		put(&s[k], a + 4, ADDI_T2_M1);
+		put(&s[k], a + 8, BNEZ_T2_M4);
+		put(&s[k], a + 12, ADDI_A2_1);
+		put(&s[k], a + 16, LI_T2_5);
+		put(&s[k], a + 20, j_imm(-16));
+		s[k].harts[0].pc = a + 4;
+		s[k].harts[0].x[7] = t2;
+		s[k].harts[0].x[12] = a2;
+	}
+	uint32_t r = 12345;
+	for (unsigned i = 0; i < steps; i++) {
+		r = r * 1103515245u + 12345u;
+		uint64_t n = 1 + (r >> 8) % 40, until = s[0].harts[0].clock + (r >> 20) % 25;
+		uint64_t ran[2];
+		for (int k = 0; k < 2; k++) {
+			struct sim_hart *h = &s[k].harts[0];
+			ran[k] = timing ? sim_step_timing(&s[k], h, until, n) : sim_step_functional(&s[k], h, n);
+			if (i == change)
+				sim_ram_write(&s[k], h, a + 8 - SIM_RAM_BASE, 4, to);
+		}
+		if (ran[0] != ran[1])
+			fail_msg("step %u: closed form ran %llu instructions, stepped %llu", i, (unsigned long long)ran[0],
+			         (unsigned long long)ran[1]);
+		same_state(&s[0].harts[0], &s[1].harts[0], i);
+	}
+	/* the closed form was there to be taken (the stepped sim never has it) */
+	assert_int_equal(s[0].dpages[0][(a + 4 - SIM_RAM_BASE) >> 2].op, OP_ADDI_DEC);
+	assert_int_equal(s[1].dpages[0][(a + 4 - SIM_RAM_BASE) >> 2].op, OP_ADDI);
+	for (int k = 0; k < 2; k++)
+		sim_free(&s[k]);
+}
+
+static void test_countdown_functional(void **state)
+{
+	(void)state;
+	countdown(0, 1000, 0, 400, 300, BNE_T2_A2_M4);
+	countdown(0, 1000, 2, 400, 3, BNE_T2_A2_M4);
+	countdown(0, 1000, 0, 400, 3, BNEZ_T2_M8);
+	countdown(0, 1000, 0, 400, 3, BNEZ_X0_M4);
+	countdown(0, 1, 0, 200, 1000, 0);
+	countdown(0, 0, 0, 50, 1000, 0); /* 0 - 1: the loop has 2^64 - 1 to go */
+}
+
+static void test_countdown_timing(void **state)
+{
+	(void)state;
+	countdown(1, 1000, 0, 2000, 1500, BNE_T2_A2_M4);
+	countdown(1, 1000, 2, 400, 3, BNE_T2_A2_M4);
+	countdown(1, 1000, 0, 400, 3, BNEZ_T2_M8);
+	countdown(1, 1000, 0, 400, 3, BNEZ_X0_M4);
+	countdown(1, 1, 0, 300, 1000, 0);
+	countdown(1, 0, 0, 50, 1000, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_across_page),
 		cmocka_unit_test(test_jumps_across_page),
 		cmocka_unit_test(test_store_over_next),
+		cmocka_unit_test(test_countdown_functional),
+		cmocka_unit_test(test_countdown_timing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
