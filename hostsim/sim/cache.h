@@ -187,18 +187,19 @@ static inline void cache_touch(struct cache *c, uint64_t slot)
 	c->slot[slot].stamp = ++c->clock;
 }
 
-/* First way with the smallest stamp among n. */
+/* First way with the smallest stamp among n (n <= 64): the smallest of
+ * stamp << 6 | way, a minimum without branches (which way holds the
+ * oldest line is the host's guess, and a wrong guess per set searched cost
+ * more than the search); stamps stay far below 2^58. */
 static inline __attribute__((always_inline)) unsigned cache_lru_in(const struct cache_slot *st, unsigned n)
 {
-	unsigned best = 0;
-	uint64_t bs = st[0].stamp;
+	uint64_t b = st[0].stamp << 6;
 #pragma GCC unroll 16
-	for (unsigned w = 1; w < n; w++)
-		if (st[w].stamp < bs) {
-			bs = st[w].stamp;
-			best = w;
-		}
-	return best;
+	for (unsigned w = 1; w < n; w++) {
+		uint64_t k = st[w].stamp << 6 | w;
+		b = k < b ? k : b;
+	}
+	return (unsigned)(b & 63);
 }
 
 /* Slot to fill for `line`: the first invalid way if any, else the LRU way. */
