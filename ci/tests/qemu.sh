@@ -481,13 +481,15 @@ runner_stop_case() {
 runner_stop_case
 
 # a hart that arrives but then overruns a later rendezvous (its chase turn
-# takes longer than timeout_ms) is written off as hung: `missing
+# takes longer than timeout_ms: 3 reps of 2 M loads over 8 MiB take 0.36 s
+# or more under TCG here, where 200 k loads could finish inside the 100 ms
+# on an idle host) is written off as hung: `missing
 # where=chase`, state hung, nothing printed by it afterwards, no damage to
 # the others (no err/trap), and the run ends with a failure status
 hung_case() {
 	local name=hung-virt why="" lead h
 	variant "$BUILD/images/virt.elf" "$TMP/virt-hung.elf" suites=chase chase_size=8388608 \
-		chase_loads=200000 timeout_ms=100 || { fail $name "cannot patch"; return; }
+		chase_loads=2000000 timeout_ms=100 || { fail $name "cannot patch"; return; }
 	run $name qemu-virt 4 "$TMP/virt-hung.elf"
 	lead=$(sed -n 's/.*@RVM 0 hdr h=\([0-9]*\) .*/\1/p' "$LOG")
 	if ! grep -aqE '@RVM [0-9]+ missing h=[0-9]+ hart=[0-9]+ where=chase ' "$LOG"; then
