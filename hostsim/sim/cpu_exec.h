@@ -150,6 +150,12 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 #define ALU(nsrc, expr) do { OPR(nsrc); x[d->rd] = (expr); NEXT(); } while (0)
 /* mul/div: rd's ready time is set after the result */
 #define MULDIV(expr, lat) do { ISSUE(2, 0); RV(); x[d->rd] = (expr); if (timing) h->ready[d->rd] = ti + (lat); NEXT(); } while (0)
+/* timing: the host fetches guest RAM STREAM_AHEAD bytes past a load or
+ * store at RAM offset o (w: for a store), which is where a stream (the
+ * Mess generators' arrays) goes next (docs/hostsim.md "Stream
+ * prefetch"); a prefetch never faults, so RAM's end needs no test */
+#define STREAM_AHEAD 512u
+#define STREAM_PREFETCH(o, w) __builtin_prefetch((const void *)((uintptr_t)ram + (o) + STREAM_AHEAD), (w))
 #define LOAD(sz, conv) do { \
 		ISSUE(1, 1); RV(); \
 		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, v_, o_ = a_ - rbase; \
@@ -159,8 +165,10 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 			else { \
 				v_ = ram_read(ram + o_, sz); \
 				/* a doubleword that points into RAM is likely the next \
-				 * load's address (a chase): have the host fetch it now */ \
+				 * load's address (a chase): have the host fetch it now; \
+				 * any other load, a stream's: the host fetches ahead */ \
 				if (timing && sz == 8 && v_ - rbase < rsize) __builtin_prefetch(ram + (v_ - rbase)); \
+				else if (timing) STREAM_PREFETCH(o_, 0); \
 			} \
 			if (timing) h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); \
 		} else { \
@@ -186,6 +194,7 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 				else wm_store(s, h, o_, sz, x[d->rs2], due_, t); \
 			} else { \
 				ram_write(s, h, o_, sz, x[d->rs2]); \
+				if (timing) STREAM_PREFETCH(o_, 1); \
 				if (timing) sb_push(s, h, &t, a_, sz); \
 			} \
 		} else { \
@@ -581,6 +590,8 @@ out_pc:
 #undef ALU
 #undef MULDIV
 #undef LOAD
+#undef STREAM_AHEAD
+#undef STREAM_PREFETCH
 #undef STORE
 #undef JUMP
 #undef BR
