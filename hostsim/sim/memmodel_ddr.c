@@ -156,8 +156,8 @@ static void ddr_defaults(struct memsys_cfg *c)
 	c->ddr_xor = 1;
 	c->ddr_rq = 32;
 	c->ddr_wq = 64;
-	c->ddr_wq_hi = 48;
-	c->ddr_wq_lo = 16;
+	c->ddr_wq_hi = 56;
+	c->ddr_wq_lo = 40;
 	c->ddr_cap = 64;
 	c->ddr_frontend = 40;
 	c->ddr_fair = 0;

@@ -714,7 +714,7 @@ static void test_config(void **state)
 	refuse("ddr-map", "co2:co2:co:xx:ba:ra:ch:bg", "pieces");
 	refuse("ddr-map", "co9:bg:co:ch:ba:ra", "pieces"); /* 9 > 7 column bits */
 	refuse("ddr-wq-hi", "100", "ddr-wq-lo");
-	refuse("ddr-wq-lo", "48", "ddr-wq-lo"); /* = the default ddr-wq-hi: no room between */
+	refuse("ddr-wq-lo", "56", "ddr-wq-lo"); /* = the default ddr-wq-hi: no room between */
 	refuse("ddr-bl", "4", "one burst");
 	refuse("ddr-trfc", "20000", "ddr-trefi");
 	refuse("ddr-tccd-l", "3", "ddr-tccd-l (3) >= ddr-tccd-s (4)"); /* JEDEC: a bank group's own is the longer */
