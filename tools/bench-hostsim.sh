@@ -217,7 +217,7 @@ if [ "$makerun" = 1 ]; then
 		old=$NEW
 		echo "old = $NEW --no-phase-hint"
 	fi
-	bn="" bo="" r=0
+	bn="" bo="" r=0 pairs=""
 	while [ $r -lt "$runs" ]; do
 		r=$((r + 1))
 		t0=$(date +%s.%N)
@@ -228,12 +228,18 @@ if [ "$makerun" = 1 ]; then
 		if [ -n "$old" ]; then
 			t0=$(date +%s.%N)
 			run "$oldbin" "$oldopts" "$tmp/make.elf" 0 >/dev/null
-			s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-			{ [ -z "$bo" ] || awk -v a="$s" -v b="$bo" 'BEGIN { exit !(a < b) }'; } && bo=$s
+			so=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+			{ [ -z "$bo" ] || awk -v a="$so" -v b="$bo" 'BEGIN { exit !(a < b) }'; } && bo=$so
+			pairs="$pairs $so/$s"
 		fi
 	done
 	if [ -n "$old" ]; then
 		echo "make-run     new ${bn} s, old ${bo} s, old/new $(ratio "$bo" "$bn")"
+		# each round's old/new (the two ran back to back): the spread of
+		# the ratio within this run of the script
+		echo "make-run     rounds (old/new s):$pairs; ratios $(echo "$pairs" | tr ' /' '\n ' |
+			awk 'NF == 2 { r = $1 / $2; s = s sprintf("%s%.2f", s == "" ? "" : " ", r); if (!n++ || r < lo) lo = r; if (r > hi) hi = r }
+			     END { printf "%s (%.2f .. %.2f)", s, lo, hi }')"
 		echo "make-run     simulated instructions: new $(stat "$tmp/stats.new" instructions)" \
 			"(untimed $(sed -n 's/.*untimed instructions=\([0-9]*\).*/\1/p' "$tmp/stats.new")), old $(stat "$tmp/stats" instructions)"
 	else
