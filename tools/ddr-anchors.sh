@@ -37,19 +37,18 @@ REPS=${REPS:-3}
 PAUSES=${PAUSES:-0,128,256,384,512,640,768,1024,1280,1536,2048,2560,3072,4096,6144,8192,16384}
 make --no-print-directory all >/dev/null
 mkdir -p "$OUT"
-grep -v '^suites=\|^mess_pause=\|^reps=' tools/configs/hostsim.cfg >"$OUT/mess.cfg"
+grep -v "^suites=\\|^mess_pause=\\|^reps=${MIXES:+\\|^mess_mix=}" tools/configs/hostsim.cfg >"$OUT/mess.cfg"
 printf 'suites=mess\nmess_pause=%s\nreps=%s\n' "$PAUSES" "$REPS" >>"$OUT/mess.cfg"
 [ -z "${MIXES:-}" ] || printf 'mess_mix=%s\n' "$MIXES" >>"$OUT/mess.cfg"
 cp build/images/virt.elf "$OUT/virt.elf"
 build/bin/rvmess config "$OUT/virt.elf" --file "$OUT/mess.cfg" >/dev/null
-field() { grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2; }
 
 hs() { ${HOSTSIM:-build/bin/hostsim} --harts 8 --mem-size 512M --mem-model ddr $SIM "$@"; }
 peak=
 for m in $MS; do
 	hs --mshrs "${MSHR:-$m}" --store-buffer "${SB:-$m}" "$OUT/virt.elf" >"$OUT/m$m.log"
 	build/bin/rvmess parse "$OUT/m$m.log" -o "$OUT/m$m" -q >/dev/null || true
-	peak=$(field "$OUT/m$m.log" 0 0 peak)
+	peak=$(grep -o '@RVM [0-9]* mess .* peak=[0-9]*' "$OUT/m$m.log" | grep -o ' peak=[0-9]*' | head -1 | cut -d= -f2)
 	# stores sat max_bw max_ns (mess_metrics.txt rows) + unloaded
 	idle=$(sed -n 's/^unloaded latency *\([0-9.]*\) ns.*/\1/p' "$OUT/m$m/mess_metrics.txt")
 	sed -n 's/^\([0-9]*\) *[0-9]* *\([0-9.-]*\) *\([0-9.]*\) *\([0-9.]*\) *\(yes\|no\)$/\1 \2 \3 \4 \5/p' \
