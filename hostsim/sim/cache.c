@@ -35,7 +35,7 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 	c->nsets = sets;
 	c->set_mask = sets - 1;
 	c->clock = 0;
-	/* calloc: every slot invalid (key 0, stamp 0) */
+	/* calloc: every slot invalid (key 0, use 0); the stamps' way bits below */
 	c->slot = calloc(sets * ways, sizeof *c->slot);
 	c->tag = calloc(sets * ways, 1);
 	c->sbits = 0;
@@ -53,6 +53,8 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 		snprintf(err, errlen, "%s: out of memory", what);
 		return -1;
 	}
+	for (uint64_t i = 0; i < sets * ways; i++)
+		c->slot[i].stamp = i % ways;
 	return 0;
 }
 

@@ -7,10 +7,12 @@
  * record per slot, with the two words memsys keeps per slot (an L1 hit
  * reads the key, the stamp and the fill time of one record):
  *   key:   line << 2 | state, 0 = invalid (state 0 is always stored as 0)
- *   stamp: LRU stamp, larger = more recently used; 0 for an invalid slot
- *          (valid slots have stamps >= 1, all distinct), so the victim
- *          "first invalid way, else the least recently used" is simply the
- *          first way with the smallest stamp.
+ *   stamp: use << 6 | way: use is the LRU stamp, larger = more recently
+ *          used, 0 for an invalid slot (valid slots have uses >= 1, all
+ *          distinct); way is the slot's way in its set (set at init, never
+ *          changed).  The victim "first invalid way, else the least
+ *          recently used" is the first way with the smallest use, which is
+ *          the slot with the smallest stamp: one compare a way.
  *   ready, aux: the user's (memsys: the cycle the line's fill completes;
  *          an L1 slot's LLC slot, an LLC slot's sharer bits); the cache
  *          functions never touch them.
@@ -46,7 +48,7 @@ struct cache_slot {
 struct cache {
 	unsigned ways;
 	uint64_t nsets, set_mask;
-	uint64_t clock;           /* last stamp handed out */
+	uint64_t clock;           /* last use handed out, << 6 */
 	struct cache_slot *slot;  /* nsets * ways */
 	uint8_t *tag;             /* nsets * ways */
 	unsigned sbits;           /* log2(nsets) */
@@ -90,7 +92,7 @@ static inline void cache_set_state(struct cache *c, uint64_t slot, unsigned st)
 		c->slot[slot].key = (c->slot[slot].key & ~3ull) | st;
 	} else {
 		c->slot[slot].key = 0;
-		c->slot[slot].stamp = 0;
+		c->slot[slot].stamp &= 63; /* use 0, the way kept */
 	}
 }
 
@@ -181,24 +183,22 @@ static inline __attribute__((always_inline)) int64_t cache_find_tagged(const str
 	return cache_find_(c, line, 1);
 }
 
-/* Mark a slot most recently used. */
+/* Mark a slot most recently used (clock counts in steps of 64: the use
+ * above the way's 6 bits; uses stay far below 2^58). */
 static inline void cache_touch(struct cache *c, uint64_t slot)
 {
-	c->slot[slot].stamp = ++c->clock;
+	c->slot[slot].stamp = (c->clock += 64) | (c->slot[slot].stamp & 63);
 }
 
-/* First way with the smallest stamp among n (n <= 64): the smallest of
- * stamp << 6 | way, a minimum without branches (which way holds the
- * oldest line is the host's guess, and a wrong guess per set searched cost
- * more than the search); stamps stay far below 2^58. */
+/* The way with the smallest stamp among n (n <= 64): a minimum without
+ * branches (which way holds the oldest line is the host's guess, and a
+ * wrong guess per set searched cost more than the search). */
 static inline __attribute__((always_inline)) unsigned cache_lru_in(const struct cache_slot *st, unsigned n)
 {
-	uint64_t b = st[0].stamp << 6;
+	uint64_t b = st[0].stamp;
 #pragma GCC unroll 16
-	for (unsigned w = 1; w < n; w++) {
-		uint64_t k = st[w].stamp << 6 | w;
-		b = k < b ? k : b;
-	}
+	for (unsigned w = 1; w < n; w++)
+		b = st[w].stamp < b ? st[w].stamp : b;
 	return (unsigned)(b & 63);
 }
 

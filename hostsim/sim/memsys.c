@@ -545,7 +545,7 @@ uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, u
 	uint64_t sl = l1->hint[line & l1->hint_mask];
 	uint64_t st = (l1->slot[sl].key ^ (line << 2)) - 1; /* state - 1 when the slot holds line, else >= 3 */
 	if (LIKELY(st < 3) && (!is_write || st != ST_S - 1)) {
-		l1->slot[sl].stamp = ++l1->clock;
+		cache_touch(l1, sl);
 		uint64_t r = l1->slot[sl].ready;
 		if (is_write && st == ST_E - 1) /* silent upgrade */
 			cache_set_state(l1, sl, ST_M);

@@ -1106,6 +1106,47 @@ static void test_cache_tag_search(void **state)
 	}
 }
 
+/* The victim (cache_victim: the first invalid way, else the least recently
+ * used) against a reference kept here: each way's last use (0: invalid),
+ * over random fills, touches and invalidations of one set, for 8, 16 and
+ * two way counts the code does not unroll (3, 12). */
+static void test_cache_lru_victim(void **state)
+{
+	(void)state;
+	static const unsigned ways[] = { 3, 8, 12, 16 };
+	uint64_t rnd = 0x9e3779b97f4a7c15ull;
+	for (unsigned wi = 0; wi < 4; wi++) {
+		const unsigned n = ways[wi];
+		struct cache c;
+		assert_int_equal(cache_init(&c, "t", 2ull * n * LINE, n, LINE, err, sizeof err), 0);
+		uint64_t use[16] = { 0 }, now = 0; /* set 0's ways */
+		for (unsigned step = 0; step < 20000; step++) {
+			rnd ^= rnd << 13;
+			rnd ^= rnd >> 7;
+			rnd ^= rnd << 17;
+			unsigned ref = 0;
+			for (unsigned w = 1; w < n; w++)
+				if (use[w] < use[ref])
+					ref = w;
+			uint64_t line = 2 * (rnd >> 20 & 0xffff); /* set 0 */
+			assert_int_equal(cache_victim(&c, line), ref);
+			unsigned w = (unsigned)(rnd % n), op = (unsigned)(rnd >> 8) % 8;
+			if (op < 3) { /* a miss fills the victim */
+				cache_fill(&c, ref, line, 1);
+				cache_touch(&c, ref);
+				use[ref] = ++now;
+			} else if (op < 7 && use[w]) { /* a hit */
+				cache_touch(&c, w);
+				use[w] = ++now;
+			} else if (use[w]) { /* an invalidation */
+				cache_set_state(&c, w, 0);
+				use[w] = 0;
+			}
+		}
+		cache_fini(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1120,6 +1161,7 @@ int main(void)
 		cmocka_unit_test(test_capacity_sweep),
 		cmocka_unit_test(test_latency_by_level),
 		cmocka_unit_test(test_lru_order),
+		cmocka_unit_test(test_cache_lru_victim),
 		cmocka_unit_test(test_writeback_counts),
 		cmocka_unit_test(test_clean_writeback),
 		cmocka_unit_test(test_store_stream_half_writes),
