@@ -307,6 +307,25 @@ static void test_l1_miss_llc_hit(void **state)
 	memsys_free(m);
 }
 
+/* An LLC miss whose LLC victim is in the requester's own L1: the L1 slot
+ * that eviction frees is the one refilled (the first invalid way), not
+ * the L1's LRU line.  L1 and LLC one set of 4 ways each; an L1 hit on A
+ * makes B the L1's LRU line while A stays the LLC's. */
+static void test_back_invalidated_slot_refilled(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "l1d-size=256", "l1d-ways=4", "llc-size=256", "llc-ways=4", "mem-model=fixed", NULL);
+	for (uint64_t i = 0; i < 4; i++)
+		memsys_access(m, 0, i * 0x40, 0, i);
+	assert_int_equal(memsys_access(m, 0, 0x000, 0, 500), 504); /* A: an L1 hit */
+	memsys_access(m, 0, 4 * 0x40, 0, 600);                      /* E evicts A from both */
+	assert_int_equal(ev(m, 0, MEMSYS_EV_BACK_INV), 1);
+	/* B is still in the L1 */
+	assert_int_equal(memsys_access(m, 0, 1 * 0x40, 0, 1000), 1004);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 5);
+	memsys_free(m);
+}
+
 /* ---- capacity and replacement --------------------------------------------- */
 
 /* Walk n lines twice; return the L1 and LLC misses of the second pass. */
@@ -1198,6 +1217,7 @@ int main(void)
 		cmocka_unit_test(test_store_miss_and_exclusive),
 		cmocka_unit_test(test_inflight_line_waits),
 		cmocka_unit_test(test_l1_miss_llc_hit),
+		cmocka_unit_test(test_back_invalidated_slot_refilled),
 		cmocka_unit_test(test_capacity_sweep),
 		cmocka_unit_test(test_latency_by_level),
 		cmocka_unit_test(test_lru_order),
