@@ -315,6 +315,24 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 	h->stall_cycles += oldest - ti;
 	ti = oldest;
 	*t = oldest + 1;
+	{
+		/* it waited for the oldest MSHR and no MSHR holds its line:
+		 * load_miss_n's choice is that MSHR (none was free at ti0, so
+		 * the first with the smallest completion), with no merge and
+		 * no further wait */
+		int miss = 0;
+		uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
+		if (!miss)
+			return done;
+		if (UNLIKELY(done & MEMSYS_HELD))
+			return load_held(s, h, t, ti, addr, size, done);
+		unsigned slot = 0;
+		while (h->mshr[slot] != oldest)
+			slot++;
+		mshr_set(h, slot, done, n);
+		h->mshr_line[slot] = line;
+		return done;
+	}
 access:;
 	int miss = 0;
 	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);

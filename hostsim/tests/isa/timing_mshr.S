@@ -62,6 +62,35 @@ _start:
 	srli t0, s5, 1
 	bltu s8, t0, 4f
 	FAIL 4
-4:	fence
+4:	# A (cold), B (an LLC hit, done first), C, D (cold): C waits for the
+	# oldest MSHR, B's (the second), and takes it; D then waits for A's.
+	# Taking the first MSHR instead would drop A's and let D go at once.
+	fence
 	add t1, a4, a3
+	li s4, 0x80900000          # B: in the LLC, not in the L1 (nine lines
+	ld a2, 0(s4)               #    of its L1 set after it)
+	li t2, 9
+	li t3, 4096
+	mv s3, s4
+5:	add s3, s3, t3
+	ld a3, 0(s3)
+	addi t2, t2, -1
+	bnez t2, 5b
+	fence
+	add t1, a3, a2
+	li s3, 0x80a00000          # A
+	li s7, 0x80b00000          # C
+	li s9, 0x80c00000          # D
+	csrr s1, mcycle
+	ld a2, 0(s3)
+	ld a3, 0(s4)
+	ld a4, 0(s7)
+	ld a5, 0(s9)
+	csrr s2, mcycle
+	sub s8, s2, s1
+	srli t0, s5, 1             # D waited for A: more than half a miss
+	bltu t0, s8, 6f
+	FAIL 5
+6:	fence
+	add t1, a5, a4
 	PASS
