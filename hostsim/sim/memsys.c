@@ -452,14 +452,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		return d > r ? d : r;
 	}
 
-	/* L1 miss.  The L1's victim first: its LLC record is updated at the
-	 * fill, after the memory request, so the host fetches it meanwhile
-	 * (a host cache miss, most of this path's time in make run's job);
-	 * only this hart's L1 losing a line (an LLC eviction, below) changes
-	 * the victim before the fill, and then it is chosen again. */
-	uint64_t vs = cache_victim(l1, line);
-	if (cache_state(l1, vs))
-		__builtin_prefetch(&m->llc.slot[l1->slot[vs].aux]);
+	/* L1 miss */
 	H->ev[MEMSYS_EV_L1D_MISS]++; /* LLC_ACCESS = L1D_MISS + UPGRADE */
 	uint64_t t = now + m->l1_hit + m->llc_lat;
 	uint64_t ready;
@@ -506,12 +499,8 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		uint64_t v = cache_victim(&m->llc, line);
 		/* the demand read goes first, the victim's write-back after it */
 		ready = mem_req(m, h, line, 0, t);
-		if (cache_state(&m->llc, v)) {
-			int mine = (m->llc.slot[v].aux & bit) != 0;
+		if (cache_state(&m->llc, v))
 			llc_evict(m, h, v, t);
-			if (mine)
-				vs = cache_victim(l1, line);
-		}
 		cache_fill_tagged(&m->llc, v, line, LLC_CLEAN);
 		m->llc.slot[v].aux = 0;
 		m->llc.slot[v].ready = ready;
@@ -521,7 +510,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	}
 
 	/* fill the L1 */
-	uint64_t s = vs;
+	uint64_t s = cache_victim(l1, line);
 	if (cache_state(l1, s)) {
 		/* inclusive: the victim sits in the LLC slot recorded at its fill */
 		uint64_t ve = l1->slot[s].aux;
