@@ -15,24 +15,17 @@
 #include "rvmess/rng.h"
 
 /* L1 line states (cache.state): 0 invalid */
-enum { ST_I = 0, ST_S = 1, ST_E = 2, ST_M = 3 };
+enum { ST_I = 0, ST_S = MEMSYS_L1_S, ST_E = MEMSYS_L1_E, ST_M = MEMSYS_L1_M };
 /* LLC line states: 0 invalid, 1 clean, 2 dirty (relative to memory) */
 enum { LLC_CLEAN = 1, LLC_DIRTY = 2 };
 
-struct ms_hart {
-	uint64_t ev[MEMSYS_EV_COUNT];
-	struct cache l1;           /* per slot: ready = the cycle its fill completes
-	                              (a hit on a line still in flight waits for
-	                              it), aux = the LLC slot of its line */
-	uint64_t pad[9];            /* to 256 bytes: &m->h[h] is a shift, not a multiply */
-};
 _Static_assert(sizeof(struct ms_hart) == 256, "struct ms_hart: adjust pad to 256 bytes");
 
 struct memsys {
+	struct memsys_hot hot;     /* first: memsys.h's inline L1 hit reads it */
 	struct memsys_cfg cfg;
-	unsigned nharts, lshift;
-	uint64_t l1_hit, llc_lat, coh_lat;
-	struct ms_hart *h;
+	unsigned nharts;
+	uint64_t llc_lat, coh_lat;
 	struct cache llc;          /* per slot: ready = the cycle the memory read
 	                              completes, aux = a bit per hart holding the
 	                              line in its L1 (the directory) */
@@ -48,7 +41,6 @@ struct memsys {
 	struct rng clean_wb_rng;
 };
 
-#define LIKELY(x) __builtin_expect(!!(x), 1)
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -294,16 +286,16 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 		goto oom;
 	m->cfg = *cfg;
 	m->nharts = nharts;
-	while ((1u << m->lshift) < cfg->line)
-		m->lshift++;
-	m->l1_hit = cfg->l1d_hit;
+	while ((1u << m->hot.lshift) < cfg->line)
+		m->hot.lshift++;
+	m->hot.l1_hit = cfg->l1d_hit;
 	m->llc_lat = cfg->llc_hit;
 	m->coh_lat = cfg->coh_lat;
-	m->h = calloc(nharts, sizeof *m->h);
-	if (!m->h)
+	m->hot.h = calloc(nharts, sizeof *m->hot.h);
+	if (!m->hot.h)
 		goto oom;
 	for (unsigned i = 0; i < nharts; i++) {
-		if (cache_init(&m->h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
+		if (cache_init(&m->hot.h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
 			goto fail;
 	}
 	if (cache_init(&m->llc, "llc", cfg->llc_size, cfg->llc_ways, cfg->line, e, sizeof e))
@@ -323,10 +315,10 @@ void memsys_free(struct memsys *m)
 {
 	if (!m)
 		return;
-	if (m->h)
+	if (m->hot.h)
 		for (unsigned i = 0; i < m->nharts; i++)
-			cache_fini(&m->h[i].l1);
-	free(m->h);
+			cache_fini(&m->hot.h[i].l1);
+	free(m->hot.h);
 	cache_fini(&m->llc);
 	memmodel_close(&m->mm);
 	free(m);
@@ -338,7 +330,7 @@ void memsys_free(struct memsys *m)
  * Returns the state it had. */
 static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 {
-	struct ms_hart *H = &m->h[s];
+	struct ms_hart *H = &m->hot.h[s];
 	int64_t i = cache_find(&H->l1, line);
 	if (i < 0)
 		return ST_I; /* not reached while the directory is exact */
@@ -350,7 +342,7 @@ static int l1_drop(struct memsys *m, unsigned s, uint64_t line)
 /* Hart s keeps `line` but loses write permission. Returns the old state. */
 static int l1_downgrade(struct memsys *m, unsigned s, uint64_t line)
 {
-	struct ms_hart *H = &m->h[s];
+	struct ms_hart *H = &m->hot.h[s];
 	int64_t i = cache_find(&H->l1, line);
 	if (i < 0)
 		return ST_I;
@@ -381,7 +373,7 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
 		sh &= sh - 1;
 		if (l1_drop(m, s, line) == ST_M)
 			dirty = 1;
-		m->h[s].ev[MEMSYS_EV_BACK_INV]++;
+		m->hot.h[s].ev[MEMSYS_EV_BACK_INV]++;
 	}
 	m->llc.slot[v].aux = 0;
 	cache_set_state(&m->llc, v, 0);
@@ -390,7 +382,7 @@ static void llc_evict(struct memsys *m, unsigned h, uint64_t v, uint64_t t)
 		dirty = 1; /* the injected fault: a clean line written back */
 	}
 	if (dirty) {
-		m->h[h].ev[MEMSYS_EV_LLC_WB]++;
+		m->hot.h[h].ev[MEMSYS_EV_LLC_WB]++;
 		mem_req(m, h, line, 1, t); /* (the hart whose miss evicted it) */
 	}
 }
@@ -406,11 +398,12 @@ uint64_t memsys_clean_wb_events(const struct memsys *m)
 	return m->clean_wb_events;
 }
 
-/* Everything but an L1 hit found through the hint slot (noinline: keeps
- * the fast path in memsys_access free of register saves). */
+/* Everything but an L1 hit found through the hint slot and the L1 miss
+ * that memsys_access_miss handles (noinline: keeps that one free of
+ * register saves). */
 __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
-	struct ms_hart *H = &m->h[h];
+	struct ms_hart *H = &m->hot.h[h];
 	struct cache *l1 = &H->l1;
 	uint64_t bit = 1ull << h;
 	/* The LLC is inclusive and its sharer bits are exact, so the L1 holds
@@ -425,7 +418,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	if (i >= 0) {
 		int st = (int)cache_state(l1, (uint64_t)i);
 		cache_touch(l1, (uint64_t)i);
-		uint64_t r = l1->slot[i].ready, d = now + m->l1_hit;
+		uint64_t r = l1->slot[i].ready, d = now + m->hot.l1_hit;
 		if (!w || st == ST_M)
 			return d > r ? d : r;
 		if (st == ST_E) { /* silent upgrade */
@@ -441,7 +434,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 				unsigned s = (unsigned)__builtin_ctzll(others);
 				others &= others - 1;
 				l1_drop(m, s, line);
-				m->h[s].ev[MEMSYS_EV_INV_RECV]++;
+				m->hot.h[s].ev[MEMSYS_EV_INV_RECV]++;
 				H->ev[MEMSYS_EV_INV_SENT]++;
 			}
 			m->llc.slot[ue].aux = bit;
@@ -454,7 +447,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 
 	/* L1 miss */
 	H->ev[MEMSYS_EV_L1D_MISS]++; /* LLC_ACCESS = L1D_MISS + UPGRADE */
-	uint64_t t = now + m->l1_hit + m->llc_lat;
+	uint64_t t = now + m->hot.l1_hit + m->llc_lat;
 	uint64_t ready;
 	int nst;
 	if (e >= 0) {
@@ -468,7 +461,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 			if (w) {
 				ost = l1_drop(m, s, line);
 				m->llc.slot[e].aux &= ~(1ull << s);
-				m->h[s].ev[MEMSYS_EV_INV_RECV]++;
+				m->hot.h[s].ev[MEMSYS_EV_INV_RECV]++;
 				H->ev[MEMSYS_EV_INV_SENT]++;
 			} else {
 				ost = l1_downgrade(m, s, line);
@@ -535,18 +528,18 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
  * the lat suite's nearly every load.  access_slow's steps for that case,
  * in a function small enough to save few registers; anything else goes on
  * to access_slow. */
-__attribute__((noinline)) static uint64_t access_miss(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
+uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
 	struct cache *llc = &m->llc;
 	uint64_t e = llc->hint[line & llc->hint_mask];
 	struct cache_slot *E = &llc->slot[e];
 	if (!cache_holds(llc, e, line) || E->aux)
 		return access_slow(m, h, line, w, now);
-	struct ms_hart *H = &m->h[h];
+	struct ms_hart *H = &m->hot.h[h];
 	struct cache *l1 = &H->l1;
 	H->ev[MEMSYS_EV_L1D_MISS]++;
 	cache_touch(llc, e);
-	uint64_t t = now + m->l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */
+	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */
 	uint64_t ready = t > E->ready ? t : E->ready;
 	uint64_t s = cache_victim(l1, line);
 	unsigned vst = cache_state(l1, s);
@@ -566,39 +559,16 @@ __attribute__((noinline)) static uint64_t access_miss(struct memsys *m, unsigned
 	return ready;
 }
 
-uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
-{
-	struct ms_hart *H = &m->h[h];
-	uint64_t line = a >> m->lshift;
-	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
-	uint64_t d = now + m->l1_hit;
-	/* L1 hit through the L1's hint slot, needing no LLC or directory
-	 * lookup: a load, or a store to a line held Exclusive (silent
-	 * upgrade) or Modified; anything else (the hint slot holds another
-	 * line, a store to a Shared line) takes the slow path, which finds
-	 * the same slot when the hint fails (cache.h: only a hint). */
-	struct cache *l1 = &H->l1;
-	uint64_t sl = l1->hint[line & l1->hint_mask];
-	uint64_t st = (l1->slot[sl].key ^ (line << 2)) - 1; /* state - 1 when the slot holds line, else >= 3 */
-	if (LIKELY(st < 3) && (!is_write || st != ST_S - 1)) {
-		cache_touch(l1, sl);
-		uint64_t r = l1->slot[sl].ready;
-		if (is_write && st == ST_E - 1) /* silent upgrade */
-			cache_set_state(l1, sl, ST_M);
-		return d > r ? d : r;
-	}
-	return access_miss(m, h, line, is_write, now);
-}
 
 uint64_t memsys_event(const struct memsys *m, unsigned h, unsigned event)
 {
 	if (h >= m->nharts || event >= MEMSYS_EV_COUNT || event == MEMSYS_EV_NONE)
 		return 0;
 	if (event == MEMSYS_EV_L1D_ACCESS)
-		return m->h[h].ev[MEMSYS_EV_LOAD] + m->h[h].ev[MEMSYS_EV_STORE];
+		return m->hot.h[h].ev[MEMSYS_EV_LOAD] + m->hot.h[h].ev[MEMSYS_EV_STORE];
 	if (event == MEMSYS_EV_LLC_ACCESS)
-		return m->h[h].ev[MEMSYS_EV_L1D_MISS] + m->h[h].ev[MEMSYS_EV_UPGRADE];
-	return m->h[h].ev[event];
+		return m->hot.h[h].ev[MEMSYS_EV_L1D_MISS] + m->hot.h[h].ev[MEMSYS_EV_UPGRADE];
+	return m->hot.h[h].ev[event];
 }
 
 /* ---- counters --------------------------------------------------------------- */

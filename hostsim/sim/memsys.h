@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/cache.h"
+
 #define MEMSYS_MAX_HARTS 64
 
 struct memsys_cfg {
@@ -153,8 +155,8 @@ void memsys_free(struct memsys *m);
  * not go on past it (an in-order core stalls on it).
  */
 #define MEMSYS_HELD (1ull << 63)
-uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write,
-                       uint64_t now);
+static inline uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write,
+                                     uint64_t now);
 
 /*
  * Per-hart event counts (for HPM counters).  Event ids (mhpmevent values):
@@ -229,5 +231,54 @@ void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s);
 
 /* Human-readable summary: config, per-hart events, model counts. */
 void memsys_stats(const struct memsys *m, FILE *f);
+
+
+/* ---- the L1 hit, inline in the caller (the simulator's every load and
+ * store); the layout it needs, and memsys.c's entry for the rest --------- */
+
+/* L1 line states (a slot's key & 3): 0 invalid, then MESI's S, E, M */
+enum { MEMSYS_L1_S = 1, MEMSYS_L1_E = 2, MEMSYS_L1_M = 3 };
+
+struct ms_hart {
+	uint64_t ev[MEMSYS_EV_COUNT];
+	struct cache l1;           /* per slot: ready = the cycle its fill completes
+	                              (a hit on a line still in flight waits for
+	                              it), aux = the LLC slot of its line */
+	uint64_t pad[9];            /* to 256 bytes: &h[i] is a shift, not a multiply */
+};
+
+/* The first member of struct memsys (memsys.c). */
+struct memsys_hot {
+	struct ms_hart *h;         /* per hart */
+	unsigned lshift;           /* log2(line) */
+	uint64_t l1_hit;           /* l1d-hit */
+};
+
+/* Everything but an L1 hit through the L1's hint slot (memsys.c). */
+uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int is_write, uint64_t now);
+
+static inline uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
+{
+	const struct memsys_hot *k = (const struct memsys_hot *)(void *)m;
+	struct ms_hart *H = &k->h[h];
+	uint64_t line = a >> k->lshift;
+	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
+	/* L1 hit through the L1's hint slot, needing no LLC or directory
+	 * lookup: a load, or a store to a line held Exclusive (silent
+	 * upgrade) or Modified; anything else (the hint slot holds another
+	 * line, a store to a Shared line) takes memsys_access_miss, which
+	 * finds the same slot when the hint fails (cache.h: only a hint). */
+	struct cache *l1 = &H->l1;
+	uint64_t sl = l1->hint[line & l1->hint_mask];
+	uint64_t st = (l1->slot[sl].key ^ (line << 2)) - 1; /* state - 1 when the slot holds line, else >= 3 */
+	if (__builtin_expect(st < 3, 1) && (!is_write || st != MEMSYS_L1_S - 1)) {
+		cache_touch(l1, sl);
+		uint64_t r = l1->slot[sl].ready, d = now + k->l1_hit;
+		if (is_write && st == MEMSYS_L1_E - 1) /* silent upgrade */
+			cache_set_state(l1, sl, MEMSYS_L1_M);
+		return d > r ? d : r;
+	}
+	return memsys_access_miss(m, h, line, is_write, now);
+}
 
 #endif
