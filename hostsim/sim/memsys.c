@@ -526,22 +526,23 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 /* An L1 miss that hits the LLC at its hint slot, no L1 holding the line
  * (no sharer bit: nothing to invalidate, downgrade or look up in the L1):
  * the lat suite's nearly every load.  access_slow's steps for that case,
- * in a function small enough to save few registers; anything else goes on
- * to access_slow. */
+ * with 8-way L1s (the default: the unrolled victim search of another way
+ * count would make this function save more registers), in a function
+ * small enough to save few; anything else goes on to access_slow. */
 uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
 {
 	struct cache *llc = &m->llc;
 	uint64_t e = llc->hint[line & llc->hint_mask];
 	struct cache_slot *E = &llc->slot[e];
-	if (!cache_holds(llc, e, line) || E->aux)
-		return access_slow(m, h, line, w, now);
 	struct ms_hart *H = &m->hot.h[h];
 	struct cache *l1 = &H->l1;
+	if (!cache_holds(llc, e, line) || E->aux || l1->ways != 8)
+		return access_slow(m, h, line, w, now);
 	H->ev[MEMSYS_EV_L1D_MISS]++;
 	cache_touch(llc, e);
 	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */
 	uint64_t ready = t > E->ready ? t : E->ready;
-	uint64_t s = cache_victim(l1, line);
+	uint64_t s = ((line & l1->set_mask) << 3) + cache_lru_in(l1->slot + ((line & l1->set_mask) << 3), 8);
 	unsigned vst = cache_state(l1, s);
 	if (vst) {
 		uint64_t ve = l1->slot[s].aux;

@@ -269,41 +269,38 @@ static void test_inflight_line_waits(void **state)
 }
 
 /* An L1 miss that hits the LLC with no L1 holding the line (memsys.c's
- * access_miss): its latency, a fill still in flight, the state it fills
- * (a store: Modified, written back when evicted) and the dirty L1 victim
- * it writes back.  One L1 set of 4 ways; lines 0x40 apart. */
+ * memsys_access_miss, 8-way L1s): its latency, a fill still in flight,
+ * the state it fills (a store: Modified) and a dirty victim written back
+ * on that path.  One L1 set of 8 ways; line n at n * 0x40. */
 static void test_l1_miss_llc_hit(void **state)
 {
 	(void)state;
-	struct memsys *m = mk(1, "l1d-size=256", "l1d-ways=4", "mem-model=fixed", "mem-latency=100", NULL);
-	/* A at 0 arrives at 134; B..E evict it from the L1 while in flight */
-	assert_int_equal(memsys_access(m, 0, 0x000, 0, 0), 134);
-	for (uint64_t i = 1; i <= 4; i++)
-		memsys_access(m, 0, i * 0x40, 0, i);
-	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 5);
-	/* A again at 10: an LLC hit that waits for the read in flight */
-	assert_int_equal(memsys_access(m, 0, 0x000, 0, 10), 134);
-	/* B (evicted by A) at 1000: l1-hit + llc-hit */
-	assert_int_equal(memsys_access(m, 0, 1 * 0x40, 0, 1000), 1034);
-	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_MISS), 5);
-	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 7);
-	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_WB), 0);
-	/* a store to C (evicted by B) through the same path fills it Modified
-	 * (the L1 holds E A B C); D E A B, LLC hits too, evict it: written
-	 * back by the last of them */
-	assert_int_equal(memsys_access(m, 0, 2 * 0x40, 1, 2000), 2034);
+	struct memsys *m = mk(1, "l1d-size=512", "l1d-ways=8", "mem-model=fixed", "mem-latency=100", NULL);
+#define L(n) ((uint64_t)(n) * 0x40)
+	/* 0 at 0 arrives at 134; 1..8 evict it from the L1 while in flight */
+	assert_int_equal(memsys_access(m, 0, L(0), 0, 0), 134);
+	for (unsigned n = 1; n <= 8; n++)
+		memsys_access(m, 0, L(n), 0, n);
+	/* 0 again at 10: an LLC hit that waits for the read in flight */
+	assert_int_equal(memsys_access(m, 0, L(0), 0, 10), 134);
+	/* 1 (evicted by 0) at 1000: l1-hit + llc-hit */
+	assert_int_equal(memsys_access(m, 0, L(1), 0, 1000), 1034);
+	/* a store to 2 (evicted by 1) on the same path fills it Modified */
+	assert_int_equal(memsys_access(m, 0, L(2), 1, 2000), 2034);
 	assert_int_equal(ev(m, 0, MEMSYS_EV_UPGRADE), 0);
-	static const uint64_t dab[] = { 3, 4, 0, 1 };
-	for (unsigned i = 0; i < 4; i++) {
-		assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_WB), 0);
-		assert_int_equal(memsys_access(m, 0, dab[i] * 0x40, 0, 3000 + i), 3034 + i);
-	}
+	/* the L1 holds 4..8, 0, 1, 2; seven new lines leave 2 its LRU line,
+	 * and 3 (an LLC hit) evicts it: written back on this path */
+	for (unsigned n = 9; n <= 15; n++)
+		memsys_access(m, 0, L(n), 0, 3000 + n);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_WB), 0);
+	assert_int_equal(memsys_access(m, 0, L(3), 0, 4000), 4034);
 	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_WB), 1);
-	/* C again: its victim (D) is clean, nothing more written back */
-	assert_int_equal(memsys_access(m, 0, 2 * 0x40, 0, 4000), 4034);
+	/* 2 again: its victim (9) is clean, nothing more written back */
+	assert_int_equal(memsys_access(m, 0, L(2), 0, 5000), 5034);
 	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_WB), 1);
-	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_MISS), 5);
-	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 13);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_MISS), 16);
+	assert_int_equal(ev(m, 0, MEMSYS_EV_L1D_MISS), 21);
+#undef L
 	memsys_free(m);
 }
 
