@@ -41,7 +41,6 @@ struct memsys {
 	struct rng clean_wb_rng;
 };
 
-
 /* ---- configuration ------------------------------------------------------ */
 
 void memsys_cfg_default(struct memsys_cfg *c)
@@ -398,6 +397,31 @@ uint64_t memsys_clean_wb_events(const struct memsys *m)
 	return m->clean_wb_events;
 }
 
+/* Put `line` (state st, in LLC slot e, arriving at `ready`) in slot s of
+ * hart H's L1 (bit: the hart's sharer bit).  Inclusive: a valid victim's
+ * LLC slot, recorded at its fill, loses the bit, and a Modified victim
+ * writes back into it. */
+static inline __attribute__((always_inline)) void l1_replace(struct memsys *m, struct ms_hart *H, uint64_t bit,
+                                                             uint64_t s, uint64_t line, unsigned st, uint64_t e,
+                                                             uint64_t ready)
+{
+	struct cache *l1 = &H->l1;
+	unsigned vst = cache_state(l1, s);
+	if (vst) {
+		uint64_t ve = l1->slot[s].aux;
+		m->llc.slot[ve].aux &= ~bit;
+		if (vst == ST_M) {
+			cache_set_state(&m->llc, ve, LLC_DIRTY);
+			H->ev[MEMSYS_EV_L1D_WB]++;
+		}
+	}
+	cache_fill(l1, s, line, st);
+	l1->slot[s].aux = e;
+	l1->slot[s].ready = ready;
+	cache_touch(l1, s);
+	m->llc.slot[e].aux |= bit;
+}
+
 /* Everything but an L1 hit found through the hint slot and the L1 miss
  * that memsys_access_miss handles (noinline: keeps that one free of
  * register saves). */
@@ -502,24 +526,9 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		nst = w ? ST_M : ST_E;
 	}
 
-	/* fill the L1 */
-	uint64_t s = cache_victim(l1, line);
-	if (cache_state(l1, s)) {
-		/* inclusive: the victim sits in the LLC slot recorded at its fill */
-		uint64_t ve = l1->slot[s].aux;
-		m->llc.slot[ve].aux &= ~bit;
-		if (cache_state(l1, s) == ST_M) {
-			cache_set_state(&m->llc, ve, LLC_DIRTY);
-			H->ev[MEMSYS_EV_L1D_WB]++;
-		}
-	}
-	cache_fill(l1, s, line, (unsigned)nst);
-	l1->slot[s].aux = (uint64_t)e;
 	if (ready <= now)
 		ready = now + 1;
-	l1->slot[s].ready = ready;
-	cache_touch(l1, s);
-	m->llc.slot[e].aux |= bit;
+	l1_replace(m, H, bit, cache_victim(l1, line), line, (unsigned)nst, (uint64_t)e, ready);
 	return ready;
 }
 
@@ -542,24 +551,10 @@ uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int w, 
 	cache_touch(llc, e);
 	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */
 	uint64_t ready = t > E->ready ? t : E->ready;
-	uint64_t s = ((line & l1->set_mask) << 3) + cache_lru_in(l1->slot + ((line & l1->set_mask) << 3), 8);
-	unsigned vst = cache_state(l1, s);
-	if (vst) {
-		uint64_t ve = l1->slot[s].aux;
-		llc->slot[ve].aux &= ~(1ull << h);
-		if (vst == ST_M) {
-			cache_set_state(llc, ve, LLC_DIRTY);
-			H->ev[MEMSYS_EV_L1D_WB]++;
-		}
-	}
-	cache_fill(l1, s, line, w ? ST_M : ST_E);
-	l1->slot[s].aux = e;
-	l1->slot[s].ready = ready;
-	cache_touch(l1, s);
-	E->aux = 1ull << h;
+	uint64_t b = (line & l1->set_mask) << 3;
+	l1_replace(m, H, 1ull << h, b + cache_lru_in(l1->slot + b, 8), line, w ? ST_M : ST_E, e, ready);
 	return ready;
 }
-
 
 uint64_t memsys_event(const struct memsys *m, unsigned h, unsigned event)
 {

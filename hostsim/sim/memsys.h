@@ -232,7 +232,6 @@ void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s);
 /* Human-readable summary: config, per-hart events, model counts. */
 void memsys_stats(const struct memsys *m, FILE *f);
 
-
 /* ---- the L1 hit, inline in the caller (the simulator's every load and
  * store); the layout it needs, and memsys.c's entry for the rest --------- */
 
