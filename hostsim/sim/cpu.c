@@ -308,24 +308,29 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 	const uint64_t ti0 = ti;
 	uint64_t line = addr & tm_line_mask;
 	uint64_t oldest = h->mshr_min;
+	int waited = 1;
 #pragma GCC unroll 8
 	for (unsigned i = 0; i < n; i++)
-		if (h->mshr_line[i] == line)
-			goto access;
-	h->stall_cycles += oldest - ti;
-	ti = oldest;
-	*t = oldest + 1;
-	{
+		if (h->mshr_line[i] == line) {
+			waited = 0;
+			break;
+		}
+	if (LIKELY(waited)) {
+		h->stall_cycles += oldest - ti;
+		ti = oldest;
+		*t = oldest + 1;
+	}
+	int miss = 0;
+	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
+	if (!miss)
+		return done;
+	if (UNLIKELY(done & MEMSYS_HELD))
+		return load_held(s, h, t, ti, addr, size, done);
+	if (LIKELY(waited)) {
 		/* it waited for the oldest MSHR and no MSHR holds its line:
 		 * load_miss_n's choice is that MSHR (none was free at ti0, so
 		 * the first with the smallest completion), with no merge and
 		 * no further wait */
-		int miss = 0;
-		uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
-		if (!miss)
-			return done;
-		if (UNLIKELY(done & MEMSYS_HELD))
-			return load_held(s, h, t, ti, addr, size, done);
 		unsigned slot = 0;
 		while (h->mshr[slot] != oldest)
 			slot++;
@@ -333,15 +338,7 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 		h->mshr_line[slot] = line;
 		return done;
 	}
-access:;
-	int miss = 0;
-	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
-	if (miss) {
-		if (UNLIKELY(done & MEMSYS_HELD))
-			return load_held(s, h, t, ti, addr, size, done);
-		return load_miss_n(h, t, ti0, ti, line, done, n);
-	}
-	return done;
+	return load_miss_n(h, t, ti0, ti, line, done, n);
 }
 
 static __attribute__((noinline)) uint64_t load_busy(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
