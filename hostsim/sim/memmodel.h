@@ -58,9 +58,16 @@ struct memmodel_ops {
 	 * can at once).  Nothing changes: memsys asks before a demand read
 	 * and, while the answer is later, holds the access (memsys.h's
 	 * MEMSYS_HELD), so a read that waits at the controller's ingress is
-	 * not committed ahead of requests that arrive while it waits. */
+	 * not committed ahead of requests that arrive while it waits.  A
+	 * model may remember a refusal (ddr: the wait is counted from the
+	 * first); see MEMMODEL_PF for a prefetch's. */
 	uint64_t (*admit)(void *st, uint64_t line_addr, uint64_t now, unsigned src);
 };
+
+/* src | MEMMODEL_PF: a read for memsys's stream prefetcher, in admit and
+ * request.  It is dropped when refused, not held, so admit remembers
+ * nothing; ddr's per-source share (ddr-src-rq) does not count it. */
+#define MEMMODEL_PF 0x10000u
 
 struct memmodel {
 	const struct memmodel_ops *ops;

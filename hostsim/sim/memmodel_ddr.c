@@ -1236,11 +1236,11 @@ INL struct fq *rq_pick(struct ddr *d, struct dchan *ch, unsigned src, uint64_t t
 /* The earliest tick a read from src arriving at tick t can enter: its
  * queue's (rq_pick) first free entry, and with --ddr-src-rq its source's
  * own first free one (*sq; else NULL). */
-INL uint64_t rq_entry(struct ddr *d, struct dchan *ch, unsigned src, uint64_t t, struct fq **q, struct fq **sq,
-                      int *light)
+INL uint64_t rq_entry(struct ddr *d, struct dchan *ch, unsigned src, int pf, uint64_t t, struct fq **q,
+                      struct fq **sq, int *light)
 {
 	*q = rq_pick(d, ch, src, t, light);
-	*sq = d->srcq ? &ch->src_rq[src] : NULL;
+	*sq = d->srcq && !pf ? &ch->src_rq[src] : NULL;
 	return *sq ? mx(fq_min(*q), fq_min(*sq)) : fq_min(*q);
 }
 
@@ -1260,12 +1260,15 @@ static uint64_t ddr_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 	ddr_map(d, la, &l);
 	struct dchan *ch = &d->ch[l.ch];
 	uint64_t t = edge(d, now);
+	int pf = (src & MEMMODEL_PF) != 0;
 	src &= MEMSYS_MAX_HARTS - 1;
 	int light;
 	struct fq *q, *sq;
-	uint64_t te = rq_entry(d, ch, src, t, &q, &sq, &light);
+	uint64_t te = rq_entry(d, ch, src, pf, t, &q, &sq, &light);
 	if (te <= t || in_wq(ch, la))
 		return now;
+	if (pf)
+		return t2cyc_up(te);
 	struct held *hd = &d->held[src];
 	if (!hd->t || hd->la != la) {
 		hd->t = t;
@@ -1299,11 +1302,12 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		return t2cyc_up(te) + 1;
 	}
 	d->st.reads++;
+	int pf = (src & MEMMODEL_PF) != 0;
 	src &= MEMSYS_MAX_HARTS - 1;
 	/* a read the ingress held (ddr_admit): its wait began there */
 	struct held *hd = &d->held[src];
 	uint64_t arr = t;
-	if (hd->t && hd->la == la) {
+	if (!pf && hd->t && hd->la == la) {
 		arr = hd->t < t ? hd->t : t;
 		hd->t = 0;
 	}
@@ -1316,7 +1320,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	 * does not hold it back */
 	int light;
 	struct fq *q, *sq;
-	uint64_t te = mx(t, rq_entry(d, ch, src, t, &q, &sq, &light));
+	uint64_t te = mx(t, rq_entry(d, ch, src, pf, t, &q, &sq, &light));
 	d->nocap = light;
 	if (te > arr) {
 		d->st.rq_waits++;

@@ -16,8 +16,16 @@
 
 /* L1 line states (cache.state): 0 invalid */
 enum { ST_I = 0, ST_S = MEMSYS_L1_S, ST_E = MEMSYS_L1_E, ST_M = MEMSYS_L1_M };
-/* LLC line states: 0 invalid, 1 clean, 2 dirty (relative to memory) */
-enum { LLC_CLEAN = 1, LLC_DIRTY = 2 };
+/* LLC line states: 0 invalid, 1 clean, 2 dirty (relative to memory), 3
+ * clean and brought by the prefetcher, no demand access yet */
+enum { LLC_CLEAN = 1, LLC_DIRTY = 2, LLC_PF = 3 };
+
+/* One page a hart's prefetcher tracks (memsys_cfg.pf_dist, docs/memsys.md
+ * "Stream prefetch"): its latest missing line, and the next line to
+ * prefetch. */
+struct pf_stream {
+	uint64_t last, next, use;
+};
 
 _Static_assert(sizeof(struct ms_hart) == 256, "struct ms_hart: adjust pad to 256 bytes");
 
@@ -39,6 +47,10 @@ struct memsys {
 	unsigned clean_wb;         /* percent of clean LLC evictions written back, 0 off */
 	uint64_t clean_wb_events;
 	struct rng clean_wb_rng;
+	/* the stream prefetcher: pf_streams pages per hart (NULL: off) */
+	struct pf_stream *pf;
+	uint64_t pf_use, pf_page_mask;
+	struct memsys_pf_stats pfs;
 };
 
 /* ---- configuration ------------------------------------------------------ */
@@ -54,6 +66,7 @@ void memsys_cfg_default(struct memsys_cfg *c)
 	c->llc_ways = 16;
 	c->llc_hit = 30;
 	c->coh_lat = 20;
+	c->pf_streams = 16;
 	strcpy(c->mem_model, "dram");
 	c->mem_latency = 80;
 	c->peak_gbps = 25.6;
@@ -73,6 +86,9 @@ static const struct memsys_key keys[] = {
 	{ "llc-ways", K_U32, OFF(llc_ways), 1, 64, "LLC associativity" },
 	{ "llc-hit", K_U32, OFF(llc_hit), 0, 10000, "extra cycles for an L1 miss hitting the LLC" },
 	{ "coh-lat", K_U32, OFF(coh_lat), 0, 10000, "extra cycles when another L1 holds the line Modified" },
+	{ "pf-dist", K_U32, OFF(pf_dist), 0, 255, "stream prefetch into the LLC: lines ahead of unit-stride load misses, within a 4 KiB page (0 = off)" },
+	{ "pf-streams", K_U32, OFF(pf_streams), 1, 64, "pages each hart's stream prefetcher tracks" },
+	{ "pf-stores", K_U32, OFF(pf_stores), 0, 1, "1: store misses train the stream prefetcher too (0: loads only)" },
 	{ "mem-model", K_STR, OFF(mem_model), 0, 0, "memory model (see below)" },
 	{ "mem-latency", K_U32, OFF(mem_latency), 0, 1000000, "unloaded memory latency, cycles" },
 	{ "peak-gbps", K_DBL, OFF(peak_gbps), 0.001, 1e6, "peak memory bandwidth, GB/s (md1, simple-dram)" },
@@ -218,6 +234,11 @@ int memsys_cfg_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		         (unsigned long long)c->llc_size, (unsigned long long)c->l1d_size);
 		return -1;
 	}
+	if (c->pf_dist >= 4096 / c->line) {
+		snprintf(err, errlen, "memsys: pf-dist %u: the prefetcher stays within a 4 KiB page, so at most %u "
+		         "lines ahead with %u-byte lines", c->pf_dist, 4096 / c->line - 1, c->line);
+		return -1;
+	}
 	if (!memmodel_find(c->mem_model)) {
 		snprintf(err, errlen, "memsys: mem-model: unknown model '%.20s' (known: %s)", c->mem_model,
 		         memmodel_names());
@@ -296,6 +317,13 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	for (unsigned i = 0; i < nharts; i++) {
 		if (cache_init(&m->hot.h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
 			goto fail;
+		m->hot.h[i].fast_miss = cfg->l1d_ways == 8 && !cfg->pf_dist;
+	}
+	if (cfg->pf_dist) {
+		m->pf = calloc((size_t)nharts * cfg->pf_streams, sizeof *m->pf);
+		if (!m->pf)
+			goto oom;
+		m->pf_page_mask = 4096 / cfg->line - 1;
 	}
 	if (cache_init(&m->llc, "llc", cfg->llc_size, cfg->llc_ways, cfg->line, e, sizeof e))
 		goto fail;
@@ -318,6 +346,7 @@ void memsys_free(struct memsys *m)
 		for (unsigned i = 0; i < m->nharts; i++)
 			cache_fini(&m->hot.h[i].l1);
 	free(m->hot.h);
+	free(m->pf);
 	cache_fini(&m->llc);
 	memmodel_close(&m->mm);
 	free(m);
@@ -422,6 +451,63 @@ static inline __attribute__((always_inline)) void l1_replace(struct memsys *m, s
 	m->llc.slot[e].aux |= bit;
 }
 
+/* Bring `line` into the LLC for hart h's prefetcher at cycle t, as an LLC
+ * miss would (no L1 gets it): 1, or 0 when the controller cannot take the
+ * read now (the prefetch is dropped, not held; the stream asks again at
+ * its next miss).  A line the LLC holds needs nothing. */
+static int pf_fetch(struct memsys *m, unsigned h, uint64_t line, uint64_t t)
+{
+	if (cache_find_tagged(&m->llc, line) >= 0)
+		return 1;
+	if (m->mm.ops->admit && m->mm.ops->admit(m->mm.st, line, t, h | MEMMODEL_PF) > t) {
+		m->pfs.dropped++;
+		return 0;
+	}
+	m->pfs.reads++;
+	uint64_t v = cache_victim(&m->llc, line);
+	uint64_t ready = mem_req(m, h | MEMMODEL_PF, line, 0, t);
+	if (cache_state(&m->llc, v))
+		llc_evict(m, h, v, t);
+	cache_fill_tagged(&m->llc, v, line, LLC_PF);
+	m->llc.slot[v].aux = 0;
+	m->llc.slot[v].ready = ready;
+	cache_touch(&m->llc, v);
+	return 1;
+}
+
+/* Hart h's L1 missed `line` at cycle t (its LLC access; a store's only
+ * with pf-stores): the stream prefetcher.  Each hart tracks pf_streams 4 KiB pages (least recently
+ * missed replaced).  A miss on the line after the page's previous miss
+ * (a unit stride) fetches the lines up to pf_dist ahead of it within the
+ * page, from where the stream's earlier prefetches stopped. */
+static void pf_train(struct memsys *m, unsigned h, uint64_t line, uint64_t t)
+{
+	struct pf_stream *s = m->pf + (size_t)h * m->cfg.pf_streams, *old = s;
+	uint64_t page = line & ~m->pf_page_mask;
+	for (unsigned i = 0; i < m->cfg.pf_streams; i++, s++) {
+		if ((s->last & ~m->pf_page_mask) == page && s->use)
+			break;
+		if (s->use < old->use)
+			old = s;
+	}
+	if (s == m->pf + (size_t)(h + 1) * m->cfg.pf_streams) {
+		*old = (struct pf_stream){ line, line + 1, ++m->pf_use };
+		return;
+	}
+	int unit = line == s->last + 1;
+	s->last = line;
+	s->use = ++m->pf_use;
+	if (!unit)
+		return;
+	uint64_t end = line + m->cfg.pf_dist, pend = page | m->pf_page_mask;
+	if (end > pend)
+		end = pend;
+	if (s->next <= line)
+		s->next = line + 1;
+	while (s->next <= end && pf_fetch(m, h, s->next, t))
+		s->next++;
+}
+
 /* Everything but an L1 hit found through the hint slot and the L1 miss
  * that memsys_access_miss handles (noinline: keeps that one free of
  * register saves). */
@@ -499,6 +585,10 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		}
 		/* the line may still be on its way from memory */
 		ready = t > m->llc.slot[e].ready ? t : m->llc.slot[e].ready;
+		if (cache_state(&m->llc, (uint64_t)e) == LLC_PF) {
+			m->pfs.used++;
+			cache_set_state(&m->llc, (uint64_t)e, LLC_CLEAN);
+		}
 		nst = w ? ST_M : keep_shared ? ST_S : ST_E;
 	} else {
 		if (m->mm.ops->admit) {
@@ -529,6 +619,8 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	if (ready <= now)
 		ready = now + 1;
 	l1_replace(m, H, bit, cache_victim(l1, line), line, (unsigned)nst, (uint64_t)e, ready);
+	if (m->pf && (!w || m->cfg.pf_stores))
+		pf_train(m, h, line, t);
 	return ready;
 }
 
@@ -545,7 +637,7 @@ uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int w, 
 	struct cache_slot *E = &llc->slot[e];
 	struct ms_hart *H = &m->hot.h[h];
 	struct cache *l1 = &H->l1;
-	if (!cache_holds(llc, e, line) || E->aux || l1->ways != 8)
+	if (!cache_holds(llc, e, line) || E->aux || !H->fast_miss)
 		return access_slow(m, h, line, w, now);
 	H->ev[MEMSYS_EV_L1D_MISS]++;
 	cache_touch(llc, e);
@@ -626,6 +718,11 @@ void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s)
 	m->mm.ops->stats(m->mm.st, s);
 }
 
+void memsys_pf_stats(const struct memsys *m, struct memsys_pf_stats *s)
+{
+	*s = m->pfs;
+}
+
 static const char *const ev_names[MEMSYS_EV_COUNT] = {
 	"-", "l1d_access", "l1d_miss", "llc_access", "llc_miss", "llc_wb", "load", "store",
 	"l1d_wb", "inv_sent", "inv_recv", "coh_wb", "back_inv", "upgrade",
@@ -677,4 +774,9 @@ void memsys_stats(const struct memsys *m, FILE *f)
 	fputc('\n', f);
 	if (s.has_ddr)
 		print_ddr(f, "ddr", &s.ddr);
+	if (m->pf)
+		fprintf(f, "prefetch: %u lines ahead, %u pages a hart, trained by %s; reads %llu, used by a demand access %llu, "
+		        "dropped (controller full) %llu\n",
+		        m->cfg.pf_dist, m->cfg.pf_streams, m->cfg.pf_stores ? "loads and stores" : "loads", (unsigned long long)m->pfs.reads,
+		        (unsigned long long)m->pfs.used, (unsigned long long)m->pfs.dropped);
 }

@@ -40,6 +40,10 @@ struct memsys_cfg {
 	unsigned llc_hit;       /* extra cycles on an L1 miss that hits the LLC: 30 */
 	unsigned coh_lat;       /* extra cycles when another L1 holds the line
 	                           Modified (forced write-back): 20 */
+	unsigned pf_dist;       /* stream prefetch into the LLC: lines ahead of
+	                           a hart's unit-stride load misses, 0 = off: 0 */
+	unsigned pf_streams;    /* pages each hart's prefetcher tracks: 16 */
+	unsigned pf_stores;     /* 1: store misses train it too (0: loads only): 0 */
 
 	char mem_model[32];     /* "fixed" | "md1" | "simple-dram" (alias "dram") | "ddr": "dram" */
 	unsigned mem_latency;   /* unloaded memory latency, cycles, added after
@@ -229,6 +233,14 @@ struct memsys_model_stats {
 };
 void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s);
 
+/* The stream prefetcher's counts (pf-dist): reads it sent, lines of them
+ * a demand access used, prefetches dropped because the controller could
+ * not take them. */
+struct memsys_pf_stats {
+	uint64_t reads, used, dropped;
+};
+void memsys_pf_stats(const struct memsys *m, struct memsys_pf_stats *s);
+
 /* Human-readable summary: config, per-hart events, model counts. */
 void memsys_stats(const struct memsys *m, FILE *f);
 
@@ -243,7 +255,9 @@ struct ms_hart {
 	struct cache l1;           /* per slot: ready = the cycle its fill completes
 	                              (a hit on a line still in flight waits for
 	                              it), aux = the LLC slot of its line */
-	uint64_t pad[9];            /* to 256 bytes: &h[i] is a shift, not a multiply */
+	uint64_t fast_miss;         /* memsys_access_miss may take its short path
+	                              (8-way L1, no prefetcher to train) */
+	uint64_t pad[8];            /* to 256 bytes: &h[i] is a shift, not a multiply */
 };
 
 /* The first member of struct memsys (memsys.c). */

@@ -314,6 +314,38 @@ static void test_ingress_admit(void **state)
 	memmodel_close(&mm);
 }
 
+/* src | MEMMODEL_PF (memsys's prefetcher: dropped when refused, not
+ * held) asks the same question of a full queue and leaves no trace: a
+ * read refused later counts its wait from its own first refusal; and the
+ * per-source share does not count it: with its source's share taken, a
+ * prefetch enters while a demand read would wait, and takes no share
+ * entry */
+static void test_ingress_pf(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "1", NULL);
+	rd(&mm, 0, 1000);
+	uint64_t enter = up(1000 + RCD + CL) - CL;
+	assert_int_equal(mm.ops->admit(mm.st, 1, 1000, 1 | MEMMODEL_PF), enter);
+	assert_int_equal(mm.ops->admit(mm.st, 1, 1005, 1), enter);
+	memmodel_request_src(&mm, 1, 0, enter, 1);
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.ddr.rq_waits, 1);
+	assert_int_equal(s.ddr.rq_wait_t, enter - 1005);
+	memmodel_close(&mm);
+
+	mm = mk("ddr-bankgroups", "2", "ddr-map", "bg:co:ch:ba:ra", "ddr-rq", "8", "ddr-src-rq", "2", NULL);
+	memmodel_request_src(&mm, 0, 0, 1000, 1);
+	memmodel_request_src(&mm, 2, 0, 1000, 1);
+	assert_int_equal(mm.ops->admit(mm.st, 4, 1000, 1), enter);
+	assert_int_equal(mm.ops->admit(mm.st, 4, 1000, 1 | MEMMODEL_PF), 1000);
+	memmodel_request_src(&mm, 4, 0, 1000, 1 | MEMMODEL_PF);
+	assert_int_equal(mm.ops->admit(mm.st, 6, 1000, 1), enter);
+	s = stats(&mm);
+	assert_int_equal(s.ddr.rq_waits, 0);
+	memmodel_close(&mm);
+}
+
 /* --ddr-src-rq: a source with that many reads queued waits to enter until
  * its own first one's column command, with room in the queue for others;
  * the wait is part of its latency, as a full queue's */
@@ -746,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_read_from_write_queue),
 		cmocka_unit_test(test_queue_backpressure),
 		cmocka_unit_test(test_ingress_admit),
+		cmocka_unit_test(test_ingress_pf),
 		cmocka_unit_test(test_src_rq),
 		cmocka_unit_test(test_stream_bus_utilisation),
 		cmocka_unit_test(test_stream_presets),

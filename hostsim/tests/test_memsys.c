@@ -202,6 +202,12 @@ static void test_cfg_check_refusals(void **state)
 	assert_null(memsys_new(&c, 1, err, sizeof err));
 	assert_non_null(strstr(err, "line"));
 	memsys_cfg_default(&c);
+	c.pf_dist = 64; /* past a 4 KiB page of 64-byte lines */
+	assert_null(memsys_new(&c, 1, err, sizeof err));
+	assert_non_null(strstr(err, "pf-dist 64: the prefetcher stays within a 4 KiB page, so at most 63"));
+	c.pf_dist = 63;
+	assert_int_equal(memsys_cfg_check(&c, err, sizeof err), 0);
+	memsys_cfg_default(&c);
 	assert_null(memsys_new(&c, 0, err, sizeof err));
 	assert_null(memsys_new(&c, MEMSYS_MAX_HARTS + 1, err, sizeof err));
 	assert_non_null(strstr(err, "harts"));
@@ -992,6 +998,146 @@ static void test_ddr_ingress_held(void **state)
 	memsys_free(m);
 }
 
+/* The stream prefetcher (pf-dist 4, fixed memory of 100 cycles): a miss
+ * on the line after the page's previous miss fetches up to 4 lines ahead
+ * into the LLC, issued with the demand's LLC access (t + 34); a demand
+ * access to a prefetched line is an LLC hit (waiting for it while in
+ * flight); a gap starts nothing; the page's end bounds it; pf-dist 0 is
+ * off. */
+static uint64_t reads(struct memsys *m) { return memsys_mmio_read(m, MEMSYS_MMIO_READS); }
+
+static void test_prefetch_stream(void **state)
+{
+	(void)state;
+	struct memsys_pf_stats p;
+	for (unsigned on = 0; on < 2; on++) {
+		struct memsys *m = mk(1, "mem-model=fixed", "mem-latency=100", on ? "pf-dist=4" : "pf-dist=0", NULL);
+		uint64_t a = 0x80000000;
+		assert_int_equal(memsys_access(m, 0, a, 0, 1000), 1134);
+		assert_int_equal(reads(m), 1); /* a first miss in a page: no prefetch */
+		assert_int_equal(memsys_access(m, 0, a + LINE, 0, 2000), 2134);
+		if (!on) {
+			assert_int_equal(reads(m), 2);
+			assert_int_equal(memsys_access(m, 0, a + 2 * LINE, 0, 2001), 2135);
+			memsys_free(m);
+			continue;
+		}
+		assert_int_equal(reads(m), 6); /* lines 2..5, ready at 2034 + 100 */
+		/* line 2 in flight: an LLC hit that waits; it fetches line 6 */
+		assert_int_equal(memsys_access(m, 0, a + 2 * LINE, 0, 2001), 2134);
+		assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_MISS), 2);
+		assert_int_equal(reads(m), 7);
+		assert_int_equal(memsys_access(m, 0, a + 3 * LINE, 0, 5000), 5034);
+		assert_int_equal(reads(m), 8);
+		/* a gap (line 9 after 3): a demand miss, nothing fetched; then
+		 * line 10 goes on from there */
+		assert_int_equal(memsys_access(m, 0, a + 9 * LINE, 0, 6000), 6134);
+		assert_int_equal(reads(m), 9);
+		assert_int_equal(memsys_access(m, 0, a + 10 * LINE, 0, 7000), 7134);
+		assert_int_equal(reads(m), 14);
+		/* lines 62 and 63 of another page: nothing past its end */
+		uint64_t b = a + 0x10000 + 62 * LINE;
+		memsys_access(m, 0, b, 0, 8000);
+		memsys_access(m, 0, b + LINE, 0, 9000);
+		assert_int_equal(reads(m), 16);
+		assert_int_equal(ev(m, 0, MEMSYS_EV_LLC_MISS), 6);
+		memsys_pf_stats(m, &p);
+		assert_int_equal(p.reads, 10);
+		assert_int_equal(p.used, 2);
+		assert_int_equal(p.dropped, 0);
+		memsys_free(m);
+	}
+}
+
+/* Store misses train the prefetcher with pf-stores=1 only: two stores to
+ * lines 0 and 1 of a page fetch lines 2 and 3 with it, nothing without;
+ * a load stream is trained either way */
+static void test_prefetch_stores(void **state)
+{
+	(void)state;
+	for (unsigned st = 0; st < 2; st++) {
+		struct memsys *m = mk(1, "mem-model=fixed", "mem-latency=100", "pf-dist=2", st ? "pf-stores=1" : "pf-stores=0", NULL);
+		memsys_access(m, 0, 0x80000000, 1, 1000);
+		memsys_access(m, 0, 0x80000000 + LINE, 1, 2000);
+		assert_int_equal(reads(m), st ? 4 : 2);
+		memsys_access(m, 0, 0x80010000, 0, 3000);
+		memsys_access(m, 0, 0x80010000 + LINE, 0, 4000);
+		assert_int_equal(reads(m), st ? 8 : 6);
+		memsys_free(m);
+	}
+}
+
+/* Each hart's prefetcher tracks pf-streams pages, the least recently
+ * missed replaced: with 2, three interleaved streams lose their state
+ * before each next miss, and fetch nothing; with 3 they all prefetch. */
+static void test_prefetch_streams_lru(void **state)
+{
+	(void)state;
+	for (unsigned n = 2; n <= 3; n++) {
+		char k[32];
+		snprintf(k, sizeof k, "pf-streams=%u", n);
+		struct memsys *m = mk(1, "mem-model=fixed", "mem-latency=100", "pf-dist=2", k, NULL);
+		for (uint64_t i = 0; i < 4; i++)
+			for (uint64_t pg = 0; pg < 3; pg++)
+				memsys_access(m, 0, 0x80000000 + pg * 4096 + i * LINE, 0, 1000 * (i + 1));
+		struct memsys_pf_stats p;
+		memsys_pf_stats(m, &p);
+		assert_int_equal(p.reads, n == 2 ? 0 : 3 * 4); /* lines 2, 3 then 4 and 5 */
+		memsys_free(m);
+	}
+	/* a page's every miss renews it: with 2, page A missed between new
+	 * pages B and C keeps its stream, and B's is the one replaced */
+	struct memsys *m = mk(1, "mem-model=fixed", "mem-latency=100", "pf-dist=2", "pf-streams=2", NULL);
+	uint64_t A = 0x80000000, B = A + 4096, C = B + 4096;
+	memsys_access(m, 0, A, 0, 1000);
+	memsys_access(m, 0, B, 0, 2000);
+	memsys_access(m, 0, A + LINE, 0, 3000); /* lines 2, 3 */
+	memsys_access(m, 0, C, 0, 4000);
+	memsys_access(m, 0, A + 2 * LINE, 0, 5000); /* line 4 */
+	struct memsys_pf_stats p;
+	memsys_pf_stats(m, &p);
+	assert_int_equal(p.reads, 3);
+	memsys_free(m);
+}
+
+/* With ddr, a prefetch the read queue cannot take now is dropped, not
+ * held (the core goes on): the queue's two entries taken by two demand
+ * reads, the stream's prefetch of line 2 is dropped; it is fetched at the
+ * stream's next miss, once entries have freed (test_ddr.c's
+ * test_ingress_pf: a dropped prefetch leaves no trace at the ingress).
+ * The per-hart share does not count prefetches: with a share of 2 and
+ * room in the queue, both of line 1's prefetches go. */
+static void test_prefetch_dropped(void **state)
+{
+	(void)state;
+	for (unsigned share = 0; share < 2; share++) {
+		struct memsys *m = mk(1, "mem-model=ddr", share ? "ddr-src-rq=2" : "ddr-rq=2", "pf-dist=2", NULL);
+		uint64_t a = 0x80000000;
+		assert_false(memsys_access(m, 0, a, 0, 1000) & MEMSYS_HELD);
+		uint64_t d = memsys_access(m, 0, a + LINE, 0, 1000);
+		assert_false(d & MEMSYS_HELD);
+		struct memsys_pf_stats p;
+		memsys_pf_stats(m, &p);
+		assert_int_equal(p.reads, share ? 2 : 0);
+		assert_int_equal(p.dropped, share ? 0 : 1);
+		memsys_free(m);
+		if (share)
+			break;
+		/* line 2, missed after both reads are done: a demand miss,
+		 * then line 3, which takes the queue's second entry, and line
+		 * 4 is dropped */
+		m = mk(1, "mem-model=ddr", "ddr-rq=2", "pf-dist=2", NULL);
+		memsys_access(m, 0, a, 0, 1000);
+		memsys_access(m, 0, a + LINE, 0, 1000);
+		assert_false(memsys_access(m, 0, a + 2 * LINE, 0, d) & MEMSYS_HELD);
+		memsys_pf_stats(m, &p);
+		assert_int_equal(p.reads, 1);
+		assert_int_equal(p.dropped, 2);
+		assert_int_equal(reads(m), 4);
+		memsys_free(m);
+	}
+}
+
 /* The requesting hart reaches the memory model (memmodel.h's src): with
  * ddr --ddr-fair, hart 1 sends n row misses to one bank (rows 1..n, no
  * XOR: 128 KiB apart; the first 4 enter the read queue, the rest are
@@ -1238,6 +1384,10 @@ int main(void)
 		cmocka_unit_test(test_counters_truth),
 		cmocka_unit_test(test_ddr_ingress_held),
 		cmocka_unit_test(test_ddr_fair_source),
+		cmocka_unit_test(test_prefetch_stream),
+		cmocka_unit_test(test_prefetch_streams_lru),
+		cmocka_unit_test(test_prefetch_stores),
+		cmocka_unit_test(test_prefetch_dropped),
 		cmocka_unit_test(test_mmio_ctrl),
 		cmocka_unit_test(test_mmio_freeze_writes),
 		cmocka_unit_test(test_mmio_busy_md1),
