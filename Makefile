@@ -73,8 +73,9 @@ RUN_HARTS  ?= 8
 RUN_CONFIG ?= $(if $(filter hostsim,$(RUN_TARGET)),tools/configs/hostsim.cfg,)
 RUN_ARGS   ?=
 # hostsim's options for make run: the JEDEC-timed DDR4-3200 channel (the
-# ddr memory model, docs/memsys.md); RUN_SIM= runs hostsim's own defaults
-RUN_SIM    ?= --mem-model ddr
+# ddr memory model) and the LLC stream prefetch, tools/configs/hostsim-ddr4.sim
+# (docs/memsys.md); RUN_SIM= runs hostsim's own defaults
+RUN_SIM    ?= --config tools/configs/hostsim-ddr4.sim
 STATS      ?= 0
 # The image each target runs: hostsim and QEMU virt boot virt.elf in M-mode,
 # qemu-sbi the S-mode OpenSBI payload, qemu-spike spike.elf.
@@ -121,7 +122,7 @@ help:
 	@echo "  make clean"
 	@echo "           V=1 prints the build commands (quiet by default)"
 	@echo "variables: PLATFORM, RUN_TARGET (hostsim qemu-virt qemu-sbi qemu-spike qemu-sifive_u), RUN_HARTS, STATS,"
-	@echo "           RUN_CONFIG (image config file), RUN_SIM (hostsim options: --mem-model ddr),"
+	@echo "           RUN_CONFIG (image config file), RUN_SIM (hostsim options: --config tools/configs/hostsim-ddr4.sim),"
 	@echo "           RUN_ARGS (more tools/run.sh options), OUT, CROSS, CC"
 	@echo "           CVA6_CLK_HZ (cva6 image: core clock, timebase = clock/4; default 50000000),"
 	@echo "           OPENPITON_END (openpiton image: pass, or metro for the Metro-MPI end loads)"

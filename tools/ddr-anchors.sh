@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The ddr model's sanity anchors (issue 8; docs/memsys.md, "The ddr model",
-# "Measured"), on hostsim with 8 harts and one DDR4-3200 channel:
+# "Measured"), on hostsim with 8 harts and make run's memory system
+# (tools/configs/hostsim-ddr4.sim: one DDR4-3200 channel, the LLC stream
+# prefetch; SIM= options come after it and override it):
 #   - the Mess family (the mixes of tools/configs/hostsim.cfg, 0..100 %
 #     stores, on a pause list thinned where every point is saturated, 1..64,
 #     and densified around the knees, 128 .. 6144: the 2x crossing is
@@ -10,9 +12,10 @@
 #     per M and mix: the saturated bandwidth (rvmess parse's interpolated 2x
 #     crossing), the highest bandwidth, the maximum and the unloaded latency;
 #   - per mix: how far the saturated bandwidth moves with M ((max - min) / min
-#     over the three M; for a mix that does not reach 2x with every M, such
-#     as 100 % loads with 8 MSHRs, whose 64 misses in flight bound the
-#     latency by Little's law, the highest bandwidth instead), max latency /
+#     over the three M; for a mix that does not reach 2x with every M
+#     (without the prefetcher, SIM="--pf-dist 0": 100 % loads with 8 MSHRs,
+#     whose 64 misses in flight bound the latency by Little's law), the
+#     highest bandwidth instead), max latency /
 #     unloaded, and the checks
 #     (100 % loads within 75..95 % of the peak, more stores lower the
 #     saturated bandwidth, max latency >= 2x unloaded, movement <= 3 %);
@@ -43,7 +46,7 @@ printf 'suites=mess\nmess_pause=%s\nreps=%s\n' "$PAUSES" "$REPS" >>"$OUT/mess.cf
 cp build/images/virt.elf "$OUT/virt.elf"
 build/bin/rvmess config "$OUT/virt.elf" --file "$OUT/mess.cfg" >/dev/null
 
-hs() { ${HOSTSIM:-build/bin/hostsim} --harts 8 --mem-size 512M --mem-model ddr $SIM "$@"; }
+hs() { ${HOSTSIM:-build/bin/hostsim} --harts 8 --mem-size 512M --config tools/configs/hostsim-ddr4.sim $SIM "$@"; }
 peak=
 for m in $MS; do
 	hs --mshrs "${MSHR:-$m}" --store-buffer "${SB:-$m}" "$OUT/virt.elf" >"$OUT/m$m.log"

@@ -8,7 +8,8 @@
 # row hit / empty / conflict shares, cycles waited to enter the read queue
 # per read and the write queue per write, and drains per 1000 writes.
 #   tools/ddr-point.sh MIX PAUSE MSHRS SB [hostsim options...]
-# (8 harts, 512 MiB, --mem-model ddr, --mshrs MSHRS --store-buffer SB;
+# (8 harts, 512 MiB, make run's memory system tools/configs/hostsim-ddr4.sim,
+# --mshrs MSHRS --store-buffer SB;
 # outputs in ${OUT:-out/ddr-point}; HOSTSIM= another hostsim binary)
 set -eu
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ for n in 10000 30000; do
 	cp build/images/virt.elf "$d/$n.elf"
 	build/bin/rvmess config "$d/$n.elf" --file tools/configs/hostsim.cfg >/dev/null
 	build/bin/rvmess config "$d/$n.elf" suites=mess mess_mix="$mix" mess_pause="$p" mess_window_loads=$n >/dev/null
-	"$HS" --harts 8 --mem-size 512M --mem-model ddr --mshrs "$mr" --store-buffer "$sb" "$@" --stats "$d/$n.elf" \
+	"$HS" --harts 8 --mem-size 512M --config tools/configs/hostsim-ddr4.sim --mshrs "$mr" --store-buffer "$sb" "$@" --stats "$d/$n.elf" \
 		>"$d/$n.out" 2>"$d/$n.stats"
 done
 # nspl bw_ctr reads writes hit empty conflict rq-full rq-waited wq-full wq-waited drains
