@@ -1049,6 +1049,26 @@ static void test_prefetch_stream(void **state)
 	}
 }
 
+/* A stream's frontier: lines it prefetched are not asked for again, so a
+ * prefetched line evicted before its use (a direct-mapped 8-line LLC:
+ * line 4's slot taken by another page's line 68) is not fetched again;
+ * the next unit stride fetches only the line past the frontier */
+static void test_prefetch_frontier(void **state)
+{
+	(void)state;
+	struct memsys *m = mk(1, "mem-model=fixed", "mem-latency=100", "pf-dist=4", "l1d-size=256", "l1d-ways=1",
+	                      "llc-size=512", "llc-ways=1", NULL);
+	uint64_t a = 0x80000000;
+	memsys_access(m, 0, a, 0, 1000);
+	memsys_access(m, 0, a + LINE, 0, 2000); /* lines 2..5 */
+	assert_int_equal(reads(m), 6);
+	memsys_access(m, 0, a + 68 * LINE, 0, 3000); /* evicts line 4 */
+	assert_int_equal(reads(m), 7);
+	assert_int_equal(memsys_access(m, 0, a + 2 * LINE, 0, 4000), 4034);
+	assert_int_equal(reads(m), 8); /* line 6 only */
+	memsys_free(m);
+}
+
 /* Store misses train the prefetcher with pf-stores=1 only: two stores to
  * lines 0 and 1 of a page fetch lines 2 and 3 with it, nothing without;
  * a load stream is trained either way */
@@ -1387,6 +1407,7 @@ int main(void)
 		cmocka_unit_test(test_prefetch_stream),
 		cmocka_unit_test(test_prefetch_streams_lru),
 		cmocka_unit_test(test_prefetch_stores),
+		cmocka_unit_test(test_prefetch_frontier),
 		cmocka_unit_test(test_prefetch_dropped),
 		cmocka_unit_test(test_mmio_ctrl),
 		cmocka_unit_test(test_mmio_freeze_writes),
