@@ -25,7 +25,9 @@
 # --old HOSTSIM also measures an older hostsim binary on the same cases (the
 # runs alternate) and prints old/new ratios.
 # --make-run adds `make run`'s hostsim job (tools/configs/hostsim.cfg, 8
-# harts, 512 MiB, --mem-model ddr; about a minute per run): its wall time,
+# harts, 512 MiB, --mem-model ddr: make run's system before 94e6709's
+# stream prefetch and 64-entry read queue, which older binaries cannot run;
+# about a minute per run): its wall time,
 # and with --old the old/new ratio (both binaries run the same image, best of
 # --runs each, alternating).  No callgrind on it (hours).
 # --make-run --no-phase-hint-old: the "old" side of the make-run ratio is the

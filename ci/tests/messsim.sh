@@ -3,7 +3,8 @@
 #   sim-sweep-shipped     rvmess sim sweep over the shipped family's 100 %
 #                         curve: each point's "curve ns" is the file's own
 #                         latency at that bandwidth and the simulated latency
-#                         is within 1 % (or one cycle) of it;
+#                         is within 1 % (or one cycle) of it, and every
+#                         bandwidth of the file (but 0) is swept;
 #   sim-sweep-vertical    a curve with two points of one bandwidth: a
 #                         simulated latency between theirs is on the curve;
 #   sim-run-*             open-loop synthetic traffic on a linear family
@@ -60,7 +61,7 @@ why=$(awk -v f="$SHIPPED/bwlat/bwlat_100.txt" 'BEGIN { while ((getline l < f) > 
 		if (($4 - lo[b]) ^ 2 > 1e-6) { print b " MB/s: curve " $4 ", file " lo[b]; exit }
 		r = $5 < lo[b] ? lo[b] : $5 > hi[b] ? hi[b] : $5; d = ($5 - r) / r; if (d < 0) d = -d
 		if (d > 0.01 && ($5 - r) ^ 2 > 1) { print b " MB/s: simulated " $5 " ns, file " lo[b] ".." hi[b]; exit } }
-	END { if (n < 10) print n " points" }' "$TMP/sweep.out")
+	END { for (b in lo) nb += b + 0 > 0; if (n != nb || n < 5) print n " points swept, " nb " bandwidths in the file" }' "$TMP/sweep.out")
 if [ $rc = 0 ] && [ -z "$why" ] && grep -q "the curve is reproduced" "$TMP/sweep.out"; then pass sim-sweep-shipped
 else fail sim-sweep-shipped "exit $rc: ${why:-$(tail -1 "$TMP/sweep.out")}"; fi
 # a vertical stretch (two points of one bandwidth, 150 and 160 ns): the
