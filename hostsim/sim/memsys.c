@@ -451,6 +451,25 @@ static inline __attribute__((always_inline)) void l1_replace(struct memsys *m, s
 	m->llc.slot[e].aux |= bit;
 }
 
+/* An LLC miss of hart h at cycle t: the memory read of `line` (src: h, or
+ * h | MEMMODEL_PF), then the LRU victim's eviction, and the line in its
+ * slot (state st, no L1 holding it, ready when the read completes).
+ * Returns the slot. */
+static inline __attribute__((always_inline)) uint64_t llc_fill(struct memsys *m, unsigned h, unsigned src,
+                                                               uint64_t line, unsigned st, uint64_t t)
+{
+	uint64_t v = cache_victim(&m->llc, line);
+	/* the read goes first, the victim's write-back after it */
+	uint64_t ready = mem_req(m, src, line, 0, t);
+	if (cache_state(&m->llc, v))
+		llc_evict(m, h, v, t);
+	cache_fill_tagged(&m->llc, v, line, st);
+	m->llc.slot[v].aux = 0;
+	m->llc.slot[v].ready = ready;
+	cache_touch(&m->llc, v);
+	return v;
+}
+
 /* Bring `line` into the LLC for hart h's prefetcher at cycle t, as an LLC
  * miss would (no L1 gets it): 1, or 0 when the controller cannot take the
  * read now (the prefetch is dropped, not held; the stream asks again at
@@ -464,22 +483,16 @@ static int pf_fetch(struct memsys *m, unsigned h, uint64_t line, uint64_t t)
 		return 0;
 	}
 	m->pfs.reads++;
-	uint64_t v = cache_victim(&m->llc, line);
-	uint64_t ready = mem_req(m, h | MEMMODEL_PF, line, 0, t);
-	if (cache_state(&m->llc, v))
-		llc_evict(m, h, v, t);
-	cache_fill_tagged(&m->llc, v, line, LLC_PF);
-	m->llc.slot[v].aux = 0;
-	m->llc.slot[v].ready = ready;
-	cache_touch(&m->llc, v);
+	llc_fill(m, h, h | MEMMODEL_PF, line, LLC_PF, t);
 	return 1;
 }
 
 /* Hart h's L1 missed `line` at cycle t (its LLC access; a store's only
- * with pf-stores): the stream prefetcher.  Each hart tracks pf_streams 4 KiB pages (least recently
- * missed replaced).  A miss on the line after the page's previous miss
- * (a unit stride) fetches the lines up to pf_dist ahead of it within the
- * page, from where the stream's earlier prefetches stopped. */
+ * with pf-stores): the stream prefetcher.  Each hart tracks pf_streams
+ * 4 KiB pages (the least recently missed replaced).  A miss on the line
+ * after the page's previous miss (a unit stride) fetches the lines up to
+ * pf_dist ahead of it within the page, from where the stream's earlier
+ * prefetches stopped. */
 static void pf_train(struct memsys *m, unsigned h, uint64_t line, uint64_t t)
 {
 	struct pf_stream *s = m->pf + (size_t)h * m->cfg.pf_streams, *old = s;
@@ -603,16 +616,8 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 			}
 		}
 		H->ev[MEMSYS_EV_LLC_MISS]++;
-		uint64_t v = cache_victim(&m->llc, line);
-		/* the demand read goes first, the victim's write-back after it */
-		ready = mem_req(m, h, line, 0, t);
-		if (cache_state(&m->llc, v))
-			llc_evict(m, h, v, t);
-		cache_fill_tagged(&m->llc, v, line, LLC_CLEAN);
-		m->llc.slot[v].aux = 0;
-		m->llc.slot[v].ready = ready;
-		cache_touch(&m->llc, v);
-		e = (int64_t)v;
+		e = (int64_t)llc_fill(m, h, h, line, LLC_CLEAN, t);
+		ready = m->llc.slot[e].ready;
 		nst = w ? ST_M : ST_E;
 	}
 
@@ -775,8 +780,9 @@ void memsys_stats(const struct memsys *m, FILE *f)
 	if (s.has_ddr)
 		print_ddr(f, "ddr", &s.ddr);
 	if (m->pf)
-		fprintf(f, "prefetch: %u lines ahead, %u pages a hart, trained by %s; reads %llu, used by a demand access %llu, "
-		        "dropped (controller full) %llu\n",
-		        m->cfg.pf_dist, m->cfg.pf_streams, m->cfg.pf_stores ? "loads and stores" : "loads", (unsigned long long)m->pfs.reads,
-		        (unsigned long long)m->pfs.used, (unsigned long long)m->pfs.dropped);
+		fprintf(f, "prefetch: %u lines ahead, %u pages a hart, trained by %s; reads %llu, "
+		        "used by a demand access %llu, dropped (controller full) %llu\n",
+		        m->cfg.pf_dist, m->cfg.pf_streams, m->cfg.pf_stores ? "loads and stores" : "loads",
+		        (unsigned long long)m->pfs.reads, (unsigned long long)m->pfs.used,
+		        (unsigned long long)m->pfs.dropped);
 }
