@@ -497,13 +497,14 @@ static void pf_train(struct memsys *m, unsigned h, uint64_t line, uint64_t t)
 {
 	struct pf_stream *s = m->pf + (size_t)h * m->cfg.pf_streams, *old = s;
 	uint64_t page = line & ~m->pf_page_mask;
-	for (unsigned i = 0; i < m->cfg.pf_streams; i++, s++) {
+	unsigned i;
+	for (i = 0; i < m->cfg.pf_streams; i++, s++) {
 		if ((s->last & ~m->pf_page_mask) == page && s->use)
 			break;
 		if (s->use < old->use)
 			old = s;
 	}
-	if (s == m->pf + (size_t)(h + 1) * m->cfg.pf_streams) {
+	if (i == m->cfg.pf_streams) { /* a page missed anew */
 		*old = (struct pf_stream){ line, line + 1, ++m->pf_use };
 		return;
 	}
