@@ -23,6 +23,7 @@
 #include "sim/dev.h"
 #include "sim/csr.h"
 #include "sim/wmem.h"
+#include "sim/mshr.h"
 
 #define RESV_GRANULE 64ull
 
@@ -165,33 +166,6 @@ static ALWAYS_INLINE uint64_t mshr_free_at(const struct sim *s, const struct sim
 	return h->mshr_min;
 }
 
-/* Recompute h->mshr_min / mshr_max from mshr[0..n-1]. */
-static ALWAYS_INLINE void mshr_minmax_n(struct sim_hart *h, unsigned n)
-{
-	uint64_t lo = UINT64_MAX, hi = 0;
-#pragma GCC unroll 8
-	for (unsigned i = 0; i < n; i++) {
-		lo = h->mshr[i] < lo ? h->mshr[i] : lo;
-		hi = h->mshr[i] > hi ? h->mshr[i] : hi;
-	}
-	h->mshr_min = lo;
-	h->mshr_max = hi;
-}
-
-/* mshr[i] = v, keeping mshr_min / mshr_max exact without a rescan in the
- * common case (an MSHR whose value was not the minimum gets a later time). */
-static ALWAYS_INLINE void mshr_set(struct sim_hart *h, unsigned i, uint64_t v, unsigned n)
-{
-	uint64_t old = h->mshr[i];
-	h->mshr[i] = v;
-	if (v >= old && old != h->mshr_min) {
-		if (v > h->mshr_max)
-			h->mshr_max = v;
-	} else {
-		mshr_minmax_n(h, n);
-	}
-}
-
 /* The first cycle at which a store finds a free store-buffer entry. */
 static ALWAYS_INLINE uint64_t sb_free_at(const struct sim *s, const struct sim_hart *h)
 {
@@ -247,42 +221,28 @@ static uint64_t sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t
 	return done;
 }
 
-/* The rest of a load that missed (memsys said so): take an MSHR (n of them),
- * or merge into the one that holds a miss to the same line. */
-static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint64_t ti0, uint64_t ti, uint64_t line,
+/* The rest of a load that missed (memsys said so): merge into the busy MSHR
+ * that holds a miss to the same line, else take the oldest (n of them),
+ * waiting for it when none is free. */
+static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t line,
                                           uint64_t done, unsigned n)
 {
-	if (h->mshr_max <= ti0) {
-		/* every MSHR is free (the common case of dependent misses):
-		 * no merge, the first one (what the general code below
-		 * picks then) */
-		mshr_set(h, 0, done, n);
-		h->mshr_line[0] = line;
-		return done;
-	}
-	/* the MSHR to use: the first one free at ti0, else the oldest
-	 * (the first with the smallest completion time) */
-	unsigned slot = 0;
-	uint64_t oldest = UINT64_MAX;
+	if (h->mshr_max > ti) {
+		/* some MSHR is busy (not the common case of dependent misses) */
 #pragma GCC unroll 8
-	for (unsigned i = 0; i < n; i++) {
-		if (h->mshr[i] <= ti0) { slot = i; break; }
-		if (h->mshr[i] < oldest) { oldest = h->mshr[i]; slot = i; }
-	}
-#pragma GCC unroll 8
-	for (unsigned i = 0; i < n; i++)
-		if (h->mshr_line[i] == line && h->mshr[i] > ti) {
-			if (done > h->mshr[i])
-				mshr_set(h, i, done, n);
-			return done;
+		for (unsigned i = 0; i < n; i++)
+			if (h->mshr_line[i] == line && h->mshr[i] > ti) {
+				if (done > h->mshr[i])
+					mshr_raise(h, i, done, n);
+				return done;
+			}
+		if (h->mshr_min > ti) {
+			/* merged above but the line's MSHR is gone: wait for one */
+			h->stall_cycles += h->mshr_min - ti;
+			*t = max64(*t, h->mshr_min + 1);
 		}
-	if (h->mshr[slot] > ti) {
-		/* merged above but the line's MSHR is gone: wait for one */
-		h->stall_cycles += h->mshr[slot] - ti;
-		*t = max64(*t, h->mshr[slot] + 1);
 	}
-	mshr_set(h, slot, done, n);
-	h->mshr_line[slot] = line;
+	mshr_take(h, done, line, n);
 	return done;
 }
 
@@ -291,10 +251,10 @@ static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint6
 static uint64_t load_held(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size,
                           uint64_t held);
 
-static __attribute__((noinline)) uint64_t load_miss_any(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti0,
-                                                        uint64_t ti, uint64_t line, uint64_t done)
+static __attribute__((noinline)) uint64_t load_miss_any(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti,
+                                                        uint64_t line, uint64_t done)
 {
-	return load_miss_n(h, t, ti0, ti, line, done, s->opt.mshrs);
+	return load_miss_n(h, t, ti, line, done, s->opt.mshrs);
 }
 
 /*
@@ -305,7 +265,6 @@ static __attribute__((noinline)) uint64_t load_miss_any(struct sim *s, struct si
  */
 static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size, unsigned n)
 {
-	const uint64_t ti0 = ti;
 	uint64_t line = addr & tm_line_mask;
 	uint64_t oldest = h->mshr_min;
 	int waited = 1;
@@ -327,18 +286,12 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 	if (UNLIKELY(done & MEMSYS_HELD))
 		return load_held(s, h, t, ti, addr, size, done);
 	if (LIKELY(waited)) {
-		/* it waited for the oldest MSHR and no MSHR holds its line:
-		 * load_miss_n's choice is that MSHR (none was free at ti0, so
-		 * the first with the smallest completion), with no merge and
-		 * no further wait */
-		unsigned slot = 0;
-		while (h->mshr[slot] != oldest)
-			slot++;
-		mshr_set(h, slot, done, n);
-		h->mshr_line[slot] = line;
+		/* it waited for the oldest MSHR, which is free now, and no
+		 * MSHR holds its line */
+		mshr_take(h, done, line, n);
 		return done;
 	}
-	return load_miss_n(h, t, ti0, ti, line, done, n);
+	return load_miss_n(h, t, ti, line, done, n);
 }
 
 static __attribute__((noinline)) uint64_t load_busy(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
@@ -371,8 +324,8 @@ static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uin
 		if (UNLIKELY(done & MEMSYS_HELD))
 			return load_held(s, h, t, ti, addr, size, done);
 		if (LIKELY(s->opt.mshrs == 8))
-			return load_miss_n(h, t, ti, ti, addr & tm_line_mask, done, 8);
-		return load_miss_any(s, h, t, ti, ti, addr & tm_line_mask, done);
+			return load_miss_n(h, t, ti, addr & tm_line_mask, done, 8);
+		return load_miss_any(s, h, t, ti, addr & tm_line_mask, done);
 	}
 	return done;
 }

@@ -171,10 +171,12 @@ struct sim_hart {
 
 	/* timing */
 	uint64_t ready[33];      /* scoreboard: cycle each register's value is ready */
-	uint64_t mshr[SIM_MSHR_MAX];      /* completion cycle of each MSHR's miss */
+	uint64_t mshr[SIM_MSHR_MAX];      /* completion cycle of each MSHR's miss,
+	                                     a ring of mshrs entries sorted by it
+	                                     from mshr_head (cpu.c, mshr_take) */
 	uint64_t mshr_line[SIM_MSHR_MAX]; /* its line address (for merging) */
-	uint64_t mshr_min, mshr_max;      /* min / max of mshr[0..mshrs-1] (kept
-	                                     by the core whenever mshr[] changes) */
+	uint64_t mshr_min, mshr_max;      /* the first and last entry's completion */
+	unsigned mshr_head;
 	uint64_t sb[SIM_SB_MAX]; /* store buffer completion times, ring */
 	unsigned sb_head, sb_count;
 	uint64_t sb_last;        /* latest completion time of the buffered stores */

@@ -24,6 +24,9 @@ test_sim_decode_SRCS := hostsim/tests/test_sim_decode.c hostsim/sim/decode.c
 UNIT_TESTS += test_sim_sched
 test_sim_sched_SRCS := hostsim/tests/test_sim_sched.c
 
+UNIT_TESTS += test_sim_mshr
+test_sim_mshr_SRCS := hostsim/tests/test_sim_mshr.c
+
 UNIT_TESTS += test_sim_elf
 test_sim_elf_SRCS := hostsim/tests/test_sim_elf.c hostsim/sim/elfload.c hostsim/sim/util.c
 

@@ -1,0 +1,81 @@
+/*
+ * A hart's MSHRs in timing mode (struct sim_hart: mshr, mshr_line,
+ * mshr_head, mshr_min, mshr_max), kept by the core (cpu.c) and tested
+ * against a plain multiset by hostsim/tests/test_sim_mshr.c.
+ */
+#ifndef HOSTSIM_MSHR_H
+#define HOSTSIM_MSHR_H
+
+#include "sim/sim.h"
+
+/*
+ * The MSHRs: n entries (completion cycle, line) in a ring sorted by
+ * completion, the oldest at mshr_head.  Which MSHR a miss takes changes no
+ * result, only the set of busy entries does (a free entry's line matters to
+ * nothing: a merge needs a busy one, and a hart's issue cycles never go
+ * back), so a miss always takes the oldest entry: it is free whenever any
+ * is, and the one to wait for when none is.  In a full steady stream (each
+ * miss completing after the others) that is the ring's next step and no
+ * entry moves.
+ */
+static inline __attribute__((always_inline)) unsigned mshr_next(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1; }
+static inline __attribute__((always_inline)) unsigned mshr_prev(unsigned i, unsigned n) { return i ? i - 1 : n - 1; }
+
+/* The oldest entry, at last (mshr_head has moved past it), becomes (done,
+ * line) and moves back past the entries that complete later. */
+static __attribute__((noinline)) void mshr_insert(struct sim_hart *h, unsigned last, uint64_t done, uint64_t line,
+                                                  unsigned n)
+{
+	unsigned head = h->mshr_head, i = last;
+	while (i != head) {
+		unsigned q = mshr_prev(i, n);
+		if (h->mshr[q] <= done)
+			break;
+		h->mshr[i] = h->mshr[q];
+		h->mshr_line[i] = h->mshr_line[q];
+		i = q;
+	}
+	h->mshr[i] = done;
+	h->mshr_line[i] = line;
+	h->mshr_min = h->mshr[head];
+	h->mshr_max = h->mshr[last];
+}
+
+/* A miss takes the oldest entry: (done, line) in its place, which is the
+ * ring's last once mshr_head moves on (no entry moves when it completes
+ * last: dependent misses, a full stream). */
+static inline __attribute__((always_inline)) void mshr_take(struct sim_hart *h, uint64_t done, uint64_t line, unsigned n)
+{
+	unsigned last = h->mshr_head;
+	h->mshr_head = mshr_next(last, n);
+	if (__builtin_expect(done < h->mshr_max, 0)) {
+		mshr_insert(h, last, done, line, n);
+		return;
+	}
+	h->mshr[last] = done;
+	h->mshr_line[last] = line;
+	h->mshr_max = done;
+	h->mshr_min = h->mshr[h->mshr_head];
+}
+
+/* A miss merged into entry i completes later (done > mshr[i]): the entry
+ * moves forward past the ones that complete earlier. */
+static __attribute__((noinline)) void mshr_raise(struct sim_hart *h, unsigned i, uint64_t done, unsigned n)
+{
+	uint64_t line = h->mshr_line[i];
+	unsigned last = mshr_prev(h->mshr_head, n);
+	while (i != last) {
+		unsigned q = mshr_next(i, n);
+		if (h->mshr[q] >= done)
+			break;
+		h->mshr[i] = h->mshr[q];
+		h->mshr_line[i] = h->mshr_line[q];
+		i = q;
+	}
+	h->mshr[i] = done;
+	h->mshr_line[i] = line;
+	h->mshr_min = h->mshr[h->mshr_head];
+	h->mshr_max = h->mshr[last];
+}
+
+#endif
