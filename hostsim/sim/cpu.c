@@ -241,8 +241,10 @@ static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint6
 			h->stall_cycles += h->mshr_min - ti;
 			*t = max64(*t, h->mshr_min + 1);
 		}
+		mshr_take(h, done, line, n);
+		return done;
 	}
-	mshr_take(h, done, line, n);
+	mshr_take_free(h, done, line, n);
 	return done;
 }
 

@@ -317,7 +317,7 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	for (unsigned i = 0; i < nharts; i++) {
 		if (cache_init(&m->hot.h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
 			goto fail;
-		m->hot.h[i].fast_miss = cfg->l1d_ways == 8 && !cfg->pf_dist;
+		m->hot.h[i].fast_miss = cfg->l1d_ways == 8 && !cfg->pf_dist ? 1ull << i : 0;
 	}
 	if (cfg->pf_dist) {
 		m->pf = calloc((size_t)nharts * cfg->pf_streams, sizeof *m->pf);
@@ -650,7 +650,7 @@ uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int w, 
 	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */
 	uint64_t ready = t > E->ready ? t : E->ready;
 	uint64_t b = (line & l1->set_mask) << 3;
-	l1_replace(m, H, 1ull << h, b + cache_lru_in(l1->slot + b, 8), line, w ? ST_M : ST_E, e, ready);
+	l1_replace(m, H, H->fast_miss, b + cache_lru_in(l1->slot + b, 8), line, w ? ST_M : ST_E, e, ready);
 	return ready;
 }
 

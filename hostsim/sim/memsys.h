@@ -255,8 +255,9 @@ struct ms_hart {
 	struct cache l1;           /* per slot: ready = the cycle its fill completes
 	                              (a hit on a line still in flight waits for
 	                              it), aux = the LLC slot of its line */
-	uint64_t fast_miss;         /* memsys_access_miss may take its short path
-	                              (8-way L1, no prefetcher to train) */
+	uint64_t fast_miss;         /* the hart's sharer bit when memsys_access_miss
+	                              may take its short path (8-way L1, no
+	                              prefetcher to train), else 0 */
 	uint64_t pad[8];            /* to 256 bytes: &h[i] is a shift, not a multiply */
 };
 

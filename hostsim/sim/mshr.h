@@ -58,6 +58,21 @@ static inline __attribute__((always_inline)) void mshr_take(struct sim_hart *h, 
 	h->mshr_min = h->mshr[h->mshr_head];
 }
 
+/* The same when every entry is free (mshr_max <= the miss's issue cycle,
+ * which done is after): the last entry, which is free, takes it instead
+ * of the oldest, and the order holds with no step of the head (dependent
+ * misses, one at a time). */
+static inline __attribute__((always_inline)) void mshr_take_free(struct sim_hart *h, uint64_t done, uint64_t line,
+                                                                  unsigned n)
+{
+	unsigned last = mshr_prev(h->mshr_head, n);
+	h->mshr[last] = done;
+	h->mshr_line[last] = line;
+	h->mshr_max = done;
+	if (n == 1)
+		h->mshr_min = done;
+}
+
 /* A miss merged into entry i completes later (done > mshr[i]): the entry
  * moves forward past the ones that complete earlier. */
 static __attribute__((noinline)) void mshr_raise(struct sim_hart *h, unsigned i, uint64_t done, unsigned n)

@@ -1,8 +1,8 @@
 /* hostsim's MSHR ring (sim/mshr.h) against the multiset of (completion,
- * line) entries it stands for: random misses (each takes the oldest entry)
- * and merges that complete later, with completion times drawn around the
- * current ones so that entries often complete out of order, for 1, 3, 8
- * and 16 MSHRs.  After every step the ring is in completion order from
+ * line) entries it stands for: random misses (each takes the oldest entry,
+ * or the latest when every entry is free) and merges that complete later,
+ * with completion times drawn around the current ones so that entries
+ * often complete out of order, for 1, 3, 8 and 16 MSHRs.  After every step the ring is in completion order from
  * mshr_head, mshr_min / mshr_max are its ends, and it holds exactly the
  * reference's entries.  Completion times here are all distinct (the step
  * in the low bits): of entries tied at the oldest, the core's ring and the
@@ -64,12 +64,13 @@ static void test_mshr_ring(void **state)
 		struct ent ref[16] = { { 0, 0 } }; /* every entry free: completes at 0 */
 		memset(h, 0, sizeof *h);
 		uint64_t now = 100, line = 1;
-		unsigned raised = 0, moved = 0;
+		unsigned raised = 0, moved = 0, free_takes = 0;
 		for (unsigned step = 0; step < 20000; step++) {
 			rnd ^= rnd << 13;
 			rnd ^= rnd >> 7;
 			rnd ^= rnd << 17;
-			now += rnd % 8;
+			/* now and then every entry is free by now */
+			now = (rnd >> 4) % 16 == 0 ? (h->mshr_max >> 20) + rnd % 8 : now + rnd % 8;
 			if ((rnd >> 8) % 4 == 0) {
 				/* a merge into a random entry that then completes later */
 				unsigned i = (unsigned)(rnd >> 16) % n;
@@ -82,20 +83,30 @@ static void test_mshr_ring(void **state)
 				mshr_raise(h, i, done, n);
 				raised++;
 			} else {
-				/* a miss: the reference drops its oldest entry */
+				/* a miss: the reference drops its oldest entry, or
+				 * its latest when every entry is free (what
+				 * mshr_take_free is for) */
 				uint64_t done = (now + 20 + (rnd >> 24) % 300) << 20 | step;
+				int all_free = h->mshr_max < now << 20;
 				unsigned o = 0;
 				for (unsigned k = 1; k < n; k++)
-					if (ref[k].done < ref[o].done)
+					if (all_free ? ref[k].done > ref[o].done : ref[k].done < ref[o].done)
 						o = k;
 				ref[o] = (struct ent){ done, line };
-				moved += done < h->mshr_max;
-				mshr_take(h, done, line++, n);
+				if (all_free) {
+					mshr_take_free(h, done, line++, n);
+					free_takes++;
+				} else {
+					moved += done < h->mshr_max;
+					mshr_take(h, done, line++, n);
+				}
 			}
 			check(h, ref, n, step);
 		}
-		/* both ways of moving happened often (a ring of one never moves) */
+		/* both ways of moving happened often (a ring of one never moves),
+		 * and misses with every entry free */
 		assert_true(raised > 1000);
+		assert_true(free_takes > 500);
 		if (n > 1)
 			assert_true(moved > 1000);
 	}
