@@ -232,8 +232,8 @@ static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint6
 #pragma GCC unroll 8
 		for (unsigned i = 0; i < n; i++)
 			if (h->mshr_line[i] == line && h->mshr[i] > ti) {
-				if (done > h->mshr[i])
-					mshr_raise(h, i, done, n);
+				if (done > h->mshr[i]) /* the merge completes later */
+					mshr_place(h, i, done, line, n);
 				return done;
 			}
 		if (h->mshr_min > ti) {

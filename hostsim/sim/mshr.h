@@ -21,19 +21,21 @@
 static inline __attribute__((always_inline)) unsigned mshr_next(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1; }
 static inline __attribute__((always_inline)) unsigned mshr_prev(unsigned i, unsigned n) { return i ? i - 1 : n - 1; }
 
-/* The oldest entry, at last (mshr_head has moved past it), becomes (done,
- * line) and moves back past the entries that complete later. */
-static __attribute__((noinline)) void mshr_insert(struct sim_hart *h, unsigned last, uint64_t done, uint64_t line,
-                                                  unsigned n)
+/* Entry i of the ring now holds (done, line): it moves to its place in
+ * completion order, back past the entries that complete later (a miss
+ * that completes before others) or on past those that complete earlier (a
+ * merge that completes later). */
+static __attribute__((noinline)) void mshr_place(struct sim_hart *h, unsigned i, uint64_t done, uint64_t line,
+                                                 unsigned n)
 {
-	unsigned head = h->mshr_head, i = last;
-	while (i != head) {
-		unsigned q = mshr_prev(i, n);
-		if (h->mshr[q] <= done)
-			break;
+	unsigned head = h->mshr_head, last = mshr_prev(head, n), q;
+	for (; i != head && h->mshr[q = mshr_prev(i, n)] > done; i = q) {
 		h->mshr[i] = h->mshr[q];
 		h->mshr_line[i] = h->mshr_line[q];
-		i = q;
+	}
+	for (; i != last && h->mshr[q = mshr_next(i, n)] < done; i = q) {
+		h->mshr[i] = h->mshr[q];
+		h->mshr_line[i] = h->mshr_line[q];
 	}
 	h->mshr[i] = done;
 	h->mshr_line[i] = line;
@@ -49,7 +51,7 @@ static inline __attribute__((always_inline)) void mshr_take(struct sim_hart *h, 
 	unsigned last = h->mshr_head;
 	h->mshr_head = mshr_next(last, n);
 	if (__builtin_expect(done < h->mshr_max, 0)) {
-		mshr_insert(h, last, done, line, n);
+		mshr_place(h, last, done, line, n);
 		return;
 	}
 	h->mshr[last] = done;
@@ -71,26 +73,6 @@ static inline __attribute__((always_inline)) void mshr_take_free(struct sim_hart
 	h->mshr_max = done;
 	if (n == 1)
 		h->mshr_min = done;
-}
-
-/* A miss merged into entry i completes later (done > mshr[i]): the entry
- * moves forward past the ones that complete earlier. */
-static __attribute__((noinline)) void mshr_raise(struct sim_hart *h, unsigned i, uint64_t done, unsigned n)
-{
-	uint64_t line = h->mshr_line[i];
-	unsigned last = mshr_prev(h->mshr_head, n);
-	while (i != last) {
-		unsigned q = mshr_next(i, n);
-		if (h->mshr[q] >= done)
-			break;
-		h->mshr[i] = h->mshr[q];
-		h->mshr_line[i] = h->mshr_line[q];
-		i = q;
-	}
-	h->mshr[i] = done;
-	h->mshr_line[i] = line;
-	h->mshr_min = h->mshr[h->mshr_head];
-	h->mshr_max = h->mshr[last];
 }
 
 #endif

@@ -80,7 +80,7 @@ static void test_mshr_ring(void **state)
 						ref[k].done = done;
 						break;
 					}
-				mshr_raise(h, i, done, n);
+				mshr_place(h, i, done, h->mshr_line[i], n);
 				raised++;
 			} else {
 				/* a miss: the reference drops its oldest entry, or
