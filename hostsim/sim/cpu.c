@@ -186,9 +186,17 @@ static ALWAYS_INLINE void sb_drain_all(struct sim_hart *h, uint64_t *t)
  * order when they complete; a full buffer stalls issue until the oldest
  * completes.  Fences, AMOs and LR/SC wait for all of them (sb_drain_all).
  */
-static uint64_t sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t addr, unsigned size)
+/* A cycle and the hart's clock after it, returned in two registers by the
+ * timing helpers that are not inlined (the clock, a local of the executor,
+ * never has its address taken, so it can live in a register there). */
+struct tdone {
+	uint64_t done, t;
+};
+
+static struct tdone sb_push(struct sim *s, struct sim_hart *h, uint64_t tin, uint64_t addr, unsigned size)
 {
 	unsigned depth = s->opt.sb_depth;
+	uint64_t tv = tin, *t = &tv;
 	while (h->sb_count && h->sb[h->sb_head] <= *t) {
 		h->sb_head = (h->sb_head + 1) % SIM_SB_MAX;
 		h->sb_count--;
@@ -218,7 +226,7 @@ static uint64_t sb_push(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t
 	h->sb_issue = start;
 	if (done > h->sb_last)
 		h->sb_last = done;
-	return done;
+	return (struct tdone){ done, tv };
 }
 
 /* The rest of a load that missed (memsys said so): merge into the busy MSHR
@@ -250,13 +258,14 @@ static ALWAYS_INLINE uint64_t load_miss_n(struct sim_hart *h, uint64_t *t, uint6
 
 /* A load memsys held (MEMSYS_HELD | c): issue stalls until cycle c, when
  * it is issued again (load_held below load_timing). */
-static uint64_t load_held(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size,
-                          uint64_t held);
+static struct tdone load_held(struct sim *s, struct sim_hart *h, uint64_t t, uint64_t ti, uint64_t addr,
+                              unsigned size, uint64_t held);
 
-static __attribute__((noinline)) uint64_t load_miss_any(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti,
-                                                        uint64_t line, uint64_t done)
+static __attribute__((noinline)) struct tdone load_miss_any(struct sim *s, struct sim_hart *h, uint64_t t, uint64_t ti,
+                                                            uint64_t line, uint64_t done)
 {
-	return load_miss_n(h, t, ti, line, done, s->opt.mshrs);
+	uint64_t r = load_miss_n(h, &t, ti, line, done, s->opt.mshrs);
+	return (struct tdone){ r, t };
 }
 
 /*
@@ -285,8 +294,11 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
 	if (!miss)
 		return done;
-	if (UNLIKELY(done & MEMSYS_HELD))
-		return load_held(s, h, t, ti, addr, size, done);
+	if (UNLIKELY(done & MEMSYS_HELD)) {
+		struct tdone r = load_held(s, h, *t, ti, addr, size, done);
+		*t = r.t;
+		return r.done;
+	}
 	if (LIKELY(waited)) {
 		/* it waited for the oldest MSHR, which is free now, and no
 		 * MSHR holds its line */
@@ -296,11 +308,12 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 	return load_miss_n(h, t, ti, line, done, n);
 }
 
-static __attribute__((noinline)) uint64_t load_busy(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
+static __attribute__((noinline)) struct tdone load_busy(struct sim *s, struct sim_hart *h, uint64_t t, uint64_t ti,
+                                                        uint64_t addr, unsigned size)
 {
-	if (s->opt.mshrs == 8)
-		return load_busy_n(s, h, t, ti, addr, size, 8);
-	return load_busy_n(s, h, t, ti, addr, size, s->opt.mshrs);
+	uint64_t r = s->opt.mshrs == 8 ? load_busy_n(s, h, &t, ti, addr, size, 8)
+	                               : load_busy_n(s, h, &t, ti, addr, size, s->opt.mshrs);
+	return (struct tdone){ r, t };
 }
 
 /*
@@ -318,27 +331,37 @@ static __attribute__((noinline)) uint64_t load_busy(struct sim *s, struct sim_ha
  */
 static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
 {
-	if (UNLIKELY(h->mshr_min > ti))
-		return load_busy(s, h, t, ti, addr, size);
+	struct tdone r;
+	if (UNLIKELY(h->mshr_min > ti)) {
+		r = load_busy(s, h, *t, ti, addr, size);
+		*t = r.t;
+		return r.done;
+	}
 	int miss = 0;
 	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
 	if (miss) {
-		if (UNLIKELY(done & MEMSYS_HELD))
-			return load_held(s, h, t, ti, addr, size, done);
+		if (UNLIKELY(done & MEMSYS_HELD)) {
+			r = load_held(s, h, *t, ti, addr, size, done);
+			*t = r.t;
+			return r.done;
+		}
 		if (LIKELY(s->opt.mshrs == 8))
 			return load_miss_n(h, t, ti, addr & tm_line_mask, done, 8);
-		return load_miss_any(s, h, t, ti, addr & tm_line_mask, done);
+		r = load_miss_any(s, h, *t, ti, addr & tm_line_mask, done);
+		*t = r.t;
+		return r.done;
 	}
 	return done;
 }
 
-static __attribute__((noinline)) uint64_t load_held(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti,
-                                                    uint64_t addr, unsigned size, uint64_t held)
+static __attribute__((noinline)) struct tdone load_held(struct sim *s, struct sim_hart *h, uint64_t t, uint64_t ti,
+                                                        uint64_t addr, unsigned size, uint64_t held)
 {
 	uint64_t at = held & ~MEMSYS_HELD;
 	h->stall_cycles += at - ti;
-	*t = max64(*t, at + 1);
-	return load_timing(s, h, t, at, addr, size);
+	t = max64(t, at + 1);
+	uint64_t r = load_timing(s, h, &t, at, addr, size);
+	return (struct tdone){ r, t };
 }
 
 static ALWAYS_INLINE void wait_loads(struct sim *s, struct sim_hart *h, uint64_t *t)

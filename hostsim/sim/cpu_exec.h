@@ -189,13 +189,15 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 		uint64_t a_ = x[d->rs1] + (int64_t)d->imm, o_ = a_ - rbase; \
 		if (LIKELY(o_ <= rsize - sz)) { \
 			if (weak) { \
-				uint64_t due_ = sb_push(s, h, &t, a_, sz); \
+				struct tdone sp_ = sb_push(s, h, t, a_, sz); \
+				uint64_t due_ = sp_.done; \
+				t = sp_.t; \
 				if (weak == 2) wm_store_v(s, h, o_, sz, x[d->rs2], due_, t, max64(rv[d->rs1], rv[d->rs2])); \
 				else wm_store(s, h, o_, sz, x[d->rs2], due_, t); \
 			} else { \
 				ram_write(s, h, o_, sz, x[d->rs2]); \
 				if (timing) STREAM_PREFETCH(o_, 1); \
-				if (timing) sb_push(s, h, &t, a_, sz); \
+				if (timing) t = sb_push(s, h, t, a_, sz).t; \
 			} \
 		} else { \
 			SYNC(); \
