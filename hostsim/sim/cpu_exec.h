@@ -170,7 +170,9 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 				if (timing && sz == 8 && v_ - rbase < rsize) __builtin_prefetch(ram + (v_ - rbase)); \
 				else if (timing) STREAM_PREFETCH(o_, 0); \
 			} \
-			if (timing) h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); \
+			/* timing: the value first, so that it need not live \
+			 * across the timing's calls */ \
+			if (timing) { x[d->rd] = conv; h->ready[d->rd] = load_timing(s, h, &t, ti, a_, sz); } \
 		} else { \
 			RD_NOW(); \
 			SYNC(); \
@@ -179,9 +181,9 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
 			int c_ = mmio_load(s, h, a_, sz, &mv_); \
 			if (UNLIKELY(c_)) TRAP(c_, a_); \
 			v_ = mv_; \
-			if (timing) h->ready[d->rd] = t; \
+			if (timing) { h->ready[d->rd] = t; x[d->rd] = conv; } \
 		} \
-		x[d->rd] = conv; \
+		if (!timing) x[d->rd] = conv; \
 		NEXT(); \
 	} while (0)
 #define STORE(sz) do { \
