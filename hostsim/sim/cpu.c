@@ -179,13 +179,6 @@ static ALWAYS_INLINE void sb_drain_all(struct sim_hart *h, uint64_t *t)
 	}
 }
 
-/*
- * A store enters the store buffer at issue and is sent to memsys from there,
- * one per cycle at most, without waiting for the previous one (stores to
- * different lines overlap, like MSHRs for writes).  Entries free in program
- * order when they complete; a full buffer stalls issue until the oldest
- * completes.  Fences, AMOs and LR/SC wait for all of them (sb_drain_all).
- */
 /* A cycle and the hart's clock after it, returned in two registers by the
  * timing helpers that are not inlined (the clock, a local of the executor,
  * never has its address taken, so it can live in a register there). */
@@ -193,22 +186,28 @@ struct tdone {
 	uint64_t done, t;
 };
 
-static struct tdone sb_push(struct sim *s, struct sim_hart *h, uint64_t tin, uint64_t addr, unsigned size)
+/*
+ * A store enters the store buffer at issue and is sent to memsys from there,
+ * one per cycle at most, without waiting for the previous one (stores to
+ * different lines overlap, like MSHRs for writes).  Entries free in program
+ * order when they complete; a full buffer stalls issue until the oldest
+ * completes.  Fences, AMOs and LR/SC wait for all of them (sb_drain_all).
+ */
+static struct tdone sb_push(struct sim *s, struct sim_hart *h, uint64_t t, uint64_t addr, unsigned size)
 {
 	unsigned depth = s->opt.sb_depth;
-	uint64_t tv = tin, *t = &tv;
-	while (h->sb_count && h->sb[h->sb_head] <= *t) {
+	while (h->sb_count && h->sb[h->sb_head] <= t) {
 		h->sb_head = (h->sb_head + 1) % SIM_SB_MAX;
 		h->sb_count--;
 	}
 	if (h->sb_count >= depth) {
 		uint64_t t0 = h->sb[h->sb_head];
-		h->stall_cycles += t0 - *t;
-		*t = t0;
+		h->stall_cycles += t0 - t;
+		t = t0;
 		h->sb_head = (h->sb_head + 1) % SIM_SB_MAX;
 		h->sb_count--;
 	}
-	uint64_t start = max64(*t, h->sb_issue + 1);
+	uint64_t start = max64(t, h->sb_issue + 1);
 	uint64_t done = tm_store(s, h->id, addr, size, start);
 	while (UNLIKELY(done & MEMSYS_HELD)) {
 		/* its line must be read and the controller cannot take the
@@ -217,8 +216,8 @@ static struct tdone sb_push(struct sim *s, struct sim_hart *h, uint64_t tin, uin
 		 * buffer that took more stores would commit them to memory
 		 * ahead of what other harts send meanwhile) */
 		start = done & ~MEMSYS_HELD;
-		h->stall_cycles += start - *t;
-		*t = start + 1;
+		h->stall_cycles += start - t;
+		t = start + 1;
 		done = tm_store(s, h->id, addr, size, start);
 	}
 	h->sb[(h->sb_head + h->sb_count) % SIM_SB_MAX] = done;
@@ -226,7 +225,7 @@ static struct tdone sb_push(struct sim *s, struct sim_hart *h, uint64_t tin, uin
 	h->sb_issue = start;
 	if (done > h->sb_last)
 		h->sb_last = done;
-	return (struct tdone){ done, tv };
+	return (struct tdone){ done, t };
 }
 
 /* The rest of a load that missed (memsys said so): merge into the busy MSHR
