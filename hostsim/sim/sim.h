@@ -173,9 +173,11 @@ struct sim_hart {
 	uint64_t ready[33];      /* scoreboard: cycle each register's value is ready */
 	uint64_t mshr[SIM_MSHR_MAX];      /* completion cycle of each MSHR's miss,
 	                                     a ring of mshrs entries sorted by it
-	                                     from mshr_head (cpu.c, mshr_take) */
+	                                     from mshr_head (sim/mshr.h) */
 	uint64_t mshr_line[SIM_MSHR_MAX]; /* its line address (for merging) */
-	uint64_t mshr_min, mshr_max;      /* the first and last entry's completion */
+	uint64_t mshr_min, mshr_max;      /* the first and last entry's completion
+	                                     (derivable from the ring; kept for the
+	                                     issue check of every load) */
 	unsigned mshr_head;
 	uint64_t sb[SIM_SB_MAX]; /* store buffer completion times, ring */
 	unsigned sb_head, sb_count;
