@@ -392,6 +392,40 @@ if [ -f "$VIRT" ] && [ -x "$RVMESS" ]; then
 		for c in lead other; do fail "virt/fdt-disabled-$c" "rvmess config or the plain run failed: $(head -c 200 "$TMP/cfg.out")"; done
 	fi
 fi
+# virt/lru-renumber: memsys renumbers the caches' LRU ages once a use
+# clock passes lru-age-limit (2^31, far beyond this run; docs/memsys.md
+# "Speed").  With the limit at 64 (renumbered at nearly every turn) a small
+# lat/par config on 2 harts prints the same console and --stats, but for
+# the line that counts the renumbering (which must be there).
+if [ -f "$VIRT" ] && [ -x "$RVMESS" ]; then
+	if "$RVMESS" config "$VIRT" suites=lat,par reps=1 warmups=1 lat_max=4M lat_strides=64 lat_random=1 \
+		lat_loads=2000 par_max=256K par_kmax=4 -o "$TMP/lru.elf" >"$TMP/cfg.out" 2>&1; then
+		for l in default 64; do
+			o=""; [ $l = 64 ] && o="--lru-age-limit 64"
+			# shellcheck disable=SC2086
+			timeout "$VIRT_TIMEOUT" "$SIM" --harts 2 --stats $o "$TMP/lru.elf" >"$TMP/lru-$l.log" 2>"$TMP/lru-$l.err"
+			echo "exit $?" >>"$TMP/lru-$l.log"
+			sed 's/host_seconds=[0-9.]*//; s/mips=[0-9.]*//' "$TMP/lru-$l.err" | grep -v '^lru: ages renumbered' >"$TMP/lru-$l.stats"
+		done
+		n=$(sed -n 's/^lru: ages renumbered past lru-age-limit 64: L1s \([0-9]*\) times, LLC \([0-9]*\) times$/\1 \2/p' "$TMP/lru-64.err")
+		# shellcheck disable=SC2086
+		set -- $n
+		if ! grep -aq ' end h=[0-9]* status=ok ' "$TMP/lru-default.log"; then
+			fail virt/lru-renumber "the default run failed: $(tail -n 1 "$TMP/lru-default.log")"
+		elif ! cmp -s "$TMP/lru-default.log" "$TMP/lru-64.log"; then
+			fail virt/lru-renumber "console differs: $(diff "$TMP/lru-default.log" "$TMP/lru-64.log" | head -n 3 | cut -c1-120 | tr '\n' '|')"
+		elif ! cmp -s "$TMP/lru-default.stats" "$TMP/lru-64.stats"; then
+			fail virt/lru-renumber "--stats differ: $(diff "$TMP/lru-default.stats" "$TMP/lru-64.stats" | head -n 3 | cut -c1-120 | tr '\n' '|')"
+		elif [ "${1:-0}" -lt 1000 ] || [ "${2:-0}" -lt 1000 ] || grep -q '^lru:' "$TMP/lru-default.err"; then
+			fail virt/lru-renumber "renumbered (L1s, LLC) '${n:-never}' times at limit 64 (want >= 1000 each), default: $(grep '^lru:' "$TMP/lru-default.err")"
+		else
+			pass "virt/lru-renumber (L1s, LLC renumbered $1, $2 times, same results)"
+		fi
+	else
+		fail virt/lru-renumber "rvmess config: $(head -c 200 "$TMP/cfg.out")"
+	fi
+fi
+
 # a hart that does not exist is refused
 if "$SIM" --harts 2 --fdt-disabled 2 "$ISA/alu.elf" >"$TMP/out" 2>"$TMP/err"; then
 	fail bad-fdt-disabled "exit 0"

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
@@ -12,6 +13,7 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 	c->slot = NULL;
 	c->tag = NULL;
 	c->hint = NULL;
+	c->age = NULL;
 	if (ways < 1 || ways > 64) {
 		snprintf(err, errlen, "%s-ways: %u out of range 1..64", what, ways);
 		return -1;
@@ -35,8 +37,10 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 	c->nsets = sets;
 	c->set_mask = sets - 1;
 	c->clock = 0;
-	/* calloc: every slot invalid (key 0, use 0); the stamps' way bits below */
+	c->age_limit = CACHE_AGE_LIMIT;
+	/* calloc: every slot invalid (key 0, age 0) */
 	c->slot = calloc(sets * ways, sizeof *c->slot);
+	c->age = calloc(sets * ways, sizeof *c->age);
 	c->tag = calloc(sets * ways, 1);
 	c->sbits = 0;
 	while ((1ull << c->sbits) < sets)
@@ -48,13 +52,11 @@ int cache_init(struct cache *c, const char *what, uint64_t size, unsigned ways, 
 		hn <<= 1;
 	c->hint_mask = hn - 1;
 	c->hint = calloc(hn, sizeof *c->hint);
-	if (!c->slot || !c->tag || !c->hint) {
+	if (!c->slot || !c->tag || !c->hint || !c->age) {
 		cache_fini(c);
 		snprintf(err, errlen, "%s: out of memory", what);
 		return -1;
 	}
-	for (uint64_t i = 0; i < sets * ways; i++)
-		c->slot[i].stamp = i % ways;
 	return 0;
 }
 
@@ -63,7 +65,27 @@ void cache_fini(struct cache *c)
 	free(c->slot);
 	free(c->tag);
 	free(c->hint);
+	free(c->age);
+	c->age = NULL;
 	c->slot = NULL;
 	c->tag = NULL;
 	c->hint = NULL;
+}
+
+/* Each set's valid slots get the ages 1..k in their order (a rank: ages in
+ * a set are distinct), invalid ones keep 0; the clock restarts above them. */
+void cache_renumber(struct cache *c)
+{
+	uint32_t r[64];
+	for (uint64_t set = 0; set < c->nsets; set++) {
+		uint32_t *a = c->age + set * c->ways;
+		for (unsigned w = 0; w < c->ways; w++) {
+			r[w] = 0;
+			if (a[w])
+				for (unsigned v = 0; v < c->ways; v++)
+					r[w] += a[v] && a[v] <= a[w];
+		}
+		memcpy(a, r, c->ways * sizeof *a);
+	}
+	c->clock = c->ways;
 }

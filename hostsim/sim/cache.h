@@ -1,18 +1,23 @@
 /*
- * Set-associative tag array with true LRU (per-slot use stamps), used by
+ * Set-associative tag array with true LRU (per-slot use ages), used by
  * memsys for the L1Ds and the LLC.  Tags are full line addresses (address
  * >> log2(line)); sets are indexed by the low bits of the line address.
  *
  * Layout (for speed: memsys calls these on every access): one 32-byte
- * record per slot, with the two words memsys keeps per slot (an L1 hit
- * reads the key, the stamp and the fill time of one record):
+ * record per slot (one word spare), with the two words memsys keeps per
+ * slot (an L1 hit reads the key and the fill time of one record), and
+ * beside the records:
  *   key:   line << 2 | state, 0 = invalid (state 0 is always stored as 0)
- *   stamp: use << 6 | way: use is the LRU stamp, larger = more recently
- *          used, 0 for an invalid slot (valid slots have uses >= 1, all
- *          distinct); way is the slot's way in its set (set at init, never
- *          changed).  The victim "first invalid way, else the least
- *          recently used" is the first way with the smallest use, which is
- *          the slot with the smallest stamp: one compare a way.
+ *   age:   (an array of 32-bit words, a set's contiguous) the cache's use
+ *          clock at the slot's last use, larger = more recently used, 0
+ *          for an invalid slot (valid slots' ages in a set are >= 1 and
+ *          distinct).  The victim "first invalid way, else the least
+ *          recently used" is the first way with the smallest age: with
+ *          SSE4.1 and 8 or 16 ways, a vector minimum (PMINUD) and a
+ *          compare, else one compare a way.  The clock is 32 bits: once
+ *          it passes age_limit (CACHE_AGE_LIMIT or lower), cache_renumber
+ *          gives each set's valid slots the ages 1..k in the same order
+ *          (memsys checks once a turn, long before the clock could wrap).
  *   ready, aux: the user's (memsys: the cycle the line's fill completes;
  *          an L1 slot's LLC slot, an LLC slot's sharer bits); the cache
  *          functions never touch them.
@@ -39,16 +44,21 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE4_1__
+#include <smmintrin.h>
+#endif
 
 struct cache_slot {
-	uint64_t key, stamp;
+	uint64_t key, spare;      /* spare: 32 bytes a record, an index is a shift */
 	uint64_t ready, aux;
 };
 
 struct cache {
 	unsigned ways;
 	uint64_t nsets, set_mask;
-	uint64_t clock;           /* last use handed out, << 6 */
+	uint32_t clock;           /* last use handed out */
+	uint32_t age_limit;       /* cache_aged past it: CACHE_AGE_LIMIT, or lower (tests) */
+	uint32_t *age;            /* nsets * ways: each slot's last use, 0 invalid */
 	struct cache_slot *slot;  /* nsets * ways */
 	uint8_t *tag;             /* nsets * ways */
 	unsigned sbits;           /* log2(nsets) */
@@ -92,7 +102,7 @@ static inline void cache_set_state(struct cache *c, uint64_t slot, unsigned st)
 		c->slot[slot].key = (c->slot[slot].key & ~3ull) | st;
 	} else {
 		c->slot[slot].key = 0;
-		c->slot[slot].stamp &= 63; /* use 0, the way kept */
+		c->age[slot] = 0;
 	}
 }
 
@@ -183,30 +193,67 @@ static inline __attribute__((always_inline)) int64_t cache_find_tagged(const str
 	return cache_find_(c, line, 1);
 }
 
-/* Mark a slot most recently used (clock counts in steps of 64: the use
- * above the way's 6 bits; uses stay far below 2^58). */
+/* Mark a slot most recently used. */
 static inline void cache_touch(struct cache *c, uint64_t slot)
 {
-	c->slot[slot].stamp = (c->clock += 64) | (c->slot[slot].stamp & 63);
+	c->age[slot] = ++c->clock;
 }
 
-/* The way with the smallest stamp among n (n <= 64): a minimum without
- * branches (which way holds the oldest line is the host's guess, and a
- * wrong guess per set searched cost more than the search). */
-static inline __attribute__((always_inline)) unsigned cache_lru_in(const struct cache_slot *st, unsigned n)
+/* The clock's bound (age_limit: at most this): the owner calls
+ * cache_renumber when the clock has passed it, before 2^31 more uses could
+ * wrap it. */
+#define CACHE_AGE_LIMIT (1u << 31)
+static inline int cache_aged(const struct cache *c)
 {
-	uint64_t b = st[0].stamp;
-#pragma GCC unroll 16
-	for (unsigned w = 1; w < n; w++)
-		b = st[w].stamp < b ? st[w].stamp : b;
+	return c->clock >= c->age_limit;
+}
+void cache_renumber(struct cache *c);
+
+/* The first way with the smallest age among n (a branch-free minimum:
+ * which way holds the oldest line is the host's guess, and a wrong guess
+ * per set searched cost more than the search). */
+static inline unsigned cache_lru_scalar(const uint32_t *a, unsigned n)
+{
+	uint64_t b = (uint64_t)a[0] << 6;
+	for (unsigned w = 1; w < n; w++) {
+		uint64_t x = (uint64_t)a[w] << 6 | w;
+		b = x < b ? x : b;
+	}
 	return (unsigned)(b & 63);
+}
+
+static inline __attribute__((always_inline)) unsigned cache_lru_in(const uint32_t *a, unsigned n)
+{
+#ifdef __SSE4_1__
+	if (n == 8 || n == 16) {
+		/* the minimum in every lane, then the first lane equal to it
+		 * (ages are below 2^32: PMINUD compares them unsigned) */
+		__m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)a);
+		__m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(a + 4));
+		__m128i m = _mm_min_epu32(v0, v1), v2 = v0, v3 = v1;
+		if (n == 16) {
+			v2 = _mm_loadu_si128((const __m128i *)(const void *)(a + 8));
+			v3 = _mm_loadu_si128((const __m128i *)(const void *)(a + 12));
+			m = _mm_min_epu32(m, _mm_min_epu32(v2, v3));
+		}
+		m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0x4e));
+		m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0xb1));
+		unsigned k = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v0, m))) |
+		             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v1, m))) << 4;
+		if (n == 16)
+			k |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v2, m))) << 8 |
+			     (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v3, m))) << 12;
+		return (unsigned)__builtin_ctz(k);
+	}
+#endif
+	return cache_lru_scalar(a, n);
 }
 
 /* Slot to fill for `line`: the first invalid way if any, else the LRU way. */
 static inline uint64_t cache_victim(const struct cache *c, uint64_t line)
 {
 	uint64_t b = cache_set_base(c, line);
-	const struct cache_slot *st = c->slot + b;
+	const uint32_t *st = c->age + b;
 	switch (c->ways) {
 	case 8: return b + cache_lru_in(st, 8);
 	case 16: return b + cache_lru_in(st, 16);

@@ -51,6 +51,7 @@ struct memsys {
 	struct pf_stream *pf;
 	uint64_t pf_use, pf_page_mask;
 	struct memsys_pf_stats pfs;
+	uint64_t renumbers[2];     /* LRU ages renumbered (memsys_renumber): L1s, LLC */
 };
 
 /* ---- configuration ------------------------------------------------------ */
@@ -67,6 +68,7 @@ void memsys_cfg_default(struct memsys_cfg *c)
 	c->llc_hit = 30;
 	c->coh_lat = 20;
 	c->pf_streams = 16;
+	c->lru_age_limit = CACHE_AGE_LIMIT;
 	strcpy(c->mem_model, "dram");
 	c->mem_latency = 80;
 	c->peak_gbps = 25.6;
@@ -89,6 +91,7 @@ static const struct memsys_key keys[] = {
 	{ "pf-dist", K_U32, OFF(pf_dist), 0, 255, "stream prefetch into the LLC: lines ahead of unit-stride load misses, within a 4 KiB page (0 = off)" },
 	{ "pf-streams", K_U32, OFF(pf_streams), 1, 64, "pages each hart's stream prefetcher tracks" },
 	{ "pf-stores", K_U32, OFF(pf_stores), 0, 1, "1: store misses train the stream prefetcher too (0: loads only)" },
+	{ "lru-age-limit", K_U32, OFF(lru_age_limit), 64, CACHE_AGE_LIMIT, "LRU ages renumbered once the use clock passes this (a test knob: no result depends on it)" },
 	{ "mem-model", K_STR, OFF(mem_model), 0, 0, "memory model (see below)" },
 	{ "mem-latency", K_U32, OFF(mem_latency), 0, 1000000, "unloaded memory latency, cycles" },
 	{ "peak-gbps", K_DBL, OFF(peak_gbps), 0.001, 1e6, "peak memory bandwidth, GB/s (md1, simple-dram)" },
@@ -309,6 +312,7 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	while ((1u << m->hot.lshift) < cfg->line)
 		m->hot.lshift++;
 	m->hot.l1_hit = cfg->l1d_hit;
+	m->hot.llc = &m->llc;
 	m->llc_lat = cfg->llc_hit;
 	m->coh_lat = cfg->coh_lat;
 	m->hot.h = calloc(nharts, sizeof *m->hot.h);
@@ -317,6 +321,7 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	for (unsigned i = 0; i < nharts; i++) {
 		if (cache_init(&m->hot.h[i].l1, "l1d", cfg->l1d_size, cfg->l1d_ways, cfg->line, e, sizeof e))
 			goto fail;
+		m->hot.h[i].l1.age_limit = cfg->lru_age_limit;
 		m->hot.h[i].fast_miss = cfg->l1d_ways == 8 && !cfg->pf_dist ? 1ull << i : 0;
 	}
 	if (cfg->pf_dist) {
@@ -327,6 +332,7 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	}
 	if (cache_init(&m->llc, "llc", cfg->llc_size, cfg->llc_ways, cfg->line, e, sizeof e))
 		goto fail;
+	m->llc.age_limit = cfg->lru_age_limit;
 	if (memmodel_open(&m->mm, cfg, e, sizeof e) || memmodel_trace(&m->mm, cfg, e, sizeof e))
 		goto fail;
 	return m;
@@ -650,8 +656,20 @@ uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int w, 
 	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */
 	uint64_t ready = t > E->ready ? t : E->ready;
 	uint64_t b = (line & l1->set_mask) << 3;
-	l1_replace(m, H, H->fast_miss, b + cache_lru_in(l1->slot + b, 8), line, w ? ST_M : ST_E, e, ready);
+	l1_replace(m, H, H->fast_miss, b + cache_lru_in(l1->age + b, 8), line, w ? ST_M : ST_E, e, ready);
 	return ready;
+}
+
+void memsys_renumber(struct memsys *m, unsigned h)
+{
+	if (cache_aged(&m->hot.h[h].l1)) {
+		cache_renumber(&m->hot.h[h].l1);
+		m->renumbers[0]++;
+	}
+	if (cache_aged(&m->llc)) {
+		cache_renumber(&m->llc);
+		m->renumbers[1]++;
+	}
 }
 
 uint64_t memsys_event(const struct memsys *m, unsigned h, unsigned event)
@@ -786,4 +804,7 @@ void memsys_stats(const struct memsys *m, FILE *f)
 		        m->cfg.pf_dist, m->cfg.pf_streams, m->cfg.pf_stores ? "loads and stores" : "loads",
 		        (unsigned long long)m->pfs.reads, (unsigned long long)m->pfs.used,
 		        (unsigned long long)m->pfs.dropped);
+	if (m->renumbers[0] || m->renumbers[1]) /* (only past lru-age-limit uses of a cache) */
+		fprintf(f, "lru: ages renumbered past lru-age-limit %u: L1s %llu times, LLC %llu times\n",
+		        m->cfg.lru_age_limit, (unsigned long long)m->renumbers[0], (unsigned long long)m->renumbers[1]);
 }

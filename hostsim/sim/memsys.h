@@ -44,6 +44,9 @@ struct memsys_cfg {
 	                           a hart's unit-stride load misses, 0 = off: 0 */
 	unsigned pf_streams;    /* pages each hart's prefetcher tracks: 16 */
 	unsigned pf_stores;     /* 1: store misses train it too (0: loads only): 0 */
+	unsigned lru_age_limit; /* the caches' LRU ages are renumbered once their
+	                           use clock passes this (cache.h; a test knob:
+	                           no result depends on it): 2^31 */
 
 	char mem_model[32];     /* "fixed" | "md1" | "simple-dram" (alias "dram") | "ddr": "dram" */
 	unsigned mem_latency;   /* unloaded memory latency, cycles, added after
@@ -258,18 +261,33 @@ struct ms_hart {
 	uint64_t fast_miss;         /* the hart's sharer bit when memsys_access_miss
 	                              may take its short path (8-way L1, no
 	                              prefetcher to train), else 0 */
-	uint64_t pad[8];            /* to 256 bytes: &h[i] is a shift, not a multiply */
+	uint64_t pad[7];            /* to 256 bytes: &h[i] is a shift, not a multiply */
 };
 
 /* The first member of struct memsys (memsys.c). */
 struct memsys_hot {
 	struct ms_hart *h;         /* per hart */
+	struct cache *llc;         /* (memsys_turn reads its clock) */
 	unsigned lshift;           /* log2(line) */
 	uint64_t l1_hit;           /* l1d-hit */
 };
 
 /* Everything but an L1 hit through the L1's hint slot (memsys.c). */
 uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int is_write, uint64_t now);
+
+/*
+ * Once a turn of hart h, at most a few million accesses apart (the
+ * simulator's scheduler): the LRU use clocks of hart h's L1 and of the LLC
+ * (cache.h: 32 bits) renumbered once they have passed CACHE_AGE_LIMIT.
+ * Only the hart's own L1 and the LLC are ever touched by its accesses.
+ */
+void memsys_renumber(struct memsys *m, unsigned h);
+static inline void memsys_turn(struct memsys *m, unsigned h)
+{
+	const struct memsys_hot *k = (const struct memsys_hot *)(void *)m;
+	if (__builtin_expect(cache_aged(&k->h[h].l1) || cache_aged(k->llc), 0))
+		memsys_renumber(m, h);
+}
 
 static inline uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
 {

@@ -1335,12 +1335,17 @@ static void test_cache_tag_search(void **state)
 /* The victim (cache_victim: the first invalid way, else the least recently
  * used) against a reference kept here: each way's last use (0: invalid),
  * over random fills, touches and invalidations of one set, for 8, 16 and
- * two way counts the code does not unroll (3, 12). */
+ * two way counts the code does not unroll (3, 12); the same from
+ * cache_lru_scalar (the search without SSE4.1; this file is built with it
+ * where the host has it).  The clock jumps ahead now and then (a legal
+ * move: later uses stay larger) and the ages are renumbered whenever it
+ * has passed CACHE_AGE_LIMIT, as memsys does, and at random. */
 static void test_cache_lru_victim(void **state)
 {
 	(void)state;
 	static const unsigned ways[] = { 3, 8, 12, 16 };
 	uint64_t rnd = 0x9e3779b97f4a7c15ull;
+	unsigned renumbered = 0;
 	for (unsigned wi = 0; wi < 4; wi++) {
 		const unsigned n = ways[wi];
 		struct cache c;
@@ -1356,6 +1361,7 @@ static void test_cache_lru_victim(void **state)
 					ref = w;
 			uint64_t line = 2 * (rnd >> 20 & 0xffff); /* set 0 */
 			assert_int_equal(cache_victim(&c, line), ref);
+			assert_int_equal(cache_lru_scalar(c.age, n), ref);
 			unsigned w = (unsigned)(rnd % n), op = (unsigned)(rnd >> 8) % 8;
 			if (op < 3) { /* a miss fills the victim */
 				cache_fill(&c, ref, line, 1);
@@ -1368,9 +1374,60 @@ static void test_cache_lru_victim(void **state)
 				cache_set_state(&c, w, 0);
 				use[w] = 0;
 			}
+			if (step % 1000 == 999)
+				c.clock += CACHE_AGE_LIMIT / 3;
+			if (cache_aged(&c) || (rnd >> 40) % 500 == 0) {
+				cache_renumber(&c);
+				renumbered++;
+				assert_false(cache_aged(&c));
+				for (unsigned v = 0; v < 2 * n; v++) /* both sets */
+					assert_true(c.age[v] <= c.clock);
+			}
 		}
 		cache_fini(&c);
 	}
+	assert_true(renumbered > 100);
+}
+
+/* memsys renumbers the LRU ages of a hart's L1 and of the LLC at a turn
+ * (memsys_turn) once their clocks have passed CACHE_AGE_LIMIT: two memsys
+ * given the same random accesses of two harts (over more lines than the
+ * LLC holds, so that victims matter), one with its clocks pushed past the
+ * limit now and then, return the same times and count the same events. */
+static void test_lru_renumber_same(void **state)
+{
+	(void)state;
+	struct memsys *a = mk(2, "llc-size=64K", "mem-model=fixed", NULL);
+	struct memsys *b = mk(2, "llc-size=64K", "mem-model=fixed", NULL);
+	struct memsys_hot *kb = (struct memsys_hot *)(void *)b;
+	uint64_t rnd = 0x1234567887654321ull, t[2] = { 0, 0 };
+	for (unsigned i = 0; i < 200000; i++) {
+		rnd ^= rnd << 13;
+		rnd ^= rnd >> 7;
+		rnd ^= rnd << 17;
+		unsigned h = (unsigned)(rnd & 1), w = (rnd >> 1) % 4 == 0;
+		/* 4096 lines, half of them in a hot eighth */
+		uint64_t line = (rnd >> 8) % 2 ? (rnd >> 20) % 512 : (rnd >> 20) % 4096;
+		uint64_t da = memsys_access(a, h, 0x80000000 + line * LINE, (int)w, t[h]);
+		uint64_t db = memsys_access(b, h, 0x80000000 + line * LINE, (int)w, t[h]);
+		assert_int_equal(da, db);
+		t[h] = da;
+		if (i % 5000 == 4999) { /* one cache, then the other, then both */
+			if (i % 15000 != 9999)
+				kb->h[h].l1.clock += CACHE_AGE_LIMIT;
+			if (i % 15000 != 4999)
+				kb->llc->clock += CACHE_AGE_LIMIT;
+		}
+		memsys_turn(b, h);
+		assert_false(cache_aged(&kb->h[h].l1));
+		assert_false(cache_aged(kb->llc));
+	}
+	for (unsigned h = 0; h < 2; h++)
+		for (unsigned e = 1; e < MEMSYS_EV_COUNT; e++)
+			assert_int_equal(ev(a, h, e), ev(b, h, e));
+	assert_true(ev(a, 0, MEMSYS_EV_LLC_MISS) > 10000 && ev(a, 1, MEMSYS_EV_BACK_INV) > 1000);
+	memsys_free(a);
+	memsys_free(b);
 }
 
 int main(void)
@@ -1389,6 +1446,7 @@ int main(void)
 		cmocka_unit_test(test_capacity_sweep),
 		cmocka_unit_test(test_latency_by_level),
 		cmocka_unit_test(test_lru_order),
+		cmocka_unit_test(test_lru_renumber_same),
 		cmocka_unit_test(test_cache_lru_victim),
 		cmocka_unit_test(test_writeback_counts),
 		cmocka_unit_test(test_clean_writeback),
