@@ -85,6 +85,15 @@ det determinism/mh_amo --harts 8 "$ISA/mh_amo.elf"
 det determinism/mh_amo-functional --no-timing --harts 8 "$ISA/mh_amo.elf"
 det determinism/dev "$ISA/dev.elf"
 
+# memsys/per-hart-events: each hart's accesses reach memsys as its own (its
+# L1, its row of counts): in mh_amo on 8 harts every hart's AMOs hit its
+# L1 and invalidate the others' copies, so every row of --stats' memsys
+# table counts accesses, misses and invalidations received.
+timeout 60 "$SIM" --harts 8 --stats "$ISA/mh_amo.elf" >/dev/null 2>"$TMP/pe"
+bad=$(awk '/^hart +l1d_access/ { t = 1; next } t && $1 ~ /^[0-9]+$/ { n++; if ($2 < 1000 || $3 < 1000 || $11 < 1000) print "hart " $1 ": " $0 }
+	t && $1 !~ /^[0-9]+$/ { t = 0 } END { if (n != 8) print n + 0, "rows" }' "$TMP/pe")
+if [ -z "$bad" ]; then pass memsys/per-hart-events; else fail memsys/per-hart-events "$(echo "$bad" | head -n 2 | cut -c1-120 | tr '\n' '|')"; fi
+
 # ---- bad ELF files --------------------------------------------------------
 bad_elf() { # case file expected-reason
 	timeout 10 "$SIM" "$2" >"$TMP/out" 2>"$TMP/err"

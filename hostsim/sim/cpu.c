@@ -208,7 +208,7 @@ static struct tdone sb_push(struct sim *s, struct sim_hart *h, uint64_t t, uint6
 		h->sb_count--;
 	}
 	uint64_t start = max64(t, h->sb_issue + 1);
-	uint64_t done = tm_store(s, h->id, addr, size, start);
+	uint64_t done = tm_store(s, h, addr, size, start);
 	while (UNLIKELY(done & MEMSYS_HELD)) {
 		/* its line must be read and the controller cannot take the
 		 * read yet: the buffer sends in order, so nothing behind it
@@ -218,7 +218,7 @@ static struct tdone sb_push(struct sim *s, struct sim_hart *h, uint64_t t, uint6
 		start = done & ~MEMSYS_HELD;
 		h->stall_cycles += start - t;
 		t = start + 1;
-		done = tm_store(s, h->id, addr, size, start);
+		done = tm_store(s, h, addr, size, start);
 	}
 	h->sb[(h->sb_head + h->sb_count) % SIM_SB_MAX] = done;
 	h->sb_count++;
@@ -290,7 +290,7 @@ static ALWAYS_INLINE uint64_t load_busy_n(struct sim *s, struct sim_hart *h, uin
 		*t = oldest + 1;
 	}
 	int miss = 0;
-	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
+	uint64_t done = tm_load(s, h, addr, size, ti, &miss);
 	if (!miss)
 		return done;
 	if (UNLIKELY(done & MEMSYS_HELD)) {
@@ -337,7 +337,7 @@ static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uin
 		return r.done;
 	}
 	int miss = 0;
-	uint64_t done = tm_load(s, h->id, addr, size, ti, &miss);
+	uint64_t done = tm_load(s, h, addr, size, ti, &miss);
 	if (miss) {
 		if (UNLIKELY(done & MEMSYS_HELD)) {
 			r = load_held(s, h, *t, ti, addr, size, done);

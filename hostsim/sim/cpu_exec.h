@@ -401,7 +401,7 @@ L_LR: {
 	if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_LOAD, a);
 	if (off2 > rsize - sz) TRAP(CAUSE_LOAD_ACCESS, a);
 	int ack = weak && wm_wrong_ack(s, h, t);
-	if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+	if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h, a, sz, t); }
 	if (weak && !ack) wm_drain_all(s, h);
 	if (weak) wm_l1d_drop(s, h, off2, sz); /* Ariane: AMOs and LR/SC bypass the L1D */
 	load(s, h, a, sz, &v);
@@ -427,7 +427,7 @@ L_SC: {
 		wm_l1d_drop(s, h, off2, sz);
 	}
 	sim_resv_drop(s, h);
-	if (timing) { if (!ack) sb_drain_all(h, &t); if (ok) t = tm_amo(s, h->id, a, sz, t); }
+	if (timing) { if (!ack) sb_drain_all(h, &t); if (ok) t = tm_amo(s, h, a, sz, t); }
 	if (ok) {
 		if (weak == 2) wm_write(s, h, off2, sz, x[d->rs2], t);
 		else ram_write(s, h, off2, sz, x[d->rs2]);
@@ -444,7 +444,7 @@ L_AMO: {
 	if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 	if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
 	int ack = weak && wm_wrong_ack(s, h, t);
-	if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h->id, a, sz, t); }
+	if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h, a, sz, t); }
 	if (weak && !ack) wm_drain_all(s, h);
 	if (weak) wm_l1d_drop(s, h, off2, sz);
 	load(s, h, a, sz, &old);

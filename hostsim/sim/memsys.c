@@ -323,6 +323,7 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 			goto fail;
 		m->hot.h[i].l1.age_limit = cfg->lru_age_limit;
 		m->hot.h[i].fast_miss = cfg->l1d_ways == 8 && !cfg->pf_dist ? 1ull << i : 0;
+		m->hot.h[i].id = i;
 	}
 	if (cfg->pf_dist) {
 		m->pf = calloc((size_t)nharts * cfg->pf_streams, sizeof *m->pf);
@@ -642,15 +643,14 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
  * with 8-way L1s (the default: the unrolled victim search of another way
  * count would make this function save more registers), in a function
  * small enough to save few; anything else goes on to access_slow. */
-uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int w, uint64_t now)
+uint64_t memsys_access_miss(struct memsys *m, struct ms_hart *H, uint64_t line, int w, uint64_t now)
 {
 	struct cache *llc = &m->llc;
 	uint64_t e = llc->hint[line & llc->hint_mask];
 	struct cache_slot *E = &llc->slot[e];
-	struct ms_hart *H = &m->hot.h[h];
 	struct cache *l1 = &H->l1;
 	if (!cache_holds(llc, e, line) || E->aux || !H->fast_miss)
-		return access_slow(m, h, line, w, now);
+		return access_slow(m, H->id, line, w, now);
 	H->ev[MEMSYS_EV_L1D_MISS]++;
 	cache_touch(llc, e);
 	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */

@@ -261,7 +261,8 @@ struct ms_hart {
 	uint64_t fast_miss;         /* the hart's sharer bit when memsys_access_miss
 	                              may take its short path (8-way L1, no
 	                              prefetcher to train), else 0 */
-	uint64_t pad[7];            /* to 256 bytes: &h[i] is a shift, not a multiply */
+	unsigned id;                /* the hart's index */
+	uint64_t pad[6];            /* to 256 bytes: &h[i] is a shift, not a multiply */
 };
 
 /* The first member of struct memsys (memsys.c). */
@@ -273,7 +274,7 @@ struct memsys_hot {
 };
 
 /* Everything but an L1 hit through the L1's hint slot (memsys.c). */
-uint64_t memsys_access_miss(struct memsys *m, unsigned h, uint64_t line, int is_write, uint64_t now);
+uint64_t memsys_access_miss(struct memsys *m, struct ms_hart *H, uint64_t line, int is_write, uint64_t now);
 
 /*
  * Once a turn of hart h, at most a few million accesses apart (the
@@ -289,10 +290,17 @@ static inline void memsys_turn(struct memsys *m, unsigned h)
 		memsys_renumber(m, h);
 }
 
-static inline uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
+/* Hart h's part of memsys: a caller that keeps it saves finding it at
+ * every access (memsys_access_h). */
+static inline struct ms_hart *memsys_hart(struct memsys *m, unsigned h)
+{
+	return &((const struct memsys_hot *)(void *)m)->h[h];
+}
+
+/* memsys_access for the hart whose part is H (memsys_hart). */
+static inline uint64_t memsys_access_h(struct memsys *m, struct ms_hart *H, uint64_t a, int is_write, uint64_t now)
 {
 	const struct memsys_hot *k = (const struct memsys_hot *)(void *)m;
-	struct ms_hart *H = &k->h[h];
 	uint64_t line = a >> k->lshift;
 	H->ev[is_write ? MEMSYS_EV_STORE : MEMSYS_EV_LOAD]++; /* L1D_ACCESS = LOAD + STORE */
 	/* L1 hit through the L1's hint slot, needing no LLC or directory
@@ -310,7 +318,12 @@ static inline uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, i
 			cache_set_state(l1, sl, MEMSYS_L1_M);
 		return d > r ? d : r;
 	}
-	return memsys_access_miss(m, h, line, is_write, now);
+	return memsys_access_miss(m, H, line, is_write, now);
+}
+
+static inline uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write, uint64_t now)
+{
+	return memsys_access_h(m, memsys_hart(m, h), a, is_write, now);
 }
 
 #endif

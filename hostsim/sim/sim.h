@@ -151,6 +151,8 @@ const char *sim_op_name(unsigned op);
 #define SIM_SB_MAX 64
 #define SIM_MSHR_MAX 64
 
+struct ms_hart;
+
 struct sim_hart {
 	uint64_t x[33];          /* x[32] is the sink for writes to x0 */
 	uint64_t pc;
@@ -170,6 +172,7 @@ struct sim_hart {
 	int resv_valid;
 
 	/* timing */
+	struct ms_hart *msh;     /* memsys's part of this hart (memsys_hart) */
 	uint64_t ready[33];      /* scoreboard: cycle each register's value is ready */
 	uint64_t mshr[SIM_MSHR_MAX];      /* completion cycle of each MSHR's miss,
 	                                     a ring of mshrs entries sorted by it

@@ -12,19 +12,19 @@ static struct memsys_cfg g_cfg; /* the configuration s->ms was built with */
 uint64_t tm_line_mask = ~63ull;
 uint64_t tm_l1_hit = 4;
 
-uint64_t tm_access_split(struct sim *s, unsigned h, uint64_t addr, uint64_t last, int wr, uint64_t now)
+uint64_t tm_access_split(struct sim *s, struct sim_hart *h, uint64_t addr, uint64_t last, int wr, uint64_t now)
 {
-	uint64_t done = memsys_access(s->ms, h, addr, wr, now);
+	uint64_t done = memsys_access_h(s->ms, h->msh, addr, wr, now);
 	if (done & MEMSYS_HELD) /* nothing made: the core issues it again */
 		return done;
 	/* the first line is made: the second waits at the ingress in here */
 	uint64_t d2;
-	while ((d2 = memsys_access(s->ms, h, last, wr, now)) & MEMSYS_HELD)
+	while ((d2 = memsys_access_h(s->ms, h->msh, last, wr, now)) & MEMSYS_HELD)
 		now = d2 & ~MEMSYS_HELD;
 	return d2 > done ? d2 : done;
 }
 
-uint64_t tm_amo_held(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t done)
+uint64_t tm_amo_held(struct sim *s, struct sim_hart *h, uint64_t addr, unsigned size, uint64_t done)
 {
 	while (done & MEMSYS_HELD)
 		done = tm_access(s, h, addr, size, 1, done & ~MEMSYS_HELD);

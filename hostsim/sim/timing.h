@@ -17,7 +17,8 @@ void tm_free(struct sim *s);
 int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen);
 
 /*
- * Data-side accesses issued by hart `h` at cycle `now`.  Return the cycle at
+ * Data-side accesses issued by hart `h` at cycle `now` (through h->msh,
+ * its part of memsys, set by tm_init).  Return the cycle at
  * which the access completes (>= now + 1).  *miss is set when the access
  * missed the first-level cache (it then occupies an MSHR until completion).
  * A load or store may come back MEMSYS_HELD | c (memsys.h; *miss is then
@@ -28,9 +29,9 @@ extern uint64_t tm_line_mask;   /* ~(line size - 1) of the memsys config */
 extern uint64_t tm_l1_hit;      /* L1D load-to-use cycles */
 
 /* An access that crosses a line: one memsys access per line. */
-uint64_t tm_access_split(struct sim *s, unsigned h, uint64_t addr, uint64_t last, int wr, uint64_t now);
+uint64_t tm_access_split(struct sim *s, struct sim_hart *h, uint64_t addr, uint64_t last, int wr, uint64_t now);
 
-static inline uint64_t tm_access(struct sim *s, unsigned h, uint64_t addr, unsigned size, int wr, uint64_t now)
+static inline uint64_t tm_access(struct sim *s, struct sim_hart *h, uint64_t addr, unsigned size, int wr, uint64_t now)
 {
 	/* an aligned access (the test the core's constant sizes make one
 	 * instruction) never crosses a line: lines are at least 16 bytes; the
@@ -41,25 +42,25 @@ static inline uint64_t tm_access(struct sim *s, unsigned h, uint64_t addr, unsig
 		if ((addr ^ last) & tm_line_mask) /* crosses a line */
 			return tm_access_split(s, h, addr, last, wr, now);
 	}
-	return memsys_access(s->ms, h, addr, wr, now);
+	return memsys_access_h(s->ms, h->msh, addr, wr, now);
 }
 
-static inline uint64_t tm_load(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now, int *miss)
+static inline uint64_t tm_load(struct sim *s, struct sim_hart *h, uint64_t addr, unsigned size, uint64_t now, int *miss)
 {
 	uint64_t done = tm_access(s, h, addr, size, 0, now);
 	*miss = done - now > tm_l1_hit;
 	return done;
 }
 
-static inline uint64_t tm_store(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now)
+static inline uint64_t tm_store(struct sim *s, struct sim_hart *h, uint64_t addr, unsigned size, uint64_t now)
 {
 	return tm_access(s, h, addr, size, 1, now);
 }
 
 /* An AMO (or LR/SC) waits for its result, so one that memsys holds
  * (MEMSYS_HELD) is issued again from here until it is made. */
-uint64_t tm_amo_held(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t done);
-static inline uint64_t tm_amo(struct sim *s, unsigned h, uint64_t addr, unsigned size, uint64_t now)
+uint64_t tm_amo_held(struct sim *s, struct sim_hart *h, uint64_t addr, unsigned size, uint64_t done);
+static inline uint64_t tm_amo(struct sim *s, struct sim_hart *h, uint64_t addr, unsigned size, uint64_t now)
 {
 	uint64_t done = tm_access(s, h, addr, size, 1, now);
 	if (__builtin_expect((done & MEMSYS_HELD) != 0, 0))
