@@ -411,11 +411,7 @@ uint64_t sim_step_functional(struct sim *s, struct sim_hart *h, uint64_t n)
 
 uint64_t sim_step_timing(struct sim *s, struct sim_hart *h, uint64_t until, uint64_t n)
 {
-	uint64_t r;
 	if (UNLIKELY(s->wm != NULL))
-		r = s->opt.mem_order == SIM_MO_RVWMO ? exec_timing_rvwmo(s, h, n, until) : exec_timing_tso(s, h, n, until);
-	else
-		r = exec_timing(s, h, n, until);
-	memsys_turn(s->ms, h->id); /* (at most TIMING_CHUNK instructions a turn) */
-	return r;
+		return s->opt.mem_order == SIM_MO_RVWMO ? exec_timing_rvwmo(s, h, n, until) : exec_timing_tso(s, h, n, until);
+	return exec_timing(s, h, n, until);
 }

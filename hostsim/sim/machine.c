@@ -25,6 +25,7 @@
 
 #define TIMING_SLACK 16u
 #define TIMING_CHUNK 4096u
+#define TIMING_AGES (1u << 20)
 #define FDT_MAX (64 * 1024)
 
 int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
@@ -263,7 +264,14 @@ static void run_timing(struct sim *s)
 	const uint64_t max_insns = s->opt.max_insns ? s->opt.max_insns : UINT64_MAX;
 	const uint64_t max_cycles = s->opt.max_cycles ? s->opt.max_cycles : UINT64_MAX;
 	uint64_t total = s->total_insns; /* kept in s->total_insns after every turn */
+	/* memsys's LRU clocks are checked every TIMING_AGES instructions
+	 * (memsys_check_ages: they must not wrap) */
+	uint64_t ages_at = total + TIMING_AGES;
 	while (!s->stop) {
+		if (__builtin_expect(total >= ages_at, 0)) {
+			tm_check_ages(s);
+			ages_at = total + TIMING_AGES;
+		}
 		/* the hart furthest behind, and the next-smallest clock */
 		unsigned best = sched_best(&q);
 		uint64_t c2 = sched_second(&q);

@@ -51,7 +51,7 @@ struct memsys {
 	struct pf_stream *pf;
 	uint64_t pf_use, pf_page_mask;
 	struct memsys_pf_stats pfs;
-	uint64_t renumbers[2];     /* LRU ages renumbered (memsys_renumber): L1s, LLC */
+	uint64_t renumbers[2];     /* LRU ages renumbered (memsys_check_ages): L1s, LLC */
 };
 
 /* ---- configuration ------------------------------------------------------ */
@@ -312,7 +312,6 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	while ((1u << m->hot.lshift) < cfg->line)
 		m->hot.lshift++;
 	m->hot.l1_hit = cfg->l1d_hit;
-	m->hot.llc = &m->llc;
 	m->llc_lat = cfg->llc_hit;
 	m->coh_lat = cfg->coh_lat;
 	m->hot.h = calloc(nharts, sizeof *m->hot.h);
@@ -660,12 +659,13 @@ uint64_t memsys_access_miss(struct memsys *m, struct ms_hart *H, uint64_t line, 
 	return ready;
 }
 
-void memsys_renumber(struct memsys *m, unsigned h)
+void memsys_check_ages(struct memsys *m)
 {
-	if (cache_aged(&m->hot.h[h].l1)) {
-		cache_renumber(&m->hot.h[h].l1);
-		m->renumbers[0]++;
-	}
+	for (unsigned h = 0; h < m->nharts; h++)
+		if (cache_aged(&m->hot.h[h].l1)) {
+			cache_renumber(&m->hot.h[h].l1);
+			m->renumbers[0]++;
+		}
 	if (cache_aged(&m->llc)) {
 		cache_renumber(&m->llc);
 		m->renumbers[1]++;

@@ -145,6 +145,14 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts,
 void memsys_free(struct memsys *m);
 
 /*
+ * The caches' LRU use clocks (cache.h: 32 bits) renumbered where they have
+ * passed lru-age-limit (at most 2^31).  The caller calls it at least once
+ * every 2^30 uses of a cache (hostsim: every 2^20 simulated instructions,
+ * each of which uses a cache at most a few hundred times).
+ */
+void memsys_check_ages(struct memsys *m);
+
+/*
  * A data access by hart h (0 .. nharts - 1: not checked, the call is on
  * the simulator's hot path) to physical address a, issued at cycle `now`
  * of that hart.  is_write: 0 load, 1 store or AMO (needs the line owned).
@@ -268,27 +276,12 @@ struct ms_hart {
 /* The first member of struct memsys (memsys.c). */
 struct memsys_hot {
 	struct ms_hart *h;         /* per hart */
-	struct cache *llc;         /* (memsys_turn reads its clock) */
 	unsigned lshift;           /* log2(line) */
 	uint64_t l1_hit;           /* l1d-hit */
 };
 
 /* Everything but an L1 hit through the L1's hint slot (memsys.c). */
 uint64_t memsys_access_miss(struct memsys *m, struct ms_hart *H, uint64_t line, int is_write, uint64_t now);
-
-/*
- * Once a turn of hart h, at most a few million accesses apart (the
- * simulator's scheduler): the LRU use clocks of hart h's L1 and of the LLC
- * (cache.h: 32 bits) renumbered once they have passed CACHE_AGE_LIMIT.
- * Only the hart's own L1 and the LLC are ever touched by its accesses.
- */
-void memsys_renumber(struct memsys *m, unsigned h);
-static inline void memsys_turn(struct memsys *m, unsigned h)
-{
-	const struct memsys_hot *k = (const struct memsys_hot *)(void *)m;
-	if (__builtin_expect(cache_aged(&k->h[h].l1) || cache_aged(k->llc), 0))
-		memsys_renumber(m, h);
-}
 
 /* Hart h's part of memsys: a caller that keeps it saves finding it at
  * every access (memsys_access_h). */

@@ -68,6 +68,13 @@ static inline uint64_t tm_amo(struct sim *s, struct sim_hart *h, uint64_t addr, 
 	return done;
 }
 
+/* memsys's LRU clocks renumbered where due (at least every 2^20 simulated
+ * instructions: memsys_check_ages). */
+static inline void tm_check_ages(struct sim *s)
+{
+	memsys_check_ages(s->ms);
+}
+
 /* Event count for mhpmevent id `event` on hart h (0 when unknown / no timing). */
 uint64_t tm_event(struct sim *s, unsigned h, uint64_t event);
 

@@ -1389,17 +1389,17 @@ static void test_cache_lru_victim(void **state)
 	assert_true(renumbered > 100);
 }
 
-/* memsys renumbers the LRU ages of a hart's L1 and of the LLC at a turn
- * (memsys_turn) once their clocks have passed CACHE_AGE_LIMIT: two memsys
- * given the same random accesses of two harts (over more lines than the
- * LLC holds, so that victims matter), one with its clocks pushed past the
- * limit now and then, return the same times and count the same events. */
+/* memsys renumbers the LRU ages of the L1s and of the LLC once their
+ * clocks have passed lru-age-limit (memsys_check_ages): two memsys given
+ * the same random accesses of two harts (over more lines than the LLC
+ * holds, so that victims matter), one with lru-age-limit=64 and checked
+ * every 1000 accesses, return the same times and count the same events;
+ * --stats' line says how often each cache was renumbered. */
 static void test_lru_renumber_same(void **state)
 {
 	(void)state;
 	struct memsys *a = mk(2, "llc-size=64K", "mem-model=fixed", NULL);
-	struct memsys *b = mk(2, "llc-size=64K", "mem-model=fixed", NULL);
-	struct memsys_hot *kb = (struct memsys_hot *)(void *)b;
+	struct memsys *b = mk(2, "llc-size=64K", "mem-model=fixed", "lru-age-limit=64", NULL);
 	uint64_t rnd = 0x1234567887654321ull, t[2] = { 0, 0 };
 	for (unsigned i = 0; i < 200000; i++) {
 		rnd ^= rnd << 13;
@@ -1412,20 +1412,30 @@ static void test_lru_renumber_same(void **state)
 		uint64_t db = memsys_access(b, h, 0x80000000 + line * LINE, (int)w, t[h]);
 		assert_int_equal(da, db);
 		t[h] = da;
-		if (i % 5000 == 4999) { /* one cache, then the other, then both */
-			if (i % 15000 != 9999)
-				kb->h[h].l1.clock += CACHE_AGE_LIMIT;
-			if (i % 15000 != 4999)
-				kb->llc->clock += CACHE_AGE_LIMIT;
+		if (i % 1000 == 999) {
+			memsys_check_ages(a);
+			memsys_check_ages(b);
 		}
-		memsys_turn(b, h);
-		assert_false(cache_aged(&kb->h[h].l1));
-		assert_false(cache_aged(kb->llc));
 	}
 	for (unsigned h = 0; h < 2; h++)
 		for (unsigned e = 1; e < MEMSYS_EV_COUNT; e++)
 			assert_int_equal(ev(a, h, e), ev(b, h, e));
 	assert_true(ev(a, 0, MEMSYS_EV_LLC_MISS) > 10000 && ev(a, 1, MEMSYS_EV_BACK_INV) > 1000);
+	char buf[4096];
+	unsigned long long n1 = 0, n2 = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		FILE *f = fmemopen(buf, sizeof buf, "w");
+		assert_non_null(f);
+		memsys_stats(k ? b : a, f);
+		fclose(f);
+		const char *l = strstr(buf, "lru: ");
+		if (!k)
+			assert_null(l); /* never at the default limit */
+		else
+			assert_int_equal(sscanf(l, "lru: ages renumbered past lru-age-limit 64: L1s %llu times, LLC %llu times",
+			                        &n1, &n2), 2);
+	}
+	assert_true(n1 >= 300 && n2 >= 150); /* both L1s, the LLC: every check */
 	memsys_free(a);
 	memsys_free(b);
 }
