@@ -465,6 +465,9 @@ static inline __attribute__((always_inline)) uint64_t llc_fill(struct memsys *m,
                                                                uint64_t line, unsigned st, uint64_t t)
 {
 	uint64_t v = cache_victim(&m->llc, line);
+	/* the victim's record (apart from the set's ages, which chose it) is
+	 * likely not in the host's caches: fetched while the model works */
+	__builtin_prefetch(&m->llc.slot[v], 1);
 	/* the read goes first, the victim's write-back after it */
 	uint64_t ready = mem_req(m, src, line, 0, t);
 	if (cache_state(&m->llc, v))
@@ -611,6 +614,9 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 		}
 		nst = w ? ST_M : keep_shared ? ST_S : ST_E;
 	} else {
+		/* the set's ages (the victim search) fetched while the
+		 * controller is asked */
+		__builtin_prefetch(m->llc.age + cache_set_base(&m->llc, line));
 		if (m->mm.ops->admit) {
 			/* a read the controller cannot take yet: nothing has
 			 * changed, so undo the counts and let the core issue
