@@ -212,9 +212,10 @@ void cache_renumber(struct cache *c);
 /* The first way with the smallest age among n (a branch-free minimum:
  * which way holds the oldest line is the host's guess, and a wrong guess
  * per set searched cost more than the search). */
-static inline unsigned cache_lru_scalar(const uint32_t *a, unsigned n)
+static inline __attribute__((always_inline)) unsigned cache_lru_scalar(const uint32_t *a, unsigned n)
 {
 	uint64_t b = (uint64_t)a[0] << 6;
+#pragma GCC unroll 16
 	for (unsigned w = 1; w < n; w++) {
 		uint64_t x = (uint64_t)a[w] << 6 | w;
 		b = x < b ? x : b;
