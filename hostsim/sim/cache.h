@@ -17,7 +17,8 @@
  *          compare, else one compare a way.  The clock is 32 bits: once
  *          it passes age_limit (CACHE_AGE_LIMIT or lower), cache_renumber
  *          gives each set's valid slots the ages 1..k in the same order
- *          (memsys checks once a turn, long before the clock could wrap).
+ *          (memsys_check_ages; hostsim checks every 2^20 simulated
+ *          instructions, long before the clock could wrap).
  *   ready, aux: the user's (memsys: the cycle the line's fill completes;
  *          an L1 slot's LLC slot, an LLC slot's sharer bits); the cache
  *          functions never touch them.

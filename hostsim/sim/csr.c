@@ -71,7 +71,7 @@ void sim_hart_reset(struct sim *s, struct sim_hart *h, unsigned id)
 {
 	memset(h, 0, sizeof(*h));
 	h->id = id;
-	h->msh = s->ms ? memsys_hart(s->ms, id) : NULL; /* (tm_init made s->ms) */
+	h->msh = s->ms ? memsys_hart(s->ms, id) : NULL; /* (tm_init made s->ms before) */
 	h->pc = s->entry;
 	h->x[10] = id;
 	h->x[11] = s->fdt_addr;

@@ -18,7 +18,7 @@ int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen)
 
 /*
  * Data-side accesses issued by hart `h` at cycle `now` (through h->msh,
- * its part of memsys, set by tm_init).  Return the cycle at
+ * its part of memsys, set by sim_hart_reset).  Return the cycle at
  * which the access completes (>= now + 1).  *miss is set when the access
  * missed the first-level cache (it then occupies an MSHR until completion).
  * A load or store may come back MEMSYS_HELD | c (memsys.h; *miss is then
@@ -68,8 +68,8 @@ static inline uint64_t tm_amo(struct sim *s, struct sim_hart *h, uint64_t addr, 
 	return done;
 }
 
-/* memsys's LRU clocks renumbered where due (at least every 2^20 simulated
- * instructions: memsys_check_ages). */
+/* memsys's LRU clocks renumbered where due (memsys_check_ages; the
+ * timing scheduler calls it every 2^20 simulated instructions). */
 static inline void tm_check_ages(struct sim *s)
 {
 	memsys_check_ages(s->ms);
