@@ -322,7 +322,6 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 			goto fail;
 		m->hot.h[i].l1.age_limit = cfg->lru_age_limit;
 		m->hot.h[i].fast_miss = cfg->l1d_ways == 8 && !cfg->pf_dist ? 1ull << i : 0;
-		m->hot.h[i].id = i;
 	}
 	if (cfg->pf_dist) {
 		m->pf = calloc((size_t)nharts * cfg->pf_streams, sizeof *m->pf);
@@ -655,7 +654,7 @@ uint64_t memsys_access_miss(struct memsys *m, struct ms_hart *H, uint64_t line, 
 	struct cache_slot *E = &llc->slot[e];
 	struct cache *l1 = &H->l1;
 	if (!cache_holds(llc, e, line) || E->aux || !H->fast_miss)
-		return access_slow(m, H->id, line, w, now);
+		return access_slow(m, (unsigned)(H - m->hot.h), line, w, now);
 	H->ev[MEMSYS_EV_L1D_MISS]++;
 	cache_touch(llc, e);
 	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */

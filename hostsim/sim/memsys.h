@@ -269,8 +269,7 @@ struct ms_hart {
 	uint64_t fast_miss;         /* the hart's sharer bit when memsys_access_miss
 	                              may take its short path (8-way L1, no
 	                              prefetcher to train), else 0 */
-	unsigned id;                /* the hart's index */
-	uint64_t pad[6];            /* to 256 bytes: &h[i] is a shift, not a multiply */
+	uint64_t pad[7];            /* to 256 bytes: &h[i] is a shift, not a multiply */
 };
 
 /* The first member of struct memsys (memsys.c). */
