@@ -249,6 +249,7 @@ static void timer_setup(void)
 	}
 	if (time_src != 2 && !timer_advances())
 		time_src = 3;
+	rvm.time_shared = time_src <= 1;
 	if (time_src >= 2) { /* see the warn record */
 		pm_time_from_cycles();
 		rvm.timebase = CYCLES_TIMEBASE;
@@ -371,7 +372,7 @@ static void lead_main(unsigned long hartid, const void *fdt)
 
 	sync_init();
 	rvm_fence();
-	boot_go = 1;
+	rvm_store_pub(&boot_go, 1);
 	start_others(fdt);
 	sync_first();
 	rvm_lead_release(CMD_HART_RECORD, 0);
@@ -399,8 +400,12 @@ void rvm_entry(unsigned long hartid, const void *fdt)
 	if (__atomic_exchange_n(&lottery, 1u, __ATOMIC_ACQ_REL) == 0)
 		lead_main(hartid, fdt);
 
-	while (!__atomic_load_n(&boot_go, __ATOMIC_ACQUIRE))
-		rvm_poll();
+	struct rvm_wait w;
+	uint32_t go;
+	rvm_wait_begin(&w, "boot");
+	while (rvm_wait_poll(&w), !(go = __atomic_load_n(&boot_go, __ATOMIC_ACQUIRE)))
+		;
+	rvm_wait_saw(&w, &boot_go, go);
 	if ((rvm_hstate[hartid] & 0xffu) != HS_ALIVE)
 		rvm_park(); /* not taking part (max_harts, failed start) */
 	rvm.cpu_hz[hartid] = measure_hz();

@@ -124,7 +124,7 @@ static void generator(void)
 	struct mess_gen *g = &gens[h];
 	uint32_t seen = 0;
 
-	rvm_wait_change(&ctl.planned, 0);
+	rvm_wait_change(&ctl.planned, 0, "mess-plan");
 	rvm_fence();
 	if (g->len == 0)
 		return; /* no room for this generator's arrays */
@@ -132,9 +132,9 @@ static void generator(void)
 		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
 	pm_setup_phase(1); /* from here untimed but for the kernel */
 	rvm_fence();
-	ack[h].done = 0; /* ready */
+	rvm_store_pub(&ack[h].done, 0); /* ready */
 	for (;;) {
-		uint32_t e = rvm_wait_change(&ctl.epoch, seen);
+		uint32_t e = rvm_wait_change(&ctl.epoch, seen, "mess-epoch");
 		if (ctl.quit) {
 			pm_setup_phase(0);
 			return;
@@ -147,7 +147,7 @@ static void generator(void)
 		g->iters = 0;
 		rvm_fence();
 		pm_setup_phase(0);
-		ack[h].started = e;
+		rvm_store_pub(&ack[h].started, e);
 		rvm_mess_kernels[stores](g);
 		rvm_fence();
 		if (ctl.corrupt)
@@ -157,7 +157,7 @@ static void generator(void)
 		ack[h].errors += (uint32_t)gen_verify(g, stores, g->iters);
 		pm_setup_phase(1);
 		rvm_fence();
-		ack[h].done = e;
+		rvm_store_pub(&ack[h].done, e);
 	}
 }
 
@@ -176,7 +176,7 @@ static void quit_gens(void)
 {
 	ctl.quit = 1;
 	rvm_fence();
-	ctl.epoch++;
+	rvm_store_pub(&ctl.epoch, ctl.epoch + 1);
 	wake_gens();
 }
 
@@ -186,9 +186,16 @@ static void wait_gens(uint32_t e, const char *where)
 	uint64_t t0 = pm_time(), lim = timeout_ticks();
 	uint32_t kept = 0;
 	for (uint32_t i = 0; i < ngen; i++) {
-		uint32_t h = gen_hart[i];
-		while (rvm_poll(), ack[h].done != e && pm_time() - t0 <= lim)
+		uint32_t h = gen_hart[i], d;
+		struct rvm_wait w;
+		rvm_wait_begin(&w, "mess-done");
+		while (rvm_wait_poll(&w), (d = ack[h].done) != e && pm_time() - t0 <= lim)
 			;
+		if (d == e) {
+			rvm_wait_saw(&w, &ack[h].done, d);
+			gen_hart[kept++] = h;
+			continue;
+		}
 		if (ack[h].done == e)
 			gen_hart[kept++] = h;
 		else /* written off: it takes no part in later points */
@@ -300,17 +307,21 @@ static void lead(void)
 				for (uint32_t i = 0; i < ngen; i++)
 					gens[gen_hart[i]].stop = 0;
 				rvm_fence();
-				ctl.epoch = ++epoch;
+				rvm_store_pub(&ctl.epoch, ++epoch);
 				wake_gens();
 				/* warm up: until every generator runs this point's kernel,
 				 * then a quarter window */
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
-					uint32_t h = gen_hart[i];
-					while (rvm_poll(), (ack[h].started != epoch || gens[h].iters == 0) &&
+					uint32_t h = gen_hart[i], st;
+					struct rvm_wait w;
+					rvm_wait_begin(&w, "mess-start");
+					while (rvm_wait_poll(&w), ((st = ack[h].started) != epoch || gens[h].iters == 0) &&
 					       pm_time() - t0 < timeout_ticks())
 						p = rvm_chase(p, 1), steps++;
+					if (st == epoch)
+						rvm_wait_saw(&w, &ack[h].started, st);
 				}
 				p = rvm_chase(p, warm);
 				steps += warm;
@@ -438,7 +449,7 @@ static void plan(void)
 	ctl.epoch = 0;
 	ctl.quit = 0;
 	rvm_fence();
-	ctl.planned = 1;
+	rvm_store_pub(&ctl.planned, 1);
 	for (uint32_t i = 0; i < rvm.nharts; i++)
 		if (rvm.hartids[i] != rvm.lead)
 			rvm_wake(rvm.hartids[i]);

@@ -336,7 +336,7 @@ int cmd_parse(int argc, char **argv)
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);
-	return lit.bugs || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
+	return lit.bugs || lit.visibility || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 
 io_error:
 	if (outdir_error(&od)[0])

@@ -2,7 +2,12 @@
  * --machine openpiton: OpenPiton + Ariane's devices and end of run.
  *
  * UART (fake_uart.v at 0xfff0c2c000): a byte written to offset 0 is printed,
- * writes elsewhere are ignored, every read returns 0xef.
+ * writes elsewhere are ignored, every read returns 0xef; but for the
+ * memory counter window at +0x800 that tools/rtl-prep.sh memctr adds to the
+ * RTL (unless --no-piton-memctr): the rvmess,memctl-counters layout
+ * (READS, WRITES, LINE, MAGIC; other registers 0), a byte per read (the
+ * RTL's bridge answers one byte, replicated over the lanes), READS and
+ * WRITES from a snapshot taken when byte 0 of READS is read.
  * L2 counters: per tile t (= hart t), 64-bit registers at 0xA900000000 |
  * t << 24 (control: 0x0C00000000000000 enables, anything else disables),
  * 0xAA.. (accesses) and 0xAB.. (misses), values byte-swapped; disabled they
@@ -16,27 +21,55 @@
  * The CLINT is at 0xfff1020000, mtime every 128 core clocks; the DTB in the
  * boot ROM at 0xfff1010000 (a1) says so (timebase clk/128).
  * Ariane's DCACHE CSR 0x701 (bit 0: L1D on, the reset value) reads and
- * writes; switching it on flushes Ariane's L1D.  OpenPiton never
- * invalidates a tile's L1D when another tile stores, so the image flushes
- * it in its wait loops (a spin loop would read a stale copy for ever).
- * With --piton-l1d stale (the default) hostsim does the same: each hart's
- * loads read its own non-coherent copy of the L1D's lines (l1d.h, through
- * wmem.c), which switching CSR 0x701 clears; with --piton-l1d coherent its
- * caches are coherent.  Either way the flushes are counted and printed per
- * hart at a good end.
+ * writes; switching it on flushes Ariane's L1D.  OpenPiton keeps the L1D
+ * coherent, and so does hostsim; with --inject lost-inval each hart's loads
+ * read its own copy of the L1D's lines, which misses other harts'
+ * invalidations (l1d.h, through wmem.c), as the pinned Ariane does under
+ * Verilator 5 (docs/findings.md), and switching CSR 0x701 clears it.  The
+ * flushes are counted and printed per hart at a good end.
  */
 #include <stdio.h>
 #include "sim/sim.h"
 #include "sim/dev.h"
 #include "sim/memsys.h"
 #include "sim/timing.h"
+#include "rvmess/memctl.h"
 
 /* ---- fake UART ---- */
 
+#define MEMCTR_WIN 0x800u /* the counter window: [0x800, 0x900) */
+
+struct fuart {
+	uint64_t snap_rd, snap_wr;
+};
+
+static uint64_t memctr_reg(struct sim *s, struct fuart *u, uint64_t reg)
+{
+	switch (reg) {
+	case RVM_MEMCTL_READS: return u->snap_rd;
+	case RVM_MEMCTL_WRITES: return u->snap_wr;
+	case RVM_MEMCTL_LINE: return 64;
+	case RVM_MEMCTL_MAGIC: return RVM_MEMCTL_MAGIC_VALUE;
+	default: (void)s; return 0;
+	}
+}
+
 static int fuart_load(struct sim *s, struct sim_hart *h, void *st, uint64_t off, unsigned size, uint64_t *v)
 {
-	(void)s; (void)h; (void)st; (void)off; (void)size;
-	*v = 0xefefefefefefefefull;
+	struct fuart *u = st;
+	uint64_t b;
+	(void)h; (void)size;
+	if (s->opt.no_piton_memctr || off < MEMCTR_WIN || off >= MEMCTR_WIN + 0x100) {
+		*v = 0xefefefefefefefefull;
+		return 0;
+	}
+	off -= MEMCTR_WIN;
+	if (off == RVM_MEMCTL_READS) {
+		u->snap_rd = tm_memctl_read(s, RVM_MEMCTL_READS, 8);
+		u->snap_wr = tm_memctl_read(s, RVM_MEMCTL_WRITES, 8);
+	}
+	b = (memctr_reg(s, u, off & ~7ull) >> (8 * (off & 7))) & 0xff;
+	*v = b * 0x0101010101010101ull;
 	return 0;
 }
 
@@ -56,7 +89,7 @@ static int fuart_fdt(const struct sim *s, const struct sim_dev *d, void *fdt)
 
 const struct sim_dev dev_uart_piton = {
 	.name = "uart", .base = 0xfff0c2c000ull, .size = 0x1000, .flags = SIM_DEV_STDOUT,
-	.load = fuart_load, .store = fuart_store, .fdt = fuart_fdt,
+	.state_size = sizeof(struct fuart), .load = fuart_load, .store = fuart_store, .fdt = fuart_fdt,
 };
 
 /* ---- L2 counters ---- */

@@ -38,17 +38,16 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 		return -1;
 	}
 	s->no_time_csr = s->mach->no_time_csr;
-	if (o->piton_l1d && o->machine != SIM_MACH_OPENPITON) {
-		snprintf(err, errlen, "--piton-l1d applies to --machine openpiton only");
+	if (o->inject[SIM_F_LOST_INVAL] && o->machine != SIM_MACH_OPENPITON) {
+		snprintf(err, errlen, "--inject lost-inval applies to --machine openpiton only (Ariane's L1D, flushed through CSR 0x701)");
 		return -1;
 	}
-	s->opt.piton_l1d = sim_opts_piton_l1d(o);
-	if (s->opt.piton_l1d == SIM_L1D_STALE && !o->timing) {
-		snprintf(err, errlen, "--piton-l1d stale needs the timing model (not --no-timing): add --piton-l1d coherent");
+	if (o->no_piton_memctr && o->machine != SIM_MACH_OPENPITON) {
+		snprintf(err, errlen, "--no-piton-memctr applies to --machine openpiton only");
 		return -1;
 	}
-	if (s->opt.piton_l1d == SIM_L1D_STALE && o->mem_order == SIM_MO_RVWMO) {
-		snprintf(err, errlen, "--piton-l1d stale does not combine with --memory-order rvwmo: add --piton-l1d coherent");
+	if (o->inject[SIM_F_LOST_INVAL] && o->mem_order == SIM_MO_RVWMO) {
+		snprintf(err, errlen, "--inject lost-inval does not combine with --memory-order rvwmo");
 		return -1;
 	}
 	if (s->mach->mtime_div) { /* mtime ticks every mtime_div core clocks */

@@ -40,7 +40,8 @@ enum { SIM_MO_SC = 0, SIM_MO_TSO, SIM_MO_RVWMO };
 	X(LOST_WRITE, "lost-write", 10) \
 	X(WRONG_ACK, "wrong-ack", 100) \
 	X(CLEAN_WB, "clean-writeback", 100) \
-	X(TIMER_STUCK, "timer-stuck", 100)
+	X(TIMER_STUCK, "timer-stuck", 100) \
+	X(LOST_INVAL, "lost-inval", 100)
 enum {
 #define SIM_FAULT_ENUM_(id, name, rate) SIM_F_##id,
 	SIM_FAULTS(SIM_FAULT_ENUM_)
@@ -75,12 +76,8 @@ struct sim_opts {
 	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
 	int no_phase_hint;       /* --no-phase-hint: the memctl PHASE register is ignored */
 	int no_loop_skip;        /* --no-loop-skip: countdown loops run one instruction at a time (cpu.c) */
-	int piton_l1d;           /* --piton-l1d: SIM_L1D_* (DEFAULT: the profile's, sim_opts_piton_l1d) */
+	int no_piton_memctr;     /* --no-piton-memctr: openpiton's fake UART without rvmess's counter window */
 };
-enum { SIM_L1D_DEFAULT = 0, SIM_L1D_COHERENT, SIM_L1D_STALE };
-/* --piton-l1d in effect: stale on --machine openpiton with the timing
- * model unless --piton-l1d coherent; coherent otherwise (l1d.h). */
-int sim_opts_piton_l1d(const struct sim_opts *o);
 
 void sim_opts_default(struct sim_opts *o);
 /*

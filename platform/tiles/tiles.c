@@ -19,11 +19,16 @@
  * miss, 0xB05 ITLB, 0xB06 DTLB, 0xB07 loads, 0xB08 stores; no mhpmevent) and
  * each tile's L2 slice counters (MMIO, values byte-swapped): enable by
  * writing 0x0C00000000000000 to 0xA900000000 | tile << 24, accesses at
- * 0xAA.., misses at 0xAB...  The Mess suite's memory traffic is the sum of
- * every slice's misses (64-byte line fills; write-backs are not counted).
+ * 0xAA.., misses at 0xAB...  Memory traffic: where the checkout was
+ * prepared with tools/rtl-prep.sh memctr, the fake memory controller's own
+ * counts of 64-byte reads and write-backs, in the rvmess,memctl-counters
+ * layout at the UART's base + 0x800, a byte per read (reading byte 0 of
+ * READS takes a snapshot of both); else the sum of every L2 slice's misses
+ * (line fills; write-backs not counted).
  */
 #include "platform.h"
 #include "rvmess/fdt.h"
+#include "rvmess/memctl.h"
 #include "common/uart.h"
 
 #define PITON_L2_CTL    0xA900000000ull
@@ -32,6 +37,7 @@
 #define PITON_TILE(t)   ((uint64_t)(t) << 24)
 #define PITON_MAX_TILES 64u
 #define PITON_HPM_L1D_MISS 4u /* CSR 0xB04 */
+#define PITON_MEMCTR    0x800u /* the counter window in the fake UART (rtl-prep.sh memctr) */
 
 extern void pass(void) __attribute__((noreturn));
 extern void fail(void) __attribute__((noreturn));
@@ -39,6 +45,7 @@ extern void fail(void) __attribute__((noreturn));
 static struct uart uart;
 static const struct uart uart_default = { &uart_ns16550, 0xfff0c2c000ull, 0, 1, UART_WRITE_ONLY };
 static uint32_t ntiles;
+static uintptr_t memctr; /* the counter window, 0 when the model has none */
 /* 0 while the run goes on, 1 pass, 2 fail; in .data: a hart may park
  * before the lead clears .bss */
 static volatile uint32_t piton_end __attribute__((section(".data"))) = 0;
@@ -56,8 +63,20 @@ static void piton_init(const struct fdt_info *f)
 	uart_setup(&uart, f, &uart_default);
 }
 
+/* A register of the counter window, a byte at a time, little-endian (byte
+ * 0 first: for READS that takes the snapshot). */
+static uint64_t memctr_reg(uint32_t reg)
+{
+	uint64_t v = 0;
+	for (uint32_t i = 0; i < 8; i++)
+		v |= (uint64_t)*(volatile uint8_t *)(memctr + reg + i) << (8 * i);
+	return v;
+}
+
 /* The platform's counters (platform.h; instead of platform/common/counters.c
- * and mhpmevent.c): one L2 slice per tile, a tile per cpu node. */
+ * and mhpmevent.c): one L2 slice per tile, a tile per cpu node, and the
+ * memory controller's window when the model has it (its MAGIC reads back;
+ * an unprepared fake UART answers 0xef). */
 void pm_counters_init(const struct fdt_info *f)
 {
 	ntiles = f && f->nharts ? f->nharts : 1;
@@ -65,6 +84,9 @@ void pm_counters_init(const struct fdt_info *f)
 		ntiles = PITON_MAX_TILES;
 	for (uint32_t t = 0; t < ntiles; t++)
 		*(volatile uint64_t *)(uintptr_t)(PITON_L2_CTL | PITON_TILE(t)) = PITON_L2_ENABLE;
+	memctr = uart.base + PITON_MEMCTR;
+	if (memctr_reg(RVM_MEMCTL_MAGIC) != RVM_MEMCTL_MAGIC_VALUE)
+		memctr = 0;
 }
 
 static void piton_putc(char c)
@@ -82,8 +104,13 @@ static uint64_t l2_misses(void)
 
 int pm_memctl_read(struct pm_memctl *m)
 {
-	m->reads = l2_misses();
-	m->writes = 0;
+	if (memctr) {
+		m->reads = memctr_reg(RVM_MEMCTL_READS); /* first: the snapshot */
+		m->writes = memctr_reg(RVM_MEMCTL_WRITES);
+	} else {
+		m->reads = l2_misses();
+		m->writes = 0;
+	}
 	m->peak_mbps = 0;
 	return 0;
 }
@@ -106,25 +133,29 @@ uint64_t pm_event_read(enum pm_event e)
 }
 
 /*
- * plat.poll: flush this tile's Ariane L1D by switching it off and on (CSR
- * 0x701, DCACHE, bit 0: switched on, the L1D invalidates every line).  On
- * OpenPiton the L1D is write-through below a coherent L1.5, but another
- * tile's store never invalidates a line this L1D holds, and `fence` does not
- * flush it (WT_DCACHE): a hart spinning on a flag it has read once reads the
- * stale copy for ever (on the 2x1 model the follower spun on `boot_go` while
- * the lead waited for it).  Leaving the L1D off is no cure: an SC then never
- * succeeds (the console lock's LR/SC loop spun for ever on the 2x1 model).
+ * plat.flush: empty this tile's Ariane L1D by switching it off and on (CSR
+ * 0x701, DCACHE, bit 0: switched on, the L1D invalidates every line).
+ * OpenPiton keeps the write-through L1D coherent: the L1.5 forwards the L2
+ * directory's invalidations to it.  A model whose L1D misses them (the
+ * pinned Ariane under Verilator 5: docs/findings.md) keeps a stale copy for
+ * ever, and `fence` does not flush a write-through L1D: the firmware's waits
+ * flush to check for that and report it (firmware/wait.c).  Leaving the L1D
+ * off is no cure: an SC then never succeeds (seen on the 2x1 model).
  */
-static void piton_poll(void)
+static void piton_flush(void)
 {
 	__asm__ volatile("csrwi 0x701, 0\n\tcsrwi 0x701, 1" ::: "memory");
 }
 
+/* Parked harts look at piton_end, with a flush every 256 looks: the run is
+ * over (nothing is measured any more), and a copy kept by an L1D that missed
+ * the invalidation must not keep them here. */
 static __attribute__((noreturn)) void piton_park(void)
 {
 	uint32_t e;
-	while (piton_poll(), !(e = __atomic_load_n(&piton_end, __ATOMIC_ACQUIRE)))
-		;
+	for (uint32_t n = 0; !(e = __atomic_load_n(&piton_end, __ATOMIC_ACQUIRE)); n++)
+		if ((n & 255) == 255)
+			piton_flush();
 	if (e == 1)
 		pass();
 	fail();
@@ -154,5 +185,5 @@ const struct platform plat = {
 	.ipi_clear = 0,
 	.exit = piton_exit,
 	.park = piton_park,
-	.poll = piton_poll,
+	.flush = piton_flush,
 };
