@@ -36,6 +36,11 @@
 #       to the RTL) is the memory traffic (src=ctr): no bw-disagree warning,
 #       the memctl record's reads and writes at most, and within 1 % of,
 #       what hostsim's memory served over the whole run
+#   openpiton-mess-share-{none,clean-writeback}   mess_share=1, loads
+#       only: fewer memory reads than unshared (the generator's loads hit
+#       lines the chase brought in), no write-back counted, no warning;
+#       with clean lines written
+#       back, a wr-excess warning
 #   openpiton-mess-l2   --no-piton-memctr (an unprepared checkout): the L2
 #       slices' miss counters instead, no writes, within 5 % of the LLC
 #       misses hostsim's --stats counted
@@ -345,6 +350,26 @@ elif ! awk -v r="$reads" -v w="$writes" -v mr="$mreads" -v mw="$mwrites" \
 else
 	pass "openpiton-mess (window: reads $reads of $mreads, writes $writes of $mwrites)"
 fi
+# mess_share=1 (the generator loads the chase's ring: lines two harts read),
+# loads only: the counter window sees no write-back, and the issued-reads
+# check is off (the generator's loads hit lines the chase brought in); with
+# clean lines written back (--inject clean-writeback) the writes check fires
+for f in none clean-writeback; do
+	n=openpiton-mess-share-$f
+	"$RV" config "$BUILD/images/openpiton.elf" $MESS mess_mix=0 mess_share=1 -o "$T/$n.elf" >/dev/null &&
+		timeout 120 "$HS" --machine openpiton --harts 2 $([ $f = none ] || echo --inject $f) "$T/$n.elf" >"$T/$n.log" 2>"$T/$n.err"
+	rc=$? wr=$(field "$T/$n.log" mess ctr_wr) rd=$(field "$T/$n.log" mess ctr_rd)
+	# the unshared run's loads-only point: every generator load a memory read
+	rd0=$(grep -a ' mess h=[0-9]* mix=0 ' "$T/openpiton-mess.log" | tr ' ' '\n' | sed -n 's/^ctr_rd=//p')
+	if [ $f = none ] && [ $rc = 0 ] && [ "$wr" -lt 100 ] && [ "$rd" -gt 1000 ] && [ $((rd * 10)) -lt $((rd0 * 9)) ] &&
+		! grep -aq ' warn ' "$T/$n.log"; then
+		pass "$n (ctr_rd $rd, unshared $rd0; ctr_wr $wr)"
+	elif [ $f != none ] && [ "$wr" -gt 1000 ] && grep -aq 'what=wr-excess' "$T/$n.log"; then
+		pass "$n (ctr_rd $rd ctr_wr $wr: wr-excess)"
+	else
+		fail "$n" "exit $rc, ctr_rd $rd ctr_wr $wr; $(grep -a ' warn ' "$T/$n.log" | cut -c1-100 | tr '\n' ' ')"
+	fi
+done
 # a model without the window (a checkout not prepared by tools/rtl-prep.sh
 # memctr): the image counts the L2 slices' misses, no writes
 "$RV" config "$BUILD/images/openpiton.elf" $MESS -o "$T/openpiton-mess-l2.elf" >/dev/null &&

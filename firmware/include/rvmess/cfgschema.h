@@ -108,7 +108,9 @@
 	S(wait_flush, BOOL, 0, 1, 1, 0, 0, \
 	  "1: flush the data cache before every read of a wait for another hart's store, from the start (a platform known to need it); 0: flush only to check, and report a store that stays invisible (bug test=visibility), then flush") \
 	S(stale_cycles, NUM, 1000, 1000000000, 1, 0, 20000, \
-	  "cycles a store another hart waits for may stay invisible before the wait flushes, looks again and reports it")
+	  "cycles a store another hart waits for may stay invisible before the wait flushes, looks again and reports it") \
+	S(mess_share, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
+	  "1: every Mess generator's load array is the lead's chase ring (lines two harts read: coherence traffic, e.g. whether clean lines go back to memory); 0: each generator reads its own array")
 
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */

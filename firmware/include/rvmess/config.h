@@ -85,6 +85,8 @@ struct rvm_config {
 	/* waits for another hart's store (firmware/wait.c) */
 	uint32_t wait_flush;     /* 1: flush before every read of a wait from the start */
 	uint32_t stale_cycles;   /* a store invisible this long is reported; waits flush then */
+	uint32_t mess_share;     /* mess: 1 = the generators' load arrays are the chase ring */
+	uint32_t pad2;
 };
 
 #ifdef __cplusplus
@@ -92,7 +94,7 @@ struct rvm_config {
 #else
 #define RVM_STATIC_ASSERT _Static_assert
 #endif
-RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 456, "rvm_config layout changed: bump RVM_CFG_VERSION");
+RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 464, "rvm_config layout changed: bump RVM_CFG_VERSION");
 RVM_STATIC_ASSERT(RVM_SUITE_CHASE == 1 && RVM_SUITE_LAT == 2 && RVM_SUITE_PAR == 4 &&
                   RVM_SUITE_MESS == 8 && RVM_SUITE_CHECK == 16 &&
                   RVM_SUITE_LITMUS == 32 && RVM_SUITE_INTEG == 64,

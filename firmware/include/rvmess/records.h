@@ -21,7 +21,7 @@
 	            "par_max par_kmax [mess_chase_size mess_gen_size mess_window_loads "        \
 	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test] "                       \
 	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt] "   \
-	            "[wait_flush stale_cycles]")                 \
+	            "[wait_flush stale_cycles] [mess_share]")                 \
 	X(FDT, fdt, "status reason off")                                                      \
 	X(PMU, pmu, "counters cycles_csr cycles_err instret_csr instret_err loop_insns "     \
 	            "cycles instret rdcycle rdinstret l1d llc")                                 \
