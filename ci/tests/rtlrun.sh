@@ -5,6 +5,11 @@
 #   cva6-* / openpiton-*  bad arguments, no checkout, an unbuilt checkout, an
 #                         image without `tohost`, a model built for other tiles:
 #                         exit 2, a message naming the problem, no run directory
+#   cva6-elf-*            the harness's ELF helpers (hostsim/rtl/cva6_elf.cc)
+#                         built with g++ -Werror into a driver and checked
+#                         against readelf and nm: segments, bytes, symbols on
+#                         every image and on two-segment ELFs of both classes,
+#                         and the files read_elf refuses
 #   cva6-stop-at-end      a harness that prints the log and never ends is
 #                         stopped at the `end` record; its "after N cycles"
 #                         line (printed on SIGTERM) gives sim.txt
@@ -57,6 +62,93 @@ refused cva6-no-dir "--cva6 $T/nope: no such directory" --target cva6 --cva6 "$T
 mkdir -p "$T/cva6/work-ver"
 refused cva6-unbuilt "no built model $T/cva6/work-ver/Variane_testharness" --target cva6 --cva6 "$T/cva6"
 refused cva6-harts "one hart" --target cva6 --cva6 "$T/cva6" --harts 2
+
+# ---- the harness's ELF helpers (hostsim/rtl/cva6_elf.cc) -----------------------
+# Built with the driver hostsim/rtl/cva6_elf_check.cc, which calls them as the
+# harness does, and checked against readelf and nm: on every image, and on a
+# two-segment ELF (text, then data + .bss) in both ELF classes with a symbol
+# defined both locally and globally.
+CROSS=${CROSS:-riscv64-unknown-elf-}
+elf_check() { # CASE-SUFFIX ELF: the cva6-elf-* cases for one ELF
+	local n=$1 e=$2 d=$T/elf-$1 want got bad="" off pa fs ms a
+	mkdir -p "$d"
+	# every symbol nm can name unambiguously: the global ones, and the local
+	# ones whose name occurs once
+	"${CROSS}nm" --defined-only "$e" | awk '
+		{ n[$3]++; v[$3] = $1; if ($2 ~ /[A-Z]/) g[$3] = $1 }
+		END { for (s in n) if (s in g) print s, g[s]; else if (n[s] == 1) print s, v[s] }' | sort >"$d/nm"
+	# shellcheck disable=SC2046
+	if ! "$T/elfcheck" "$e" "$d" $(cut -d' ' -f1 "$d/nm") nosuch_symbol >"$d/out" 2>"$d/err"; then
+		fail "cva6-elf-run-$n" "the driver failed on $e: $(head -c 300 "$d/err")"
+		return
+	fi
+	# sections: the PT_LOAD segments with memory, in order, at their physical
+	# address and memory size (file offset, physical address, file and memory
+	# sizes in $d/loads)
+	readelf -lW "$e" | awk '$1 == "LOAD" { print $2, $4, $5, $6 }' | while read -r off pa fs ms; do
+		[ $((ms)) -gt 0 ] && echo $((off)) $((pa)) $((fs)) $((ms))
+	done >"$d/loads"
+	while read -r off pa fs ms; do printf 'section 0x%x %d\n' "$pa" "$ms"; done <"$d/loads" >"$d/want.sec"
+	grep '^section ' "$d/out" >"$d/got.sec"
+	if [ -s "$d/want.sec" ] && cmp -s "$d/want.sec" "$d/got.sec"; then pass "cva6-elf-sections-$n"
+	else fail "cva6-elf-sections-$n" "got '$(tr '\n' '|' <"$d/got.sec")', readelf says '$(tr '\n' '|' <"$d/want.sec")'"; fi
+	# bytes: each segment's file bytes then zeros (dd from the ELF), through
+	# read_section_void and read_section_sv (an array rounded up to 8 bytes)
+	while read -r off pa fs ms; do
+		a=$(printf '0x%x' "$pa")
+		: >"$d/want"
+		truncate -s "$ms" "$d/want"
+		dd if="$e" of="$d/want" bs=1 skip="$off" count="$fs" conv=notrunc status=none
+		cmp -s "$d/want" "$d/$a.void" || bad="$bad $a.void"
+		truncate -s $(((ms + 7) / 8 * 8)) "$d/want"
+		cmp -s "$d/want" "$d/$a.sv" || bad="$bad $a.sv"
+		grep -qx "sv-elementwise $a ok" "$d/out" || bad="$bad $a.sv-elementwise"
+		grep -qx "whole $a ok" "$d/out" || bad="$bad $a.whole"
+		grep -qx "cut $a ok" "$d/out" && grep -q "segment at $a is $ms bytes; only the first 16 were copied" "$d/err" ||
+			bad="$bad $a.cut"
+	done <"$d/loads"
+	grep -qx "badaddr throws" "$d/out" || bad="$bad no-throw-at-a-bad-address"
+	if [ -z "$bad" ]; then pass "cva6-elf-bytes-$n"
+	else fail "cva6-elf-bytes-$n" "wrong:$bad"; fi
+	# symbols: every one nm names, with nm's value; none for a missing one
+	sed -n 's/^symbol \([^ ]*\) 0x\([0-9a-f]*\)$/\1 \2/p' "$d/out" | sed 's/ 0*\([0-9a-f]\)/ \1/' | sort >"$d/got.sym"
+	sed 's/ 0*\([0-9a-f]\)/ \1/' "$d/nm" | sort >"$d/want.sym"
+	if [ "$(wc -l <"$d/want.sym")" -gt 2 ] && cmp -s "$d/want.sym" "$d/got.sym" &&
+		grep -qx "symbol nosuch_symbol none" "$d/out"; then
+		pass "cva6-elf-symbols-$n ($(wc -l <"$d/want.sym") symbols)"
+	else
+		fail "cva6-elf-symbols-$n" "$(diff "$d/want.sym" "$d/got.sym" | grep '^[<>]' | head -4 | tr '\n' '|') $(grep nosuch "$d/out")"
+	fi
+}
+if ! command -v g++ >/dev/null; then
+	skip cva6-elf "g++ not installed (tools/deps.sh --rtl installs it)"
+elif ! g++ -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -o "$T/elfcheck" hostsim/rtl/cva6_elf.cc \
+	hostsim/rtl/cva6_elf_check.cc >"$T/elfcheck.log" 2>&1; then
+	fail cva6-elf-build "g++ -Wall -Wextra -Werror: $(head -c 400 "$T/elfcheck.log")"
+else
+	pass cva6-elf-build
+	for e in "$BUILD"/images/*.elf; do elf_check "$(basename "$e" .elf)" "$e"; done
+	# both classes, two segments, .bss, a local and a global `dup`
+	printf '\t.text\n\t.globl _start\n_start:\tj _start\ndup:\tnop\n\t.data\n\t.globl tohost\ntohost:\t.dword 0x1122334455667788\n\t.bss\nbuf:\t.zero 4096\n' >"$T/a.s"
+	printf '\t.data\n\t.globl dup\ndup:\t.word 7\n' >"$T/b.s"
+	for m in rv64i:lp64 rv32i:ilp32; do
+		if "${CROSS}gcc" -march="${m%:*}" -mabi="${m#*:}" -nostdlib -Wl,-Ttext=0x80000000 -Wl,-Tdata=0x80100000 \
+			"$T/a.s" "$T/b.s" -o "$T/two-${m%:*}.elf" 2>"$T/two.log" &&
+			[ "$(readelf -lW "$T/two-${m%:*}.elf" | grep -c '^ *LOAD')" = 2 ]; then
+			elf_check "two-${m%:*}" "$T/two-${m%:*}.elf"
+		else fail "cva6-elf-two-${m%:*}" "could not link a two-segment test ELF: $(head -c 300 "$T/two.log")"; fi
+	done
+	# what read_elf refuses: exit 1, the reason named
+	head -c 3000 "$BUILD/images/cva6.elf" >"$T/short.elf"
+	bad=""
+	for c in "$T/nope.elf:No such file" "$BUILD/images/cva6.bin:not an ELF file" "$T/short.elf:segment [0-9]* lies past the end of the file"; do
+		"$T/elfcheck" "${c%%:*}" "$T" >/dev/null 2>"$T/err"
+		rc=$?
+		[ "$rc" = 1 ] && grep -q "^cva6_elf: ${c%%:*}: .*${c#*:}" "$T/err" || bad="$bad ${c##*/} (exit $rc: $(head -c 100 "$T/err"))"
+	done
+	if [ -z "$bad" ]; then pass cva6-elf-refuses; else fail cva6-elf-refuses "$bad"; fi
+fi
+
 
 # A log the stand-ins replay: a real run of the M-mode image on hostsim.
 cat >"$T/tiny.cfg" <<'EOF'
