@@ -5,7 +5,8 @@
 #                [--image ELF] [--config CFG] [--bios PATH] [--out DIR | --runs DIR]
 #                [--timeout SEC] [--mem SIZE] [--dtb DTB] [--sim "HOSTSIM OPTIONS"]
 #                [--stats] [--progress auto|line|plain|off]
-#   tools/run.sh --target cva6 --cva6 DIR [--image ELF] [--config CFG] ...
+#   tools/run.sh --target cva6 --cva6 DIR [--fesvr-poll] [--image ELF]
+#                [--config CFG] ...
 #   tools/run.sh --target openpiton --piton-root DIR [--tiles XxY]
 #                [--piton-build ID] [--metro] [--image ELF] [--config CFG] ...
 #
@@ -29,8 +30,11 @@
 #
 # RTL targets (docs/platforms.md has the prerequisites): --target cva6 runs
 # the image on the Verilator model of a CVA6 checkout built beforehand in
-# DIR (DIR/work-ver/Variane_testharness, config cv64a6_imafdc_sv39), whose
-# fesvr polls the image's `tohost`; --target openpiton runs it
+# DIR (DIR/work-ver/Variane_testharness, config cv64a6_imafdc_sv39) with
+# +debug_disable=1, so that fesvr never halts the hart to poll `tohost`, and
+# stops it at the `end` record (--fesvr-poll: let fesvr poll `tohost`
+# through the debug module and end the run itself, as CVA6 does by
+# default); --target openpiton runs it
 # on an OpenPiton+Ariane checkout's Verilator model, built beforehand with
 # `sims -vlt_build` for --tiles XxY (default 1x1; --harts becomes X*Y) under
 # build id ID (default rel-0.1), through the checkout's own `sims`
@@ -53,6 +57,7 @@ BUILD=${BUILD:-$ROOT/build}
 TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
 STATS=0 PROGRESS=auto orig=""
 CVA6_DIR="" PITON_ROOT="" TILES=1x1 PITON_BUILD=rel-0.1 METRO="" TIMEOUT_SET=0
+FESVR_POLL=0
 END_GRACE=30 # tenths of a second a target may take to end itself after `end`
 usage() {
 	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
@@ -78,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--tiles) TILES=${2:-}; shift 2 ;;
 	--piton-build) PITON_BUILD=${2:-}; shift 2 ;;
 	--metro) METRO=--metro; shift ;;
+	--fesvr-poll) FESVR_POLL=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -144,10 +150,16 @@ target_cva6() {
 	[ -f "$IMAGE" ] || return 0 # reported below
 	tohost=$(readelf -sW "$IMAGE" 2>/dev/null | awk '$8 == "tohost" { print $2; exit }')
 	[ -n "$tohost" ] || { echo "run.sh: $IMAGE has no tohost symbol: the CVA6 testharness could not end the run (build the cva6 image)" >&2; exit 2; }
+	# +debug_disable=1: fesvr would otherwise halt the hart into debug mode
+	# to poll `tohost` all through the run (mcycle stops meanwhile, mtime
+	# does not); it then never sees the exit store, so the run ends at the
+	# `end` record, stopped by the loop below at once
+	local debug=+debug_disable=1
+	if [ "$FESVR_POLL" = 1 ]; then debug=""; else END_GRACE=0; fi
 	# in the run directory, where the harness writes its instruction traces;
 	# line-buffered, so the end record reaches the log as it is printed
 	# shellcheck disable=SC2206
-	CMD=(env -C "${OUT:-.}" stdbuf -oL "$(realpath "$model")" +time_out=4000000000 $SIMARGS "$(realpath "$IMAGE")")
+	CMD=(env -C "${OUT:-.}" stdbuf -oL "$(realpath "$model")" +time_out=4000000000 $debug $SIMARGS "$(realpath "$IMAGE")")
 }
 target_openpiton() {
 	local x y
@@ -355,12 +367,18 @@ if [ "$STATS" = 1 ] && [ "$TARGET" = hostsim ]; then
 	sed 's/^/  /' "$OUT/stats.txt"
 fi
 # RTL targets: the simulated cycles as the simulation counts them (its
-# "... after N cycles" line) and their rate over the wall time of the run
+# "... after N cycles" line, also printed when it is stopped) and their rate
+# over the wall time of the run
 if [ "$TARGET" = cva6 ] || [ "$TARGET" = openpiton ]; then
 	cycles=$(sed -n 's/.* after \([0-9][0-9]*\) cycles$/\1/p' "$OUT/target.stderr" | tail -n 1)
-	awk -v c="${cycles:-}" -v t0="$t_launch" -v t1="$t_done" -v cpu="$rtl_cpu" 'BEGIN {
+	case $how in
+	exited) ended="by itself" ;;
+	stopped) ended="stopped at the end record$([ "$END_GRACE" -gt 0 ] && echo " after $((END_GRACE / 10)) s for it to end by itself")" ;;
+	*) ended="stopped at the timeout" ;;
+	esac
+	awk -v c="${cycles:-}" -v t0="$t_launch" -v t1="$t_done" -v cpu="$rtl_cpu" -v ended="$ended" 'BEGIN {
 		w = t1 - t0
-		printf "wall_seconds: %.2f\ncpu_seconds: %d\n", w, cpu
+		printf "ended: %s\nwall_seconds: %.2f\ncpu_seconds: %d\n", ended, w, cpu
 		if (c == "") print "cycles: unknown (the simulation did not report them)"
 		else {
 			printf "cycles: %d\ncycles_per_second: %.0f\n", c, (w > 0 ? c / w : 0)

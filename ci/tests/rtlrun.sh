@@ -11,10 +11,14 @@
 #                         every image and on two-segment ELFs of both classes,
 #                         and the files read_elf refuses
 #   cva6-stop-at-end      a harness that prints the log and never ends is
-#                         stopped at the `end` record; its "after N cycles"
-#                         line (printed on SIGTERM) gives sim.txt
+#                         stopped at the `end` record at once (no grace
+#                         period); its "after N cycles" line (printed on
+#                         SIGTERM) gives sim.txt
 #   cva6-run-dir          the harness runs in the run directory (its traces
-#                         land there) on the absolute image path
+#                         land there) with +debug_disable=1, on the absolute
+#                         image path
+#   cva6-fesvr-poll       --fesvr-poll: no +debug_disable, and the harness gets
+#                         the grace period to end by itself
 #   openpiton-stream      sims' fake_uart.log, written a record at a time,
 #                         reaches console.log while sims runs: a sims that
 #                         never ends is stopped at the `end` record, with the
@@ -149,7 +153,6 @@ else
 	if [ -z "$bad" ]; then pass cva6-elf-refuses; else fail cva6-elf-refuses "$bad"; fi
 fi
 
-
 # A log the stand-ins replay: a real run of the M-mode image on hostsim.
 cat >"$T/tiny.cfg" <<'EOF'
 suites=lat
@@ -164,38 +167,62 @@ EOF
 	"$BUILD/bin/hostsim" "$T/tiny.elf" >"$T/replay.log" 2>/dev/null
 grep -q '@RVM [0-9]* end .*status=ok' "$T/replay.log" || { fail replay-log "hostsim gave no clean log to replay"; exit 1; }
 
-# The stand-in harness: prints the log, then runs until SIGTERM, on which it
-# reports its cycles the way ariane_tb.cpp does (its SIGTERM handler stops the
-# loop, then "... after N cycles").
-cat >"$T/cva6/work-ver/Variane_testharness" <<EOF
+# The stand-in harness: records where and how it ran (directory,
+# arguments), prints the log, then runs until SIGTERM, on which it reports
+# its cycles the way ariane_tb.cpp does (its SIGTERM handler stops fesvr,
+# which ends the main loop: "... *** SUCCESS *** (tohost = 0) after N
+# cycles").
+cat >"$T/cva6/work-ver/Variane_testharness" <<SH
 #!/usr/bin/env bash
 pwd >where
 printf '%s\n' "\$@" >args
-trap 'echo "\$2 *** FAILED *** (tohost = 0) after 7654321 cycles" >&2; exit 1' TERM
+trap 'date +%s.%N >stopped; echo "\${@: -1} *** SUCCESS *** (tohost = 0) after 7654321 cycles" >&2; exit 0' TERM
 cat "$T/replay.log"
+date +%s.%N >ended
 while :; do sleep 0.1; done
-EOF
+SH
 chmod +x "$T/cva6/work-ver/Variane_testharness"
 refused cva6-no-tohost "has no tohost symbol" --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/virt.elf"
 
 # spike.elf has the HTIF tohost the real harness needs
 # --runs: the run directory is made after the target's command line is first
-# put together
-$RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --runs "$T/cr" --timeout 60 >"$T/out" 2>&1
+# put together.  The end record stops the harness at once: no grace period
+# (RTL_END_GRACE, 10 s here, is for --fesvr-poll).
+RTL_END_GRACE=100 $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --runs "$T/cr" --timeout 60 \
+	>"$T/out" 2>&1
 rc=$?
 ln -sfn "$(readlink -f "$T/cr/latest")" "$T/c"
 cyc=$(sed -n 's/^cycles: //p' "$T/c/sim.txt" 2>/dev/null)
 wall=$(sed -n 's/^wall_seconds: //p' "$T/c/sim.txt" 2>/dev/null)
 rate=$(sed -n 's/^cycles_per_second: //p' "$T/c/sim.txt" 2>/dev/null)
+lag() { # DIR: seconds from the stand-in's end of the log to its SIGTERM
+	awk -v a="$(cat "$1/ended" 2>/dev/null)" -v b="$(cat "$1/stopped" 2>/dev/null)" \
+		'BEGIN { if (a != "" && b != "") printf "%.1f", b - a }'
+}
+lag=$(lag "$T/c")
 if [ "$rc" = 0 ] && grep -q "was stopped" "$T/out" && [ "$cyc" = 7654321 ] &&
-	cmp -s "$T/replay.log" "$T/c/console.log" &&
+	grep -qx "ended: stopped at the end record" "$T/c/sim.txt" &&
+	cmp -s "$T/replay.log" "$T/c/console.log" && [ -n "$lag" ] && awk -v l="$lag" 'BEGIN { exit !(l < 5) }' &&
 	awk -v r="$rate" -v w="$wall" 'BEGIN { x = 7654321 / w; exit !(w > 0 && r > 0.95 * x && r < 1.05 * x) }'; then
-	pass cva6-stop-at-end
-else fail cva6-stop-at-end "exit $rc, cycles '$cyc' (want 7654321), rate '$rate' over '$wall' s; $(tail -5 "$T/out" | tr '\n' '|')"; fi
+	pass "cva6-stop-at-end (stopped ${lag} s after the end record)"
+else fail cva6-stop-at-end "exit $rc, cycles '$cyc' (want 7654321), rate '$rate' over '$wall' s, stopped '$lag' s after the end record (want < 5: no grace); $(tr '\n' '|' <"$T/c/sim.txt" 2>/dev/null) $(tail -5 "$T/out" | tr '\n' '|')"; fi
 if [ "$(cat "$T/c/where" 2>/dev/null)" = "$(cd "$T/c" && pwd -P)" ] &&
-	[ "$(tail -n 1 "$T/c/args" 2>/dev/null)" = "$(realpath "$BUILD/images/spike.elf")" ]; then
+	[ "$(tail -n 1 "$T/c/args" 2>/dev/null)" = "$(realpath "$BUILD/images/spike.elf")" ] &&
+	[ "$(grep -c '^+debug_disable=1$' "$T/c/args")" = 1 ]; then
 	pass cva6-run-dir
-else fail cva6-run-dir "ran in '$(cat "$T/c/where" 2>/dev/null)' with '$(tr '\n' ' ' <"$T/c/args" 2>/dev/null)'"; fi
+else fail cva6-run-dir "ran in '$(cat "$T/c/where" 2>/dev/null)' with '$(tr '\n' ' ' <"$T/c/args" 2>/dev/null)' (want +debug_disable=1 and the image last)"; fi
+
+# --fesvr-poll: no +debug_disable; the harness gets RTL_END_GRACE (1 s here)
+# to end by itself before it is stopped
+RTL_END_GRACE=10 $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cf" --timeout 60 \
+	--fesvr-poll >"$T/out" 2>&1
+rc=$?
+lag=$(lag "$T/cf")
+if [ "$rc" = 0 ] && [ -s "$T/cf/args" ] && ! grep -q debug_disable "$T/cf/args" && [ -n "$lag" ] &&
+	awk -v l="$lag" 'BEGIN { exit !(l >= 1) }' && grep -qx "cycles: 7654321" "$T/cf/sim.txt" &&
+	grep -qx "ended: stopped at the end record after 1 s for it to end by itself" "$T/cf/sim.txt"; then
+	pass "cva6-fesvr-poll (stopped ${lag} s after the end record)"
+else fail cva6-fesvr-poll "exit $rc, args '$(tr '\n' ' ' <"$T/cf/args" 2>/dev/null)', stopped '$lag' s after the end record (want >= 1); $(tr '\n' '|' <"$T/cf/sim.txt" 2>/dev/null)"; fi
 
 # ---- OpenPiton -------------------------------------------------------------------
 P=$T/piton
