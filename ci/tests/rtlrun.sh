@@ -19,10 +19,17 @@
 #                         image path
 #   cva6-fesvr-poll       --fesvr-poll: no +debug_disable, and the harness gets
 #                         the grace period to end by itself
+#   cva6-netns(-listen)   the harness runs in a network namespace whose only
+#                         interface is the loopback, up; a TCP server it
+#                         opens on all interfaces is out of reach from outside
+#   cva6-no-network-refused  without a working unshare: exit 2, a message
+#                         naming --network, no run directory
+#   cva6-network          --network: the host's namespace (the server in reach)
 #   openpiton-stream      sims' fake_uart.log, written a record at a time,
 #                         reaches console.log while sims runs: a sims that
 #                         never ends is stopped at the `end` record, with the
 #                         simulation it started (its session)
+#   openpiton-netns       sims runs in a network namespace of its own
 #   openpiton-interrupted run.sh itself sent TERM mid-run stops the simulation
 #                         (sims' session) too and exits 143
 #   openpiton-metro-*     --metro: refused without the chipset and tile models;
@@ -167,16 +174,43 @@ EOF
 	"$BUILD/bin/hostsim" "$T/tiny.elf" >"$T/replay.log" 2>/dev/null
 grep -q '@RVM [0-9]* end .*status=ok' "$T/replay.log" || { fail replay-log "hostsim gave no clean log to replay"; exit 1; }
 
-# The stand-in harness: records where and how it ran (directory,
-# arguments), prints the log, then runs until SIGTERM, on which it reports
-# its cycles the way ariane_tb.cpp does (its SIGTERM handler stops fesvr,
-# which ends the main loop: "... *** SUCCESS *** (tohost = 0) after N
-# cycles").
+# Can this machine run a command without network access (run.sh's
+# `unshare -n`, or `unshare -rn` for a user other than root)?  If not,
+# run.sh refuses RTL runs without --network, and the netns cases are skipped.
+NETOPT=() isolate=1
+unshare -n true 2>/dev/null || unshare -rn true 2>/dev/null || { isolate=0 NETOPT=(--network); }
+OURNS=$(readlink /proc/$$/ns/net)
+
+# The stand-in harness: records where and how it ran (directory, arguments,
+# network namespace, its interfaces, the loopback's state), optionally (when $T/listen
+# exists) listens on a TCP port on all interfaces as the real harness's
+# remote-bitbang server does and waits until the test has tried to connect
+# to it, prints the log, then runs until SIGTERM, on which it reports its
+# cycles the way ariane_tb.cpp does (its SIGTERM handler stops fesvr, which
+# ends the main loop: "... *** SUCCESS *** (tohost = 0) after N cycles").
+cat >"$T/listen.py" <<'PY'
+import os, socket, time
+s = socket.socket()
+s.bind(("0.0.0.0", 0))
+s.listen(4)
+port = s.getsockname()[1]
+socket.create_connection(("127.0.0.1", port), timeout=5).close()  # reachable from inside
+open("port.tmp", "w").write("%d\n" % port)
+os.rename("port.tmp", "port")
+for _ in range(300):
+    if os.path.exists("probed"):
+        break
+    time.sleep(0.1)
+PY
 cat >"$T/cva6/work-ver/Variane_testharness" <<SH
 #!/usr/bin/env bash
 pwd >where
 printf '%s\n' "\$@" >args
+readlink /proc/self/ns/net >netns
+awk -F: 'NR > 2 { gsub(/ /, "", \$1); print \$1 }' /proc/net/dev >ifaces
+ip -o link show lo >lo 2>&1
 trap 'date +%s.%N >stopped; echo "\${@: -1} *** SUCCESS *** (tohost = 0) after 7654321 cycles" >&2; exit 0' TERM
+[ -f "$T/listen" ] && python3 "$T/listen.py"
 cat "$T/replay.log"
 date +%s.%N >ended
 while :; do sleep 0.1; done
@@ -189,7 +223,7 @@ refused cva6-no-tohost "has no tohost symbol" --target cva6 --cva6 "$T/cva6" --i
 # put together.  The end record stops the harness at once: no grace period
 # (RTL_END_GRACE, 10 s here, is for --fesvr-poll).
 RTL_END_GRACE=100 $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --runs "$T/cr" --timeout 60 \
-	>"$T/out" 2>&1
+	"${NETOPT[@]}" >"$T/out" 2>&1
 rc=$?
 ln -sfn "$(readlink -f "$T/cr/latest")" "$T/c"
 cyc=$(sed -n 's/^cycles: //p' "$T/c/sim.txt" 2>/dev/null)
@@ -215,7 +249,7 @@ else fail cva6-run-dir "ran in '$(cat "$T/c/where" 2>/dev/null)' with '$(tr '\n'
 # --fesvr-poll: no +debug_disable; the harness gets RTL_END_GRACE (1 s here)
 # to end by itself before it is stopped
 RTL_END_GRACE=10 $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cf" --timeout 60 \
-	--fesvr-poll >"$T/out" 2>&1
+	--fesvr-poll "${NETOPT[@]}" >"$T/out" 2>&1
 rc=$?
 lag=$(lag "$T/cf")
 if [ "$rc" = 0 ] && [ -s "$T/cf/args" ] && ! grep -q debug_disable "$T/cf/args" && [ -n "$lag" ] &&
@@ -223,6 +257,63 @@ if [ "$rc" = 0 ] && [ -s "$T/cf/args" ] && ! grep -q debug_disable "$T/cf/args" 
 	grep -qx "ended: stopped at the end record after 1 s for it to end by itself" "$T/cf/sim.txt"; then
 	pass "cva6-fesvr-poll (stopped ${lag} s after the end record)"
 else fail cva6-fesvr-poll "exit $rc, args '$(tr '\n' ' ' <"$T/cf/args" 2>/dev/null)', stopped '$lag' s after the end record (want >= 1); $(tr '\n' '|' <"$T/cf/sim.txt" 2>/dev/null)"; fi
+
+# No network: the harness runs in a namespace of its own with only the
+# loopback interface, up; its listening port is out of reach from here (and
+# within reach with --network, which needs no unshare)
+probe() { # OUTDIR -> reach=yes|no|none: the stand-in's port tried from here
+	local port=""
+	for _ in $(seq 1 150); do [ -s "$1/port" ] && break; sleep 0.1; done
+	port=$(cat "$1/port" 2>/dev/null)
+	reach=none
+	if [ -n "$port" ]; then
+		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then reach=yes; else reach=no; fi
+	fi
+	touch "$1/probed"
+}
+mkdir -p "$T/nons"
+printf '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n' >"$T/nons/unshare"
+chmod +x "$T/nons/unshare"
+command -v python3 >/dev/null && touch "$T/listen"
+if [ "$isolate" = 0 ]; then
+	skip cva6-netns "this machine runs nothing without network access (neither unshare -n nor unshare -rn works)"
+	skip cva6-netns-listen "this machine runs nothing without network access"
+else
+	$RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cn" --timeout 60 >"$T/out" 2>&1 &
+	rpid=$!
+	reach=""
+	[ -f "$T/listen" ] && probe "$T/cn"
+	wait "$rpid"
+	rc=$?
+	if [ "$rc" = 0 ] && [ -s "$T/cn/netns" ] && [ "$(cat "$T/cn/netns")" != "$OURNS" ] &&
+		[ "$(cat "$T/cn/ifaces" 2>/dev/null)" = lo ] && grep -q '<LOOPBACK,UP' "$T/cn/lo" &&
+		grep -q '^network: none (unshare -r\{0,1\}n: ' "$T/cn/run.txt"; then
+		pass "cva6-netns ($(sed -n 's/^network: none (\(unshare [-a-z]*\).*/\1/p' "$T/cn/run.txt"))"
+	else fail cva6-netns "exit $rc; namespace '$(cat "$T/cn/netns" 2>/dev/null)' (ours $OURNS), interfaces '$(tr '\n' ' ' <"$T/cn/ifaces" 2>/dev/null)', lo '$(head -c 80 "$T/cn/lo" 2>/dev/null)', $(grep '^network' "$T/cn/run.txt" 2>/dev/null); $(tail -3 "$T/out" | tr '\n' '|')"; fi
+	if [ ! -f "$T/listen" ]; then
+		skip cva6-netns-listen "python3 not installed (the stand-in's TCP server)"
+	elif [ "$reach" = no ]; then pass cva6-netns-listen
+	else fail cva6-netns-listen "the stand-in's TCP server (listening on all interfaces) was reachable from here or not up: '$reach'"; fi
+fi
+rm -rf "$T/runs"
+PATH="$T/nons:$PATH" $RUN --runs "$T/runs" --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" >"$T/out" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "cannot run the RTL model without network access" "$T/out" && grep -q -- "--network" "$T/out" &&
+	[ ! -e "$T/runs" ]; then
+	pass cva6-no-network-refused
+else fail cva6-no-network-refused "exit $rc, want 2 with a message naming --network and no run directory; got: $(head -c 300 "$T/out" | tr '\n' '|')"; fi
+PATH="$T/nons:$PATH" $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cw" --timeout 60 \
+	--network >"$T/out" 2>&1 &
+rpid=$!
+reach=skipped
+[ -f "$T/listen" ] && probe "$T/cw"
+wait "$rpid"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(cat "$T/cw/netns" 2>/dev/null)" = "$OURNS" ] && grep -qx "network: the host's (--network)" "$T/cw/run.txt" &&
+	{ [ ! -f "$T/listen" ] || [ "$reach" = yes ]; }; then
+	pass "cva6-network (the stand-in's server reachable from here: $reach)"
+else fail cva6-network "exit $rc; namespace '$(cat "$T/cw/netns" 2>/dev/null)' (ours $OURNS), reachable '$reach', $(grep '^network' "$T/cw/run.txt" 2>/dev/null); $(tail -3 "$T/out" | tr '\n' '|')"; fi
+rm -f "$T/listen"
 
 # ---- OpenPiton -------------------------------------------------------------------
 P=$T/piton
@@ -240,6 +331,7 @@ echo 'export PATH=$PITON_ROOT/piton/tools/bin:$PATH' >"$P/piton/piton_settings.b
 cat >"$P/piton/tools/bin/sims" <<EOF
 #!/usr/bin/env bash
 pwd >where
+readlink /proc/self/ns/net >netns
 printf '%s\n' "\$@" >args
 : >fake_uart.log
 while IFS= read -r l; do printf '%s\n' "\$l" >>fake_uart.log; sleep 0.02; done <"$T/replay.log"
@@ -262,7 +354,7 @@ printf '`define RTL_TILE0\n`define RTL_TILE1\n' >"$P/build/manycore/b2/config.v"
 
 piton() { # MODE OUT
 	echo "$1" >"$P/mode"
-	$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+	$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 		--out "$2" --timeout 50 >"$T/out" 2>&1
 }
 t0=$(date +%s)
@@ -278,8 +370,13 @@ else
 	fail openpiton-stream "exit $rc after ${t}s, model pid '$mpid'; $(tail -5 "$T/out" | tr '\n' '|')"
 	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null
 fi
+if [ "$isolate" = 0 ]; then
+	skip openpiton-netns "this machine runs nothing without network access"
+elif [ -s "$T/p/sims/netns" ] && [ "$(cat "$T/p/sims/netns")" != "$OURNS" ] && grep -q '^network: none' "$T/p/run.txt"; then
+	pass openpiton-netns
+else fail openpiton-netns "sims ran in namespace '$(cat "$T/p/sims/netns" 2>/dev/null)' (ours $OURNS); $(grep '^network' "$T/p/run.txt" 2>/dev/null)"; fi
 echo hang >"$P/mode"
-$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 	--out "$T/pi" --timeout 50 >"$T/out" 2>&1 &
 rpid=$!
 for _ in $(seq 1 100); do [ -s "$T/pi/sims/model.pid" ] && break; sleep 0.1; done
@@ -314,7 +411,7 @@ for m in metro_chipset/b2/obj_dir/Vmetro_chipset metro_tile/rel-0.1/obj_dir/Vmet
 	mkdir -p "$P/build/${m%/*}" && printf '#!/bin/sh\n' >"$P/build/$m" && chmod +x "$P/build/$m"
 done
 echo metro >"$P/mode"
-$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 	--out "$T/pm" --timeout 50 >"$T/out" 2>&1
 rc=$?
 a=$T/pm/sims/args
@@ -324,7 +421,7 @@ if [ "$rc" = 0 ] && grep -qx -- -sys=metro_chipset "$a" && grep -qx -- "-model_d
 	pass openpiton-metro-run
 else fail openpiton-metro-run "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null); $(tail -3 "$T/out" | tr '\n' '|')"; fi
 grep -v ' end ' "$T/replay.log" >"$T/replay.full" && mv "$T/replay.log" "$T/replay.keep" && mv "$T/replay.full" "$T/replay.log"
-$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 	--out "$T/pm2" --timeout 50 >"$T/out" 2>&1
 rc=$?
 mv "$T/replay.keep" "$T/replay.log"
