@@ -76,6 +76,10 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 			fprintf(f, "fdt-disabled=%u\n", i);
 	if (o->machine == SIM_MACH_OPENPITON || o->piton_l1d)
 		fprintf(f, "piton-l1d=%s\n", sim_opts_piton_l1d(o) == SIM_L1D_STALE ? "stale" : "coherent");
+	if (o->piton_uart)
+		fprintf(f, "piton-uart=16550\n");
+	if (o->dtb)
+		fprintf(f, "dtb=%s\n", o->dtb);
 }
 
 int sim_opts_piton_l1d(const struct sim_opts *o)
@@ -165,6 +169,8 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "phase-hint", NULL, NULL },
 	{ "no-loop-skip", NULL, "run countdown loops (addi r,r,-1; bnez r back to it) instruction by instruction, not in closed form (same results; for checking that)" },
 	{ "loop-skip", NULL, NULL },
+	{ "piton-uart", "fake|16550", "--machine openpiton: fake (default): sims' fake_uart, every read returns 0xef; 16550: an FPGA board's 16550 at the same address, 115200 baud, a 16-byte FIFO that drops bytes written while full" },
+	{ "dtb", "FILE", "this device tree blob instead of the one hostsim builds, placed where the profile puts its own (a board's DTB: docs/platforms.md)" },
 	{ "piton-l1d", "stale|coherent", "--machine openpiton: stale (default with the timing model): each hart's Ariane L1D keeps its copy of a line another hart stores to until CSR 0x701 flushes it, as on the RTL; coherent: it never goes stale" },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
@@ -268,6 +274,16 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		if (!strcmp(val, "stale")) o->piton_l1d = SIM_L1D_STALE;
 		else if (!strcmp(val, "coherent")) o->piton_l1d = SIM_L1D_COHERENT;
 		else return sim_fail(err, errlen, "option piton-l1d: '%s' is not stale or coherent", val);
+	} else if (!strcmp(k, "piton-uart")) {
+		if (!val) return sim_fail(err, errlen, "option piton-uart needs a value");
+		if (!strcmp(val, "fake")) o->piton_uart = SIM_UART_FAKE;
+		else if (!strcmp(val, "16550")) o->piton_uart = SIM_UART_16550;
+		else return sim_fail(err, errlen, "option piton-uart: '%s' is not fake or 16550", val);
+	} else if (!strcmp(k, "dtb")) {
+		if (!val || !*val) return sim_fail(err, errlen, "option dtb needs a file name");
+		if (strlen(val) >= sizeof(o->strings[2])) return sim_fail(err, errlen, "option dtb: file name too long");
+		strcpy(o->strings[2], val);
+		o->dtb = o->strings[2];
 	} else if (!strcmp(k, "inject")) {
 		if (set_inject(o, val, err, errlen)) return -1;
 	} else if (!strcmp(k, "console")) {
