@@ -48,6 +48,15 @@
 #       profile's symbols, an unknown profile, an odd clock on openpiton,
 #       --inject lost-inval off openpiton, with --no-timing or rvwmo;
 #       --no-piton-memctr off openpiton
+#   openpiton-16550*, openpiton-fpga-dtb*   the FPGA build (OPENPITON_UART=16550
+#       OPENPITON_END=metro) polls LSR: clean on sims' fake UART and on
+#       hostsim's model of the board's 16550 (--piton-uart 16550), ends by
+#       the good-end load; with a Genesys 2-shaped tree (--dtb) its hdr has
+#       that tree's timebase, memory and harts
+#   openpiton-writeonly-on-16550   the default image loses bytes there
+#   machines-uart-*, machines-dtb-*   --piton-uart off openpiton or a bad
+#       value, --dtb of a missing file, of a file that is no DTB, of a
+#       truncated one: refused
 #   cva6-uart   the log has no byte dropped or lost at the exit (hostsim's
 #       cva6 UART drops a byte written before LSR was read and loses one
 #       still in it at the exit)
@@ -161,6 +170,66 @@ if make --no-print-directory -s PLATFORM=openpiton OPENPITON_END=metro BUILD="$T
 	fi
 else
 	fail openpiton-metro "make OPENPITON_END=metro failed: $(tail -n 3 "$T/metro.build" | tr '\n' ' ')"
+fi
+
+# ---- an FPGA board's console: the OPENPITON_UART=16550 build (with
+# OPENPITON_END=metro, the image docs/platforms.md loads on a board) polls LSR
+# before every byte.  On sims' fake UART (every read 0xef: LSR.THRE set) it
+# runs as before; on hostsim's model of the board's 16550 (16-byte FIFO,
+# 115200 baud) it loses nothing, where the default write-only image loses
+# bytes; and with a tree shaped like the Genesys 2 bitstream's (--dtb) it
+# takes that tree's timebase, memory and harts.
+TINY="suites=lat lat_max=4K lat_loads=200 lat_strides=64 lat_random=0 reps=1 warmups=0"
+mkdir -p "$T/f/obj"
+cp -a "$BUILD/obj/openpiton" "$T/f/obj/"
+dtc -q -I dts -O dtb -o "$T/op-g2.dtb" hostsim/tests/data/openpiton-genesys2-like.dts 2>"$T/op-g2.err" ||
+	fail openpiton-fpga-dtb-compile "$(head -n 2 "$T/op-g2.err")"
+# fpga NAME IMAGE CONFIG-ARGS -- HOSTSIM-ARGS...: rc, log, stderr, parse
+fpga() {
+	local n=$1 img=$2 opts=()
+	shift 2
+	"$RV" config "$img" $TINY -o "$T/$n.elf" >/dev/null || { echo 2 >"$T/$n.rc"; return; }
+	timeout 120 "$HS" --machine openpiton --harts 2 --max-cycles 300000000 "$@" "$T/$n.elf" >"$T/$n.log" 2>"$T/$n.err"
+	echo $? >"$T/$n.rc"
+	"$RV" parse "$T/$n.log" -o "$T/$n.out" >"$T/$n.parse" 2>/dev/null
+}
+fclean() { # NAME: exit 0, a clean parse with 2 harts, no byte dropped
+	if [ "$(cat "$T/$1.rc")" = 0 ] && ! grep -q dropped "$T/$1.err" &&
+		grep -q "harts=2 good=[0-9]* bad=0 missing=0 duplicate=0 complete=yes status=ok" "$T/$1.parse"; then
+		pass "$1${2:+ ($2)}"
+	else
+		fail "$1" "exit $(cat "$T/$1.rc"); $(head -n 1 "$T/$1.parse"); $(grep -a 'dropped' "$T/$1.err" | head -n 1)"
+	fi
+}
+if make --no-print-directory -s PLATFORM=openpiton OPENPITON_UART=16550 OPENPITON_END=metro BUILD="$T/f" images >"$T/fpga.build" 2>&1; then
+	F=$T/f/images/openpiton.elf
+	fpga openpiton-16550-on-fake "$F" --piton-uart fake
+	fclean openpiton-16550-on-fake "polled console on sims' fake UART"
+	fpga openpiton-16550 "$F" --piton-uart 16550
+	fclean openpiton-16550 "polled console on the board's 16550"
+	grep -q "loaded 0x8100000000: Metro-MPI good end" "$T/openpiton-16550.err" &&
+		pass "openpiton-16550-end (the good-end load the board's chipset watches)" ||
+		fail openpiton-16550-end "$(tail -n 2 "$T/openpiton-16550.err" | tr '\n' ' ')"
+	fpga openpiton-fpga-dtb "$F" --piton-uart 16550 --freq-mhz 66 --dtb "$T/op-g2.dtb"
+	fclean openpiton-fpga-dtb "the Genesys 2 tree"
+	log=$T/openpiton-fpga-dtb.log
+	tb=$(field "$log" hdr timebase) mem=$(field "$log" hdr mem_size) hz=$(field "$log" hdr cpu_hz)
+	# 66 MHz of hostsim clock against the tree's 520835 Hz (mtime here: 66 MHz / 128)
+	if [ "$tb" = 520835 ] && [ "$mem" = 1073741824 ] && [ "$(field "$log" hdr harts)" = 2 ] &&
+		awk -v hz="$hz" 'BEGIN { exit !(hz > 66600000 && hz < 66733000) }'; then
+		pass "openpiton-fpga-dtb-hdr (timebase $tb, mem_size $mem, cpu_hz $hz)"
+	else
+		fail openpiton-fpga-dtb-hdr "$(grep -a ' hdr ' "$log" | cut -c1-300)"
+	fi
+else
+	fail openpiton-16550 "make OPENPITON_UART=16550 OPENPITON_END=metro failed: $(tail -n 3 "$T/fpga.build" | tr '\n' ' ')"
+fi
+fpga openpiton-writeonly-on-16550 "$BUILD/images/openpiton.elf" --piton-uart 16550
+if grep -q "openpiton 16550: byte 0x[0-9a-f]* dropped" "$T/openpiton-writeonly-on-16550.err" &&
+	! grep -q "complete=yes status=ok" "$T/openpiton-writeonly-on-16550.parse"; then
+	pass "openpiton-writeonly-on-16550 (the default image loses bytes on the board's UART)"
+else
+	fail openpiton-writeonly-on-16550 "the write-only console lost nothing: $(head -n 1 "$T/openpiton-writeonly-on-16550.parse")"
 fi
 
 # ---- Ariane's L1D: coherent on the profile, as OpenPiton is designed.  The
@@ -316,6 +385,12 @@ refuse machines-lost-virt "applies to --machine openpiton only" --inject lost-in
 refuse machines-lost-no-timing "need the timing model" --machine openpiton --no-timing --inject lost-inval "$BUILD/images/openpiton.elf"
 refuse machines-lost-rvwmo "does not combine with --memory-order rvwmo" --machine openpiton --memory-order rvwmo --inject lost-inval "$BUILD/images/openpiton.elf"
 refuse machines-memctr-virt "applies to --machine openpiton only" --no-piton-memctr "$BUILD/images/virt.elf"
+refuse machines-uart-virt "applies to --machine openpiton only" --piton-uart 16550 "$BUILD/images/virt.elf"
+refuse machines-uart-bad "'real' is not fake or 16550" --machine openpiton --piton-uart real "$BUILD/images/openpiton.elf"
+refuse machines-dtb-missing "cannot open" --dtb "$T/nonesuch.dtb" "$BUILD/images/virt.elf"
+refuse machines-dtb-not-fdt "not a flattened device tree" --dtb "$BUILD/images/virt.elf" "$BUILD/images/virt.elf"
+head -c 100 "$T/op-g2.dtb" >"$T/short.dtb"
+refuse machines-dtb-short "its header says" --dtb "$T/short.dtb" "$BUILD/images/virt.elf"
 
 # ---- counters in the mess suite ---------------------------------------------------
 # l1d_miss of every point within 10 % of its loads

@@ -45,8 +45,8 @@ struct sim_machine {
 	const uint8_t *fixed_ev;
 	unsigned fixed_ev_len;
 	/* Ariane's DCACHE CSR 0x701 (bit 0 = L1D on, reset 1; switching it on
-	 * flushes the L1D, counted per hart: dev_piton.c; with --piton-l1d
-	 * stale it clears the hart's L1D copies, l1d.h) */
+	 * flushes the L1D, counted per hart: dev_piton.c; with --inject
+	 * lost-inval it clears the hart's L1D copies, l1d.h) */
 	int dcache_csr;
 	/* ELF symbols the profile needs (tohost, pass/fail); NULL: none */
 	int (*symbols)(struct sim *s, const uint8_t *elf, size_t len, char *err, size_t errlen);

@@ -76,6 +76,10 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 	for (unsigned i = 0; i < 64; i++)
 		if (o->fdt_disabled >> i & 1)
 			fprintf(f, "fdt-disabled=%u\n", i);
+	if (o->piton_uart)
+		fprintf(f, "piton-uart=16550\n");
+	if (o->dtb)
+		fprintf(f, "dtb=%s\n", o->dtb);
 }
 
 /* --inject NAME[:RATE] */
@@ -160,6 +164,8 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "loop-skip", NULL, NULL },
 	{ "no-piton-memctr", NULL, "--machine openpiton: the fake UART without the memory counter window that tools/rtl-prep.sh memctr adds to the RTL (the image then counts L2 misses)" },
 	{ "piton-memctr", NULL, NULL },
+	{ "piton-uart", "fake|16550", "--machine openpiton: fake (default): sims' fake_uart, every read returns 0xef; 16550: an FPGA board's 16550 at the same address, 115200 baud, a 16-byte FIFO that drops bytes written while full" },
+	{ "dtb", "FILE", "this device tree blob instead of the one hostsim builds, placed where the profile puts its own (a board's DTB: docs/platforms.md)" },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
 
@@ -257,6 +263,16 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		else if (!strcmp(val, "tso")) o->mem_order = SIM_MO_TSO;
 		else if (!strcmp(val, "rvwmo")) o->mem_order = SIM_MO_RVWMO;
 		else return sim_fail(err, errlen, "option memory-order: '%s' is not sc, tso or rvwmo", val);
+	} else if (!strcmp(k, "piton-uart")) {
+		if (!val) return sim_fail(err, errlen, "option piton-uart needs a value");
+		if (!strcmp(val, "fake")) o->piton_uart = SIM_UART_FAKE;
+		else if (!strcmp(val, "16550")) o->piton_uart = SIM_UART_16550;
+		else return sim_fail(err, errlen, "option piton-uart: '%s' is not fake or 16550", val);
+	} else if (!strcmp(k, "dtb")) {
+		if (!val || !*val) return sim_fail(err, errlen, "option dtb needs a file name");
+		if (strlen(val) >= sizeof(o->strings[2])) return sim_fail(err, errlen, "option dtb: file name too long");
+		strcpy(o->strings[2], val);
+		o->dtb = o->strings[2];
 	} else if (!strcmp(k, "inject")) {
 		if (set_inject(o, val, err, errlen)) return -1;
 	} else if (!strcmp(k, "console")) {

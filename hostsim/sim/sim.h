@@ -72,12 +72,15 @@ struct sim_opts {
 	/* timing options passed to memsys (name=value, kept verbatim) */
 	unsigned nmemsys;
 	struct { char key[32]; char val[256]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
-	char strings[2][512];    /* storage for the console and stamps paths from a config file */
+	char strings[3][512];    /* storage for the console, stamps and DTB paths from a config file */
+	const char *dtb;         /* --dtb FILE: this device tree instead of the one hostsim builds; NULL none */
 	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
 	int no_phase_hint;       /* --no-phase-hint: the memctl PHASE register is ignored */
 	int no_loop_skip;        /* --no-loop-skip: countdown loops run one instruction at a time (cpu.c) */
 	int no_piton_memctr;     /* --no-piton-memctr: openpiton's fake UART without rvmess's counter window */
+	int piton_uart;          /* --piton-uart: SIM_UART_* (FAKE: sims' fake_uart, the default) */
 };
+enum { SIM_UART_FAKE = 0, SIM_UART_16550 };
 
 void sim_opts_default(struct sim_opts *o);
 /*

@@ -22,6 +22,9 @@ $(FDT_DATA)/%.dtb: hostsim/tests/data/%.dts
 	@mkdir -p $(dir $@)
 	$(call say,DTC,$@)dtc -q -I dts -O dtb -o $@ $<
 
+# a tree that /include/s another
+$(FDT_DATA)/cva6-genesys2-rvmess.dtb: hostsim/tests/data/cva6-genesys2-like.dts
+
 $(FDT_DATA)/virt-like-v16.dtb: hostsim/tests/data/virt-like.dts
 	@mkdir -p $(dir $@)
 	$(call say,DTC,$@)dtc -q -V 16 -I dts -O dtb -o $@ $<

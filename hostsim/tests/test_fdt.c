@@ -234,6 +234,59 @@ static void test_jh7110_like(void **state)
 	free(b.p);
 }
 
+/* The FPGA boards' trees (docs/platforms.md, "FPGA boards"): what the
+ * image reads from them. */
+static void test_cva6_genesys2_like(void **state)
+{
+	struct blob b = load("cva6-genesys2-like.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 1);
+	assert_int_equal(info.harts[0].enabled, 1);
+	assert_int_equal(info.timebase, 25000000); /* clk/2: right, unlike the testharness's tree */
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 0x40000000);
+	assert_int_equal(info.console.base, 0x10000000); /* stdout-path */
+	check_uart(&info, &uart_ns16550, 0x10000000, 2, 4);
+	assert_int_equal(info.clint_base, 0x2000000);
+	assert_int_equal(info.test_base, 0); /* no finisher: the run ends in wfi */
+	assert_int_equal(info.hpm_l1d_miss, 0);
+	assert_int_equal(info.hpm_llc_miss, 0);
+	free(b.p);
+}
+
+/* the same tree with the two properties the JTAG recipe adds on /cpus */
+static void test_cva6_genesys2_rvmess(void **state)
+{
+	struct blob b = load("cva6-genesys2-rvmess.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.timebase, 25000000);
+	check_uart(&info, &uart_ns16550, 0x10000000, 2, 4);
+	assert_int_equal(info.hpm_l1d_miss, 2);
+	assert_int_equal(info.hpm_llc_miss, 2);
+	free(b.p);
+}
+
+static void test_openpiton_genesys2_like(void **state)
+{
+	struct blob b = load("openpiton-genesys2-like.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 2);
+	assert_int_equal(info.harts[1].hartid, 1);
+	assert_int_equal(info.timebase, 520835);
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 0x40000000);
+	/* stdout-path "uart0:..." names a label, not an alias: no console from
+	 * it, and the UART table takes the first 16550 node instead */
+	assert_int_equal(info.console.base, 0);
+	check_uart(&info, &uart_ns16550, 0xfff0c2c000ull, 0, 1);
+	assert_int_equal(info.clint_base, 0xfff1020000ull);
+	assert_int_equal(info.test_base, 0);
+	free(b.p);
+}
+
 static void test_cells1(void **state)
 {
 	struct blob b = load("cells1.dtb");
@@ -1007,6 +1060,9 @@ int main(void)
 		cmocka_unit_test(test_virt_like),
 		cmocka_unit_test(test_virt_like_v16),
 		cmocka_unit_test(test_jh7110_like),
+		cmocka_unit_test(test_cva6_genesys2_like),
+		cmocka_unit_test(test_cva6_genesys2_rvmess),
+		cmocka_unit_test(test_openpiton_genesys2_like),
 		cmocka_unit_test(test_cells1),
 		cmocka_unit_test(test_cells2),
 		cmocka_unit_test(test_reserved),

@@ -2,9 +2,15 @@
  * OpenPiton + Ariane (sims -sys=manycore -ariane, any tile count; Metro-MPI),
  * M-mode: every hart enters at 0x80000000 with a0 = hartid (x + y * X_TILES)
  * and a1 = the boot ROM's DTB (0xfff1010000).
- * Console: fake_uart.v at 0xfff0c2c000 (the DTB's stdout-path): it prints
- * every byte written to offset 0 and every read returns 0xef, so it is
- * written without polling (UART_WRITE_ONLY) and never programmed.
+ * Console: the UART at 0xfff0c2c000 the DTB names (its stdout-path is an
+ * alias the DTB lacks, so the reader takes the first UART node).  In sims it
+ * is fake_uart.v: it prints every byte written to offset 0 and every read
+ * returns 0xef, so by default it is written without polling
+ * (UART_WRITE_ONLY: a read would cost an uncached NoC round trip per byte).
+ * On an FPGA board it is a real 16550 at the same address (byte registers),
+ * whose 16-byte FIFO overflows unless LSR is polled: OPENPITON_UART=16550
+ * builds the polling console (0xef has LSR.THRE set, so that image runs in
+ * sims too).  Never programmed: the board's chipset sets 115200 baud.
  * Timer: CLINT mtime at 0xfff1020000 + 0xbff8 (DTB), once per 128 core
  * clocks; the DTB's timebase (clk/128, 390625 Hz at 50 MHz) is right.  No
  * `time` CSR (the firmware's probe finds that).
@@ -42,8 +48,13 @@
 extern void pass(void) __attribute__((noreturn));
 extern void fail(void) __attribute__((noreturn));
 
+#ifndef OPENPITON_UART_POLL
+#define OPENPITON_UART_POLL 0
+#endif
+#define PITON_UART_FLAGS (OPENPITON_UART_POLL ? 0u : UART_WRITE_ONLY)
+
 static struct uart uart;
-static const struct uart uart_default = { &uart_ns16550, 0xfff0c2c000ull, 0, 1, UART_WRITE_ONLY };
+static const struct uart uart_default = { &uart_ns16550, 0xfff0c2c000ull, 0, 1, PITON_UART_FLAGS };
 static uint32_t ntiles;
 static uintptr_t memctr; /* the counter window, 0 when the model has none */
 /* 0 while the run goes on, 1 pass, 2 fail; in .data: a hart may park
