@@ -275,6 +275,9 @@ static void hdr_record(void)
 	rec_s(&r, "fdt", rvm.fdt_state == 0 ? "ok" : rvm.fdt_state == 1 ? "bad" : "none");
 	rec_u(&r, "cpu_hz", rvm.cpu_hz[rvm.lead]);
 	rec_s(&r, "version", RVM_VERSION);
+	/* the largest cache the FDT describes, 0: none (rvmess parse names
+	 * the last lat plateau memory only beyond it, docs/formats.md) */
+	rec_u(&r, "cache_max", rvm.fdt_state == 0 ? rvm_fdt.cache_max : 0);
 	rec_emit(&r);
 }
 

@@ -36,6 +36,8 @@ struct sim_machine {
 	uint64_t fdt_rom;                    /* the DTB's address in a boot ROM; 0: top of RAM */
 	const char *stdout_suffix;           /* appended to /chosen stdout-path */
 	int hpm_dtb;                         /* the DTB names hostsim's HPM event ids (virt) */
+	int cache_dtb;                       /* the DTB describes the caches (virt; the RTL
+	                                        profiles' trees, like their RTL's, name none) */
 	int no_time_csr;                     /* reading `time` traps */
 	/* mhpmevent ids -> memsys events (memsys.h); NULL: the same numbers */
 	const uint8_t *ev_map;

@@ -171,6 +171,32 @@ int sim_start(struct sim *s, char *err, size_t errlen)
 	return wm_init(s, err, errlen);
 }
 
+int sim_dump_fdt(const struct sim *s, const char *path, char *err, size_t errlen)
+{
+	static uint8_t buf[FDT_MAX];
+	int n = sim_build_fdt(s, buf, sizeof(buf));
+	FILE *f;
+	if (n < 0) {
+		snprintf(err, errlen, "cannot build the device tree");
+		return -1;
+	}
+	f = fopen(path, "wb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+		snprintf(err, errlen, "write error: %s", strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "write error: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 void sim_free(struct sim *s)
 {
 	wm_free(s);

@@ -272,6 +272,9 @@ int sim_elf_symbol(const uint8_t *buf, size_t len, const char *name, uint64_t *v
 
 /* fdtgen.c: build the DTB into buf; returns its size or -1. */
 int sim_build_fdt(const struct sim *s, void *buf, int bufsize);
+/* machine.c: write the DTB sim_start would place to the file path
+ * (--dump-dtb); 0, or -1 with err. */
+int sim_dump_fdt(const struct sim *s, const char *path, char *err, size_t errlen);
 
 /* cpu.c */
 /* A store's effect on RAM (code cache, other harts' reservations); off is

@@ -15,6 +15,7 @@ FDT_BLOBS    := $(patsubst hostsim/tests/data/%.dts,$(FDT_DATA)/%.dtb,$(FDT_DTS)
                 $(FDT_DATA)/qemu-virt.dtb $(FDT_DATA)/qemu-spike.dtb $(FDT_DATA)/qemu-sifive_u.dtb
 
 UNIT_TESTS    += test_fdt
+test_fdt_LIBS := -lfdt
 test_fdt_SRCS := hostsim/tests/test_fdt.c firmware/lib/fdt.c \
                  platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c
 

@@ -15,7 +15,7 @@
 
 #define RVM_RECORD_TYPES(X)                                                                   \
 	X(HDR, hdr, "proto platform mode harts hartids isa timebase mem_base mem_size "      \
-	            "heap_base heap_size fdt cpu_hz version")                                  \
+	            "heap_base heap_size fdt cpu_hz version [cache_max]")                      \
 	X(CFG, cfg, "suites reps warmups timeout_ms max_harts seed chase_size chase_loads "  \
 	            "chase_all_harts inject_hang lat_max lat_loads lat_strides lat_random "    \
 	            "par_max par_kmax [mess_chase_size mess_gen_size mess_window_loads "        \
