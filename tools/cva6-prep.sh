@@ -10,7 +10,9 @@
 # harness's AXI delayer and its memory (axi2mem + SRAM), rvmess's delay
 # stage (hostsim/mess/dpi/rvmess_mem_delay.sv) on the R channel (a burst is
 # a message, held for got_a_read_req's latency) and one on the B channel
-# (got_a_write_req's); AW, W and AR pass unchanged.  The harness's own
+# (got_a_write_req's); AW, W and AR pass unchanged; and the harness's
+# main (corev_apu/tb/ariane_tb.cpp), which refuses plusargs it does not
+# know, accepts the stage's (+rvmess_...).  The harness's own
 # memory serves one request at a time; the stages take its answers at once,
 # so requests overlap behind them.
 #
@@ -41,13 +43,27 @@ H=corev_apu/tb/ariane_testharness.sv
 [ -f "$dir/$H" ] || die "$dir is not a CVA6 checkout (no $H)"
 command -v python3 >/dev/null || die "python3 is needed"
 
-python3 - "$dir/$H" "$H" "$check" <<'PY' || exit $?
+python3 - "$dir" "$H" "$check" <<'PY' || exit $?
 import os, sys
-path, name, check = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+root, name, check = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+path = os.path.join(root, name)
+TB = "corev_apu/tb/ariane_tb.cpp"
+tbpath = os.path.join(root, TB)
+PLUS = 'static const char *verilog_plusargs[] = {"jtag_rbb_enable", "time_out", "debug_disable"};'
+PLUS_NEW = ('static const char *verilog_plusargs[] = {"jtag_rbb_enable", "time_out", "debug_disable",'
+            ' "rvmess_" /* rvmess: mess (tools/cva6-prep.sh) */, nullptr};')
 t = open(path).read()
-if "// rvmess: mess" in t:
+tb = open(tbpath).read() if os.path.isfile(tbpath) else ""
+if "// rvmess: mess" in t and "rvmess: mess" in tb:
     print(f"cva6-prep.sh: mess: {'made' if check else 'already made'}")
     sys.exit(0)
+def refuse(f, what):
+    print(f"cva6-prep.sh: mess: refused: {f}: {what}", file=sys.stderr)
+    sys.exit(1)
+if not tb:
+    refuse(TB, "no such file")
+if "rvmess: mess" not in tb and tb.count(PLUS) != 1:
+    refuse(TB, f"anchor {PLUS[:70]!r} found {tb.count(PLUS)} times, want 1")
 
 DELAYER = """  ) i_axi_delayer (
     .clk_i  ( clk_i        ),
@@ -103,21 +119,25 @@ STAGE = """
   );
 `endif
 """
-for anchor in (DELAYER, SLAVE, '`include "axi/assign.svh"'):
-    n = t.count(anchor)
-    if n != 1:
-        print(f"cva6-prep.sh: mess: refused: {name}: anchor {anchor.strip().splitlines()[0][:70]!r} found {n} times, want 1",
-              file=sys.stderr)
-        sys.exit(1)
+if "// rvmess: mess" not in t:
+    for anchor in (DELAYER, SLAVE, '`include "axi/assign.svh"'):
+        n = t.count(anchor)
+        if n != 1:
+            refuse(name, f"anchor {anchor.strip().splitlines()[0][:70]!r} found {n} times, want 1")
 if check:
     print("cva6-prep.sh: mess: can be made")
     sys.exit(0)
-t = t.replace(DELAYER, DELAYER + STAGE)
-t = t.replace(SLAVE, "`ifdef RVMESS_MESS\n    .slave  ( dram_mess    ), // rvmess: mess\n`else\n" + SLAVE + "`endif\n")
-with open(path + ".rvmess-tmp", "w") as f:
-    f.write(t)
-os.chmod(path + ".rvmess-tmp", os.stat(path).st_mode)
-os.replace(path + ".rvmess-tmp", path)
+def wr(p, text):
+    with open(p + ".rvmess-tmp", "w") as f:
+        f.write(text)
+    os.chmod(p + ".rvmess-tmp", os.stat(p).st_mode)
+    os.replace(p + ".rvmess-tmp", p)
+if "// rvmess: mess" not in t:
+    t = t.replace(DELAYER, DELAYER + STAGE)
+    t = t.replace(SLAVE, "`ifdef RVMESS_MESS\n    .slave  ( dram_mess    ), // rvmess: mess\n`else\n" + SLAVE + "`endif\n")
+    wr(path, t)
+if "rvmess: mess" not in tb:
+    wr(tbpath, tb.replace(PLUS, PLUS_NEW))
 print("cva6-prep.sh: mess: done")
 PY
 [ "$check" = 1 ] && exit 0

@@ -32,8 +32,10 @@
 #                         checkout (exit 2); --check says "can be made" and
 #                         writes nothing; the edit puts both stages after the
 #                         delayer and axi2mem's slave port on dram_mess,
-#                         under RVMESS_MESS; again: already made; an anchor
-#                         missing: refused, exit 1, nothing written
+#                         under RVMESS_MESS, and the harness's main accepts
+#                         +rvmess_ plusargs; again: already made; an anchor
+#                         missing (in either file): refused, exit 1,
+#                         nothing written
 #   rtlprep-mess-sim      the mess-edited stand-in with the delay stage
 #                         (hostsim/mess/dpi/rvmess_mem_delay.sv) and the DPI
 #                         adapter: built without RVMESS_MESS it behaves as
@@ -321,6 +323,9 @@ module ariane_testharness;
   );
 endmodule
 EOF
+	cat >"$1/corev_apu/tb/ariane_tb.cpp" <<'EOF'
+static const char *verilog_plusargs[] = {"jtag_rbb_enable", "time_out", "debug_disable"};
+EOF
 }
 why=""
 out=$(BUILD=$T/cb tools/cva6-prep.sh --cva6 "$T/nocva6" 2>&1)
@@ -335,7 +340,8 @@ f=$T/c6/$C6
 [ $rc = 0 ] && grep -q 'mess: done' <<<"$out" && [ -s "$T/cb/rtl/libmesssim_dpi.a" ] && grep -q 'define+RVMESS_MESS' <<<"$out" &&
 	awk '/i_axi_delayer/ { d = NR } /i_rvmess_r \(/ { r = NR } /i_rvmess_b \(/ { b = NR } /dram_mess    \), \/\/ rvmess: mess/ { m = NR }
 		/i_axi2mem/ { a = NR } END { exit !(d && r > d && b > r && a > b && m > a) }' "$f" &&
-	grep -q '`AXI_ASSIGN_AR(dram_mess, dram_delayed)' "$f" && grep -q '.in_kind   ( 2.d2 ),' "$f" || why="$why [edit: exit $rc: $out]"
+	grep -q '`AXI_ASSIGN_AR(dram_mess, dram_delayed)' "$f" && grep -q '.in_kind   ( 2.d2 ),' "$f" &&
+	grep -q '"debug_disable", "rvmess_" .*, nullptr};' "$T/c6/corev_apu/tb/ariane_tb.cpp" || why="$why [edit: exit $rc: $out]"
 c1=$(md5sum <"$f")
 out=$(BUILD=$T/cb tools/cva6-prep.sh --cva6 "$T/c6" 2>&1)
 [ $? = 0 ] && grep -q 'mess: already made' <<<"$out" && [ "$(md5sum <"$f")" = "$c1" ] || why="$why [again: $out]"
@@ -345,6 +351,12 @@ c0=$(md5sum <"$T/c7/$C6")
 out=$(BUILD=$T/cb tools/cva6-prep.sh --cva6 "$T/c7" 2>&1)
 [ $? = 1 ] && grep -q "mess: refused: $C6: anchor '.slave  ( dram_delayed ),' found 0 times" <<<"$out" &&
 	[ "$(md5sum <"$T/c7/$C6")" = "$c0" ] || why="$why [anchor missing: $out]"
+mkcva6 "$T/c8"
+sed -i 's/"debug_disable"}/"debug_disable", "x"}/' "$T/c8/corev_apu/tb/ariane_tb.cpp"
+c0=$(md5sum <"$T/c8/$C6")
+out=$(BUILD=$T/cb tools/cva6-prep.sh --cva6 "$T/c8" 2>&1)
+[ $? = 1 ] && grep -q "mess: refused: corev_apu/tb/ariane_tb.cpp: anchor" <<<"$out" && [ "$(md5sum <"$T/c8/$C6")" = "$c0" ] ||
+	why="$why [plusargs anchor missing: $out]"
 [ -z "$why" ] && pass cva6prep || fail cva6prep "$why"
 
 # ---- the inserted counter logic, simulated -------------------------------------------------------
