@@ -189,6 +189,10 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 	crc = rvm_crc32(0, s, (size_t)(body_end - s));
 	if (crc != crc_line)
 		return WHY("bad crc (computed %08x, record says %08x)", crc, crc_line);
+	/* Every length below is body_end - p with p <= body_end: a record that
+	 * is only the prefix and a checksum ("@RVM *...") ends before p. */
+	if (body_end < s + PREFIX_LEN)
+		return WHY("truncated record (no sequence number, type and h= field)");
 
 	/* Syntax of the checksummed part. */
 	for (p = s; p < body_end; p++) {

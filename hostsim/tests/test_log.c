@@ -387,6 +387,40 @@ static void test_record_syntax(void **state)
 	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1", 0), "no ' *crc' checksum"));
 }
 
+/* A record that is only the prefix and a checksum ("@RVM *<crc of "@RVM">"):
+ * the checksummed part ends before the sequence number would start.  The
+ * reader once searched it with a length of SIZE_MAX (ASan: overflow; a
+ * release build crashed on a long line).  Each text on an exact-size heap
+ * buffer, so that a read past it is caught. */
+static void test_prefix_only_record(void **state)
+{
+	static const char *const bodies[] = { "@RVM", "@RVM ", "@RVM 1", "@RVM 1 ", "@RVM 1 x" };
+	char why[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		char line[64];
+		int n = snprintf(line, sizeof(line), "%s *%08x", bodies[i], rvm_crc32(0, bodies[i], strlen(bodies[i])));
+		char *buf = malloc((size_t)n);
+		struct rvm_rec r;
+		struct rvm_log log;
+		struct diag d;
+
+		assert_non_null(buf);
+		memcpy(buf, line, (size_t)n);
+		assert_int_equal(rvm_rec_parse(buf, (size_t)n, &r, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "truncated record"));
+		diag_open(&d);
+		assert_int_equal(rvm_log_read_mem("t.log", buf, (size_t)n, d.f, &log), 0);
+		assert_int_equal(log.nrecs, 0);
+		assert_int_equal(log.bad, 1);
+		assert_non_null(strstr(diag_text(&d), "t.log:1: truncated record"));
+		rvm_log_free(&log);
+		diag_close(&d);
+		free(buf);
+	}
+}
+
 /* An empty log or one without records: no records, no crash.  The reader
  * once called qsort(NULL, 0, ...), undefined behaviour UBSan reports. */
 static void test_empty_log(void **state)
@@ -529,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_two_prefixes_on_a_line),
 		cmocka_unit_test(test_unknown_type),
 		cmocka_unit_test(test_record_syntax),
+		cmocka_unit_test(test_prefix_only_record),
 		cmocka_unit_test(test_io_error),
 		cmocka_unit_test(test_empty_log),
 		cmocka_unit_test(test_two_runs),
