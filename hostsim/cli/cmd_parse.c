@@ -201,7 +201,7 @@ int cmd_parse(int argc, char **argv)
 		return usage();
 
 	if (rvm_log_read(logp, stderr, &log) < 0) {
-		fprintf(stderr, "rvmess parse: %s: %s\n", logp, strerror(errno));
+		fprintf(stderr, "rvmess parse: %s: %s\n", logp, rvm_log_strerror(errno));
 		return 2;
 	}
 	if (log.runs > 1) {

@@ -1,5 +1,6 @@
 /* Unit tests: the console log reader (hostsim/cli/log.c). */
 #include <errno.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -549,6 +550,41 @@ static void test_io_error(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* What is not a log is refused, never read until memory runs out: a device
+ * (parse /dev/zero once did), a directory, a stream past the size limit (a
+ * file of exactly the limit is read). */
+static void test_read_limits(void **state)
+{
+	char path[] = "/tmp/rvmess_test_log.XXXXXX";
+	struct rvm_log log;
+	int fd = mkstemp(path);
+	static char chunk[65536];
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	memset(chunk, 'x', sizeof(chunk));
+	for (int i = 0; i < 32; i++) /* 2 MiB */
+		assert_int_equal(fwrite(chunk, 1, sizeof(chunk), f), sizeof(chunk));
+	assert_int_equal(fclose(f), 0);
+	errno = 0;
+	assert_int_equal(rvm_log_read_max(path, (2u << 20) - 1, NULL, &log), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(rvm_log_read_max(path, 2u << 20, NULL, &log), 0);
+	assert_int_equal(log.lines, 1);
+	rvm_log_free(&log);
+	assert_int_equal(rvm_log_read_max(path, 1u << 20, NULL, &log), -1);
+	assert_int_equal(errno, EFBIG);
+	unlink(path);
+	assert_int_equal(rvm_log_read("/dev/zero", NULL, &log), -1);
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(rvm_log_strerror(errno), "a device, not a log file"));
+	assert_int_equal(rvm_log_read("/tmp", NULL, &log), -1);
+	assert_int_equal(errno, EISDIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_record_syntax),
 		cmocka_unit_test(test_prefix_only_record),
 		cmocka_unit_test(test_io_error),
+		cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_empty_log),
 		cmocka_unit_test(test_two_runs),
 		cmocka_unit_test(test_shuffled_lines),
