@@ -22,7 +22,6 @@
 #include "cli/cmds.h"
 
 #define USAGE "usage: rvmess capture DEVICE|- -o LOG [--baud N] [--timeout S] [--out DIR] [--quiet]\n"
-#define LINE_KEEP 4096 /* the first bytes of a line, where the end record is looked for */
 
 static int usage(void)
 {
@@ -83,19 +82,45 @@ static int set_raw(int fd, unsigned long baud, const char *dev)
 	return 0;
 }
 
-/* 1 when the line holds `@RVM <digits> end ` */
-static int end_line(const char *s, size_t n)
+/*
+ * Is `@RVM <digits> end ` somewhere in the current line?  A matcher fed one
+ * byte at a time, so that a line of any length is seen whole (the end record
+ * may follow megabytes of noise on its line).  st counts the pattern's
+ * characters matched so far: 0..5 of "@RVM ", 6 while in the digits, then
+ * 7..11 for " end ".  '@' only ever starts the pattern, so a mismatch
+ * restarts at 0, or at 1 when the byte is '@'.
+ */
+struct end_match {
+	unsigned st;
+	int found;
+};
+
+static void end_feed(struct end_match *m, char c)
 {
-	for (size_t i = 0; i + 5 <= n; i++) {
-		size_t j = i + 5, d;
-		if (memcmp(s + i, "@RVM ", 5))
-			continue;
-		for (d = j; d < n && s[d] >= '0' && s[d] <= '9'; d++)
-			;
-		if (d > j && n - d >= 5 && !memcmp(s + d, " end ", 5))
-			return 1;
+	static const char pre[] = "@RVM ", post[] = " end ";
+
+	if (m->found)
+		return;
+	if (m->st < 5) {
+		if (c == pre[m->st]) {
+			m->st++;
+			return;
+		}
+	} else if (m->st == 5 || m->st == 6) { /* digits: at least one, then " end " */
+		if (c >= '0' && c <= '9') {
+			m->st = 6;
+			return;
+		}
+		if (m->st == 6 && c == ' ') {
+			m->st = 8;
+			return;
+		}
+	} else if (c == post[m->st - 7]) {
+		if (++m->st == 12)
+			m->found = 1;
+		return;
 	}
-	return 0;
+	m->st = c == '@' ? 1 : 0;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -125,8 +150,7 @@ enum how { HOW_END, HOW_TIMEOUT, HOW_EOF };
 static int pump(int in, int out, const char *dev, const char *logp, double timeout,
 		enum how *how, unsigned long long *total)
 {
-	static char line[LINE_KEEP];
-	size_t ll = 0;
+	struct end_match m = { 0, 0 };
 	char buf[4096];
 	double t0 = now_s();
 
@@ -166,14 +190,14 @@ static int pump(int in, int out, const char *dev, const char *logp, double timeo
 		int found = 0;
 		for (size_t i = 0; i < (size_t)n; i++) {
 			if (buf[i] == '\n') {
-				if (end_line(line, ll)) {
+				if (m.found) {
 					keep = i + 1;
 					found = 1;
 					break;
 				}
-				ll = 0;
-			} else if (ll < sizeof line) {
-				line[ll++] = buf[i];
+				m.st = 0;
+			} else {
+				end_feed(&m, buf[i]);
 			}
 		}
 		if (write_all(out, buf, keep) < 0) {

@@ -417,6 +417,11 @@ int cmd_plan(int argc, char **argv)
 			memcpy(c->name, s, (size_t)(eq - s));
 			c->name[eq - s] = '\0';
 			s = eq + 1;
+			if (!plan_name_ok(c->name)) {
+				fprintf(stderr, "rvmess plan: --sim %s=...: a configuration name is 1..%d of "
+					"[A-Za-z0-9_.-], not . or .. (merge writes OUT/NAME/)\n", c->name, PLAN_NAME_MAX - 1);
+				goto done;
+			}
 		}
 		c->sim = strdup(s);
 		for (int k = 0; k < i; k++)

@@ -67,6 +67,10 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p);
 int plan_read_file(const char *path, FILE *diag, struct plan *p);
 void plan_free(struct plan *p);
 
+/* A configuration name: 1..PLAN_NAME_MAX-1 of [A-Za-z0-9_.-], not "." or
+ * ".." (merge writes OUT/<name>/).  1 when good. */
+int plan_name_ok(const char *s);
+
 /* Write p as a manifest.  0, or -1 on a write error. */
 int plan_write(const struct plan *p, FILE *out);
 

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Nothing lost, mixed or clobbered: what rvmess and hostsim do with bad or
+# hostile input, and with their outputs when something goes wrong.
+#   msg-*       a refusal says why, whatever the input: the reason survives a
+#               480-character token (every command that quotes one), the
+#               config's bad-suite message lists every suite
+#   nul-*       a NUL inside a config line is an error naming file, line and
+#               column, not a silently shorter line
+#   numbers-*   rvmess curves and rvmess sim curves read one Mess CSV alike:
+#               0x10 refused by both, a duplicate row refused by both
+#   fifo-*      a FIFO where a file is expected (a curve directory, a run
+#               directory, run.txt beside a log) is refused at once, no hang
+#   parse-device  parse /dev/zero is refused at once (a device is not a log)
+#   capture-end-long-line  the end record after 5000 bytes on its line stops
+#               capture at once (no timeout)
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/../.." || exit 1
+. ci/lib.sh
+. ci/records.sh
+RVMESS=$BUILD/bin/rvmess
+HOSTSIM=$BUILD/bin/hostsim
+IMG=$BUILD/images/virt.elf
+scratch safety
+T=$TMP
+for b in "$RVMESS" "$HOSTSIM" "$IMG"; do
+	[ -e "$b" ] || { fail build "$b not built (make)"; exit 1; }
+done
+SHIPPED=curves/hostsim-ddr4-3200
+
+# ---- messages keep their reason ---------------------------------------------------
+X=$(head -c 480 /dev/zero | tr '\0' x)
+# the first message of COMMAND (on a 480-character bad token) holds REASON,
+# quotes at most the token's first 40 characters, and is short
+msg_case() { # NAME REASON COMMAND...
+	local name=$1 reason=$2 line
+	shift 2
+	"$@" >/dev/null 2>"$T/msg.err"
+	line=$(grep -m1 xxxxxxxxxxxxxxxxxxxx "$T/msg.err")
+	if [ -n "$line" ] && [[ "$line" == *"$reason"* ]] && [ ${#line} -lt 400 ] && [[ "$line" != *"$X"* ]]; then
+		pass "msg-long-token-$name"
+	else fail "msg-long-token-$name" "want the reason '$reason' in a short line; got ${#line} characters: ${line: -120}"; fi
+}
+cp "$IMG" "$T/img.elf"
+msg_case config-arg "is not a number" "$RVMESS" config "$T/img.elf" "reps=$X" -o "$T/o.elf"
+printf 'reps=%s\n' "$X" >"$T/long.cfg"
+msg_case config-file "is not a number" "$RVMESS" config "$T/img.elf" --file "$T/long.cfg" -o "$T/o.elf"
+msg_case config-list "too long" "$RVMESS" config "$T/img.elf" "mess_pause=1,$X" -o "$T/o.elf"
+msg_case hostsim-arg "is not a number" "$HOSTSIM" --harts "$X" "$IMG"
+printf 'harts=%s\n' "$X" >"$T/long.sim"
+msg_case hostsim-config "is not a number" "$HOSTSIM" --config "$T/long.sim" "$IMG"
+sed "2s/^\([0-9]*\),[0-9]*,/\1,$X,/" "$SHIPPED/mess.csv" >"$T/long.csv"
+msg_case curves "not a number" "$RVMESS" curves "$T/long.csv"
+msg_case sim-curves "is not a number" "$RVMESS" sim curves "$T/long.csv" -o "$T/long-out"
+mkdir -p "$T/lp/logs"
+printf 'rvmess-plan\t1\ntarget\thostsim\ncommand\tx\nreps\t1\ntime\t60\nmem\t100\nconfig\tc0\t\njob\t0\tc0\tmess\t0\t%s\n' "$X" >"$T/lp/manifest.tsv"
+msg_case manifest "a value is too long" "$RVMESS" merge "$T/lp" --todo
+
+"$RVMESS" config "$T/img.elf" suites=chase,foo -o "$T/o.elf" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 1 ] && grep -q "unknown suite 'foo' (want chase,lat,par,mess,check,litmus,integ or all)" "$T/err.txt"; then
+	pass msg-config-suites-all
+else fail msg-config-suites-all "exit $rc: $(head -1 "$T/err.txt")"; fi
+
+# ---- a NUL inside a config line -----------------------------------------------------
+printf 'reps=5\0x\nseed=7\n' >"$T/nul.cfg"
+cp "$IMG" "$T/nul.elf"
+"$RVMESS" config "$T/nul.elf" --file "$T/nul.cfg" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 1 ] && grep -qx "$T/nul.cfg:1: a NUL byte in the line (column 7)" "$T/err.txt" && cmp -s "$T/nul.elf" "$IMG"; then
+	pass nul-config-file
+else fail nul-config-file "exit $rc (want 1, image untouched): $(head -2 "$T/err.txt" | tr '\n' '|')"; fi
+printf '# two harts\nharts=2\0 0\n' >"$T/nul.sim"
+timeout 20 "$HOSTSIM" --config "$T/nul.sim" --max-insns 1000 "$IMG" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "$T/nul.sim:2: a NUL byte in the line (column 8)" "$T/err.txt"; then pass nul-hostsim-config
+else fail nul-hostsim-config "exit $rc (want 2): $(head -2 "$T/err.txt" | tr '\n' '|')"; fi
+
+# ---- one number and row policy for rvmess curves and rvmess sim curves ---------------
+sed '2s/^\([0-9]*\),[0-9]*,/\1,0x10,/' "$SHIPPED/mess.csv" >"$T/hex.csv"
+"$RVMESS" curves "$T/hex.csv" >/dev/null 2>"$T/c.err"; rc1=$?
+"$RVMESS" sim curves "$T/hex.csv" -o "$T/hex-out" >/dev/null 2>"$T/s.err"; rc2=$?
+if [ $rc1 != 0 ] && [ $rc2 != 0 ] && grep -q "hex.csv:2: column pause: not a number: '0x10'" "$T/c.err" &&
+	grep -q "hex.csv:2: '0x10' is not a number" "$T/s.err"; then pass numbers-hex-refused-by-both
+else fail numbers-hex-refused-by-both "curves exit $rc1 ($(head -1 "$T/c.err")), sim curves exit $rc2 ($(head -1 "$T/s.err"))"; fi
+{ cat "$SHIPPED/mess.csv"; sed -n 2p "$SHIPPED/mess.csv"; } >"$T/dup.csv"
+n=$(wc -l <"$T/dup.csv")
+want="dup.csv:$n: duplicate row: rw_ratio 100 pause 16384 is already on line 2"
+"$RVMESS" curves "$T/dup.csv" >/dev/null 2>"$T/c.err"; rc1=$?
+"$RVMESS" sim curves "$T/dup.csv" -o "$T/dup-out" >/dev/null 2>"$T/s.err"; rc2=$?
+if [ $rc1 != 0 ] && [ $rc2 != 0 ] && grep -q "$want" "$T/c.err" && grep -q "$want" "$T/s.err"; then
+	pass numbers-duplicate-refused-by-both
+else fail numbers-duplicate-refused-by-both "curves exit $rc1 ($(head -1 "$T/c.err")), sim curves exit $rc2 ($(head -1 "$T/s.err"))"; fi
+
+# ---- FIFOs where files are expected ----------------------------------------------------
+mkdir -p "$T/fam"
+cp -r "$SHIPPED/bwlat" "$T/fam/"
+rm "$T/fam/bwlat/bwlat_50.txt"
+mkfifo "$T/fam/bwlat/bwlat_50.txt"
+timeout 20 "$RVMESS" sim info "$T/fam" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "bwlat_50.txt: cannot open: not a regular file" "$T/err.txt"; then pass fifo-curve-dir-sim
+else fail fifo-curve-dir-sim "exit $rc (124: hung): $(head -1 "$T/err.txt")"; fi
+timeout 20 "$HOSTSIM" --mem-model mess --mess-curves "$T/fam" --max-insns 1000 "$IMG" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "bwlat_50.txt: cannot open: not a regular file" "$T/err.txt"; then pass fifo-curve-dir-hostsim
+else fail fifo-curve-dir-hostsim "exit $rc (124: hung): $(head -1 "$T/err.txt")"; fi
+mkfifo "$T/fifo.csv"
+timeout 20 "$RVMESS" curves "$T/fifo.csv" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "fifo.csv: not a regular file" "$T/err.txt"; then pass fifo-curves-csv
+else fail fifo-curves-csv "exit $rc (124: hung): $(head -1 "$T/err.txt")"; fi
+{ rec 0 hdr 0 proto=1 platform=virt; rec 1 end 0 status=ok errors=0 records=1; } >"$T/tiny.log"
+mkdir -p "$T/run1" "$T/run2"
+cp "$T/tiny.log" "$T/run1/console.log"
+mkfifo "$T/run1/run.txt"
+timeout 20 "$RVMESS" parse "$T/run1/console.log" -o "$T/run1" -q >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 0 ] && grep -qx 'target: unknown (from unknown)' "$T/run1/summary.txt"; then pass fifo-run-txt-beside-log
+else fail fifo-run-txt-beside-log "exit $rc (124: hung): $(head -1 "$T/err.txt")"; fi
+"$RVMESS" parse "$T/tiny.log" -o "$T/run2" -q >/dev/null 2>&1
+rm "$T/run2/summary.txt"; mkfifo "$T/run2/summary.txt"
+timeout 20 "$RVMESS" compare "$T/run1" "$T/run2" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "summary.txt: not a regular file" "$T/err.txt"; then pass fifo-compare-run-dir
+else fail fifo-compare-run-dir "exit $rc (124: hung): $(head -1 "$T/err.txt")"; fi
+
+# ---- parse /dev/zero ---------------------------------------------------------------------
+timeout 20 "$RVMESS" parse /dev/zero -o "$T/zero" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "^rvmess parse: /dev/zero: a device, not a log file" "$T/err.txt" && [ ! -e "$T/zero" ]; then
+	pass parse-device
+else fail parse-device "exit $rc (124: still reading): $(head -1 "$T/err.txt")"; fi
+
+# ---- capture: the end record after a long line of noise -----------------------------------
+{
+	rec 0 hdr 0 proto=1 platform=virt
+	head -c 5000 /dev/zero | tr '\0' '#'; rec 1 end 0 status=ok errors=0 records=1
+	echo "after the end: not captured"
+} >"$T/longend.log"
+mkfifo "$T/console"; mkdir -p "$T/cap"
+(cat "$T/longend.log"; sleep 60) >"$T/console" &
+wpid=$!
+start=$(date +%s)
+timeout 60 "$RVMESS" capture "$T/console" -o "$T/cap/console.log" --timeout 20 -q >/dev/null 2>"$T/err.txt"; rc=$?
+took=$(( $(date +%s) - start ))
+kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
+if [ $rc = 0 ] && grep -q "end record after" "$T/err.txt" && [ "$took" -lt 15 ] &&
+	cmp -s <(head -2 "$T/longend.log") "$T/cap/console.log"; then pass "capture-end-long-line (${took}s)"
+else fail capture-end-long-line "exit $rc after ${took}s: $(grep -m1 'capture:' "$T/err.txt" | tail -1)"; fi
+
+finish
