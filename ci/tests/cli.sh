@@ -272,7 +272,8 @@ else pass parse_stale_outputs; fi
 # `curves` into a parse directory removes none of parse's files, and a parse
 # after it none of curves' (each command owns its manifest entries)
 run_parse "$T/mess1.log" "$T/o_stale"
-"$RVMESS" curves "$T/o_stale/mess.csv" -o "$T/o_stale" >/dev/null 2>"$T/err.txt"; crc=$?
+cp "$T/o_stale/mess.csv" "$T/stale-mess.csv" # (curves never replaces its input: not the parse's mess.csv)
+"$RVMESS" curves "$T/stale-mess.csv" -o "$T/o_stale" >/dev/null 2>"$T/err.txt"; crc=$?
 run_parse "$T/only.log" "$T/o_stale"
 if [ $crc = 0 ] && [ -s "$T/o_stale/chase.csv" ] && [ -s "$T/o_stale/mess.svg" ] && [ -s "$T/o_stale/bwlat/bwlat_100.txt" ] &&
 	[ ! -e "$T/o_stale/mess_raw.csv" ] && grep -qx 'curves mess.svg' "$T/o_stale/.rvmess-manifest"; then

@@ -13,14 +13,21 @@
 #   parse-device  parse /dev/zero is refused at once (a device is not a log)
 #   capture-end-long-line  the end record after 5000 bytes on its line stops
 #               capture at once (no timeout)
+#   set-*       a whole output set at once: parse killed at each step of its
+#               commit (RVMESS_KILL_AT) and at random moments: DIR holds the
+#               old set or the new one, never a mix, a user's file is kept
+#               (and one that appeared during the commit), the next run
+#               leaves nothing behind; in the working directory, file by file
+#   input-*     an input is never an output (parse, curves)
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
 . ci/records.sh
-RVMESS=$BUILD/bin/rvmess
-HOSTSIM=$BUILD/bin/hostsim
-IMG=$BUILD/images/virt.elf
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+RVMESS=$(abs "$BUILD/bin/rvmess")
+HOSTSIM=$(abs "$BUILD/bin/hostsim")
+IMG=$(abs "$BUILD/images/virt.elf")
 scratch safety
 T=$TMP
 for b in "$RVMESS" "$HOSTSIM" "$IMG"; do
@@ -139,5 +146,99 @@ kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
 if [ $rc = 0 ] && grep -q "end record after" "$T/err.txt" && [ "$took" -lt 15 ] &&
 	cmp -s <(head -2 "$T/longend.log") "$T/cap/console.log"; then pass "capture-end-long-line (${took}s)"
 else fail capture-end-long-line "exit $rc after ${took}s: $(grep -m1 'capture:' "$T/err.txt" | tail -1)"; fi
+
+# ---- a whole output set at once ------------------------------------------------------------
+GEN=$BUILD/bin/rvmess-genlog
+"$GEN" --lat 4000 --par 200 --mess 960 --chase 20 >"$T/setA.log"
+"$GEN" --lat 20000 --par 2000 --mess 3000 --chase 200 >"$T/setB.log"
+sum_tree() { # DIR: "path md5" of every file but rvmess's staging mark, sorted
+	(cd "$1" && find . -type f ! -name .rvmess-stage -exec md5sum {} + | awk '{ print $2, $1 }' | sort)
+}
+leftovers() { # DIR: staging folders beside it or in it, temporaries, marks
+	{ ls -a "$(dirname "$1")" | grep -F ".$(basename "$1").rvmess-"
+	  find "$1" -name '.rvmess-stage*' -o -name '*.tmp.??????'; } 2>/dev/null | tr '\n' ' '
+}
+for x in A B; do
+	mkdir -p "$T/ref$x"; echo mine >"$T/ref$x/notes.txt"
+	"$RVMESS" parse "$T/set$x.log" -o "$T/ref$x" -q >/dev/null 2>&1
+	sum_tree "$T/ref$x" | sed 's/^\.\/ref.\//.\//' >"$T/sum$x"
+done
+# at each step of the commit: before the swap DIR is the old set, after it the new one
+for point in staged linked swapped; do
+	D=$T/set-$point
+	rm -rf "$D"; mkdir -p "$D"; echo mine >"$D/notes.txt"
+	"$RVMESS" parse "$T/setA.log" -o "$D" -q >/dev/null 2>&1
+	RVMESS_KILL_AT=$point "$RVMESS" parse "$T/setB.log" -o "$D" -q >/dev/null 2>&1 &
+	wait $! 2>/dev/null; rc=$?
+	sum_tree "$D" >"$T/sum-now"
+	want=A; [ $point = swapped ] && want=B
+	left=$(leftovers "$D")
+	late=ok
+	if [ $point = swapped ]; then # a file that appeared in DIR during the commit is in the old tree: kept
+		old=$(ls -d "$T"/.set-swapped.rvmess-* 2>/dev/null | head -1)
+		echo late >"$old/late.txt" 2>/dev/null || late="no old tree"
+	fi
+	"$RVMESS" parse "$T/setB.log" -o "$D" -q >/dev/null 2>&1; rc2=$?
+	if [ $point = swapped ]; then
+		[ "$(cat "$D/late.txt" 2>/dev/null)" = late ] || late="late.txt not moved into DIR"
+		rm -f "$D/late.txt"
+	fi
+	sum_tree "$D" >"$T/sum-after"
+	if [ $rc = 137 ] && cmp -s "$T/sum-now" "$T/sum$want" && [ -n "$left" ] && [ $rc2 = 0 ] && [ "$late" = ok ] &&
+		cmp -s "$T/sum-after" "$T/sumB" && [ -z "$(leftovers "$D")" ]; then
+		pass "set-kill-$point (set $want after the kill; left: ${left% })"
+	else fail "set-kill-$point" "exit $rc (want 137), set after the kill: $(cmp -s "$T/sum-now" "$T/sumA" && echo A || { cmp -s "$T/sum-now" "$T/sumB" && echo B || echo mixed; }) (want $want); next run exit $rc2, left: $(leftovers "$D"); late file: $late"; fi
+done
+# killed at random moments of the whole run
+D=$T/set-random
+rm -rf "$D"; mkdir -p "$D"; echo mine >"$D/notes.txt"
+"$RVMESS" parse "$T/setA.log" -o "$D" -q >/dev/null 2>&1
+mixed=0 nA=0 nB=0 kills=0
+for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6 0.7 0.8 1.0 1.2; do
+	"$RVMESS" parse "$T/setB.log" -o "$D" -q >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null && kills=$((kills + 1))
+	wait "$pid" 2>/dev/null
+	sum_tree "$D" >"$T/sum-now"
+	if cmp -s "$T/sum-now" "$T/sumA"; then nA=$((nA + 1))
+	elif cmp -s "$T/sum-now" "$T/sumB"; then nB=$((nB + 1))
+	else mixed=$((mixed + 1)); cp "$T/sum-now" "$T/sum-mixed"; fi
+	# back to the old set for the next kill (that run cleans what the killed one left)
+	"$RVMESS" parse "$T/setA.log" -o "$D" -q >/dev/null 2>&1
+done
+if [ $mixed = 0 ] && [ $kills -ge 10 ] && [ -z "$(leftovers "$D")" ] && cmp -s <(sum_tree "$D") "$T/sumA"; then
+	pass "set-kill-random ($kills kills: old set $nA, new set $nB, mixed 0)"
+else fail set-kill-random "$kills kills: $mixed left a mixed set ($(diff "$T/sum-mixed" "$T/sumA" 2>/dev/null | grep -c '^>') files not the old), leftovers: $(leftovers "$D")"; fi
+# an older rvmess's temporaries are removed by the next run; a user's look-alike is not
+D=$T/set-temps
+mkdir -p "$D/bwlat"
+echo x >"$D/.records.csv.tmp.AbC123"; echo x >"$D/bwlat/.bwlat_50.txt.tmp.Zz9aBc"; echo mine >"$D/.mine.tmp.AbC123"
+"$RVMESS" parse "$T/setA.log" -o "$D" -q >/dev/null 2>&1; rc=$?
+if [ $rc = 0 ] && [ ! -e "$D/.records.csv.tmp.AbC123" ] && [ ! -e "$D/bwlat/.bwlat_50.txt.tmp.Zz9aBc" ] &&
+	[ "$(cat "$D/.mine.tmp.AbC123")" = mine ]; then pass set-old-temporaries-removed
+else fail set-old-temporaries-removed "exit $rc; left: $(ls -a "$D" "$D/bwlat" | grep tmp | tr '\n' ' ')"; fi
+# the working directory itself: no swap (a shell there would be left in a removed folder), files one by one
+D=$T/set-cwd
+mkdir -p "$D"; echo mine >"$D/notes.txt"
+ino=$(stat -c %i "$D")
+(cd "$D" && "$RVMESS" parse "$T/setB.log" -o . -q >/dev/null 2>&1 && "$RVMESS" parse "$T/setA.log" -o . -q >/dev/null 2>&1); rc=$?
+if [ $rc = 0 ] && [ "$(stat -c %i "$D")" = "$ino" ] && cmp -s <(sum_tree "$D") "$T/sumA" && [ -z "$(leftovers "$D")" ]; then
+	pass set-cwd-filewise
+else fail set-cwd-filewise "exit $rc, inode $(stat -c %i "$D") (was $ino), left: $(leftovers "$D")"; fi
+
+# ---- an input is never an output ------------------------------------------------------------
+D=$T/in1
+"$RVMESS" parse "$T/tiny.log" -o "$D" -q >/dev/null 2>&1
+cp "$T/tiny.log" "$D/summary.txt"
+"$RVMESS" parse "$D/summary.txt" -o "$D" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "summary.txt: is an input of this command" "$T/err.txt" && cmp -s "$D/summary.txt" "$T/tiny.log"; then
+	pass input-parse-log-named-like-output
+else fail input-parse-log-named-like-output "exit $rc: $(head -1 "$T/err.txt")"; fi
+mkdir -p "$T/in2"; cp "$SHIPPED/mess.csv" "$T/in2/mess.csv"
+"$RVMESS" curves "$T/in2/mess.csv" -o "$T/in2" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "mess.csv: is an input of this command" "$T/err.txt" && cmp -s "$T/in2/mess.csv" "$SHIPPED/mess.csv"; then
+	pass input-curves-csv
+else fail input-curves-csv "exit $rc: $(head -1 "$T/err.txt")"; fi
 
 finish

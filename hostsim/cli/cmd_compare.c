@@ -570,7 +570,17 @@ int cmd_compare(int argc, char **argv)
 		int bad;
 
 		svg_set_warning(w0 ? w0 : w1);
-		bad = outdir_open(&od, out, "compare") < 0 || !(f = outdir_create(&od, "compare.txt"));
+		bad = outdir_open(&od, out, "compare") < 0;
+		for (int w = 0; w < 2 && !bad; w++) { /* what it read is never replaced */
+			static const char *const in[] = { "summary.txt", "cache_levels.csv", "chase.csv", "lat.csv",
+							  "mess.csv" };
+			char p[4096];
+
+			for (size_t k = 0; k < sizeof(in) / sizeof(in[0]); k++)
+				if (path_join(p, sizeof(p), dirs[w], in[k]))
+					outdir_input(&od, p);
+		}
+		bad = bad || !(f = outdir_create(&od, "compare.txt"));
 		if (f) {
 			cmp_report(f, &r[0], &r[1]);
 			bad = outdir_close(&od, f) != 0 || cmp_write_svg(&r[0], &r[1], &od, "compare.svg") < 0;

@@ -90,7 +90,7 @@ int cmd_curves(int argc, char **argv)
 		struct outdir od;
 		FILE *o = NULL;
 		int bad = outdir_open(&od, dir, "curves") < 0 ||
-		          !(o = outdir_create(&od, "mess.csv")) || mess_write_csv(&f, o) < 0 ||
+		          (outdir_input(&od, csv), !(o = outdir_create(&od, "mess.csv"))) || mess_write_csv(&f, o) < 0 ||
 		          outdir_close(&od, o) < 0 ||
 		          mess_write_svg(&f, NULL, &od, "mess.svg", csv, peak, unl) < 0 ||
 		          mess_write_svg_by_read(&f, &od, "mess_read.svg", csv, peak, unl) < 0 ||
