@@ -18,7 +18,7 @@
 #               old set or the new one, never a mix, a user's file is kept
 #               (and one that appeared during the commit), the next run
 #               leaves nothing behind; in the working directory, file by file
-#   input-*     an input is never an output (parse, curves)
+#   input-*     an input is never an output (capture, parse, curves)
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
@@ -230,6 +230,24 @@ else fail set-cwd-filewise "exit $rc, inode $(stat -c %i "$D") (was $ino), left:
 # ---- an input is never an output ------------------------------------------------------------
 D=$T/in1
 "$RVMESS" parse "$T/tiny.log" -o "$D" -q >/dev/null 2>&1
+cp "$D/records.csv" "$T/records.before"
+"$RVMESS" capture - -o "$D/records.csv" <"$T/tiny.log" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "records.csv is a name the parse writes into" "$T/err.txt" && cmp -s "$D/records.csv" "$T/records.before"; then
+	pass input-capture-log-is-output
+else fail input-capture-log-is-output "exit $rc: $(head -1 "$T/err.txt")"; fi
+cp "$T/tiny.log" "$T/self.log"
+"$RVMESS" capture - -o "$T/self.log" <"$T/self.log" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "is the input itself" "$T/err.txt" && cmp -s "$T/self.log" "$T/tiny.log"; then
+	pass input-capture-log-is-stdin
+else fail input-capture-log-is-stdin "exit $rc: $(head -1 "$T/err.txt")"; fi
+mkfifo "$T/fifo.log"; ln -s "$T/victim0" "$T/link.log"; echo precious >"$T/victim0"
+bad=""
+for L in fifo.log link.log; do
+	timeout 20 "$RVMESS" capture - -o "$T/$L" <"$T/tiny.log" >/dev/null 2>"$T/err.txt"; rc=$?
+	[ $rc = 2 ] && grep -q "capture writes a regular file" "$T/err.txt" || bad="$bad $L: exit $rc $(head -1 "$T/err.txt")"
+done
+if [ -z "$bad" ] && [ "$(cat "$T/victim0")" = precious ]; then pass input-capture-log-not-regular
+else fail input-capture-log-not-regular "$bad"; fi
 cp "$T/tiny.log" "$D/summary.txt"
 "$RVMESS" parse "$D/summary.txt" -o "$D" >/dev/null 2>"$T/err.txt"; rc=$?
 if [ $rc = 2 ] && grep -q "summary.txt: is an input of this command" "$T/err.txt" && cmp -s "$D/summary.txt" "$T/tiny.log"; then
@@ -240,5 +258,19 @@ mkdir -p "$T/in2"; cp "$SHIPPED/mess.csv" "$T/in2/mess.csv"
 if [ $rc = 2 ] && grep -q "mess.csv: is an input of this command" "$T/err.txt" && cmp -s "$T/in2/mess.csv" "$SHIPPED/mess.csv"; then
 	pass input-curves-csv
 else fail input-curves-csv "exit $rc: $(head -1 "$T/err.txt")"; fi
+# capture stopped by a signal: the log holds what arrived, the parse runs
+mkfifo "$T/console2"
+{ rec 0 hdr 0 proto=1 platform=virt; rec 1 chase 0 size=4096 lines=64 rep=0 loads=100 cycles=400 ticks=4 ns=400 cpl=4.000 nspl=4.000; } >"$T/noend.log"
+(cat "$T/noend.log"; sleep 60) >"$T/console2" &
+wpid=$!
+mkdir -p "$T/cap2"
+"$RVMESS" capture "$T/console2" -o "$T/cap2/console.log" -q >"$T/out.txt" 2>"$T/err.txt" &
+cpid=$!
+sleep 1; kill -TERM "$cpid"; wait "$cpid"; rc=$?
+kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
+if [ $rc = 1 ] && grep -q "stopped by signal 15" "$T/err.txt" && cmp -s "$T/cap2/console.log" "$T/noend.log" &&
+	grep -q 'complete=no' "$T/out.txt" && [ -z "$(ls -a "$T/cap2" | grep capture)" ]; then pass input-capture-signal-keeps-log
+else fail input-capture-signal-keeps-log "exit $rc: $(grep capture: "$T/err.txt" | tail -1)"; fi
+
 
 finish
