@@ -19,6 +19,16 @@
 #               (and one that appeared during the commit), the next run
 #               leaves nothing behind; in the working directory, file by file
 #   input-*     an input is never an output (capture, parse, curves)
+#   link-*      no command writes through a link: merge, plan, the runner
+#   merge-*     merge is clean only over a whole set of the plan's own logs:
+#               a bad CRC, no end record, two runs, a missing log, another
+#               plan's, job's or configuration's log, another seed: exit 1,
+#               an unclean summary, the job named, and --todo lists it;
+#               a configuration named .. is refused; a full disk changes
+#               nothing and says so; killed at random moments, OUT holds the
+#               old merged set or the new one
+#   runner-*    the runner fails when merge --todo fails (corrupt manifest,
+#               no base.elf, a crashing rvmess), never "nothing to run"
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
@@ -272,5 +282,160 @@ if [ $rc = 1 ] && grep -q "stopped by signal 15" "$T/err.txt" && cmp -s "$T/cap2
 	grep -q 'complete=no' "$T/out.txt" && [ -z "$(ls -a "$T/cap2" | grep capture)" ]; then pass input-capture-signal-keeps-log
 else fail input-capture-signal-keeps-log "exit $rc: $(grep capture: "$T/err.txt" | tail -1)"; fi
 
+# ---- a small plan, run once: the merge and runner cases' fixture ------------------------------------
+cat >"$T/grid.cfg" <<'EOF'
+suites=chase,mess
+reps=1
+chase_size=64K
+chase_loads=1000
+chase_all_harts=0
+mess_chase_size=4M
+mess_gen_size=64K
+mess_window_loads=1000
+mess_mix=0,100
+mess_pause=0,1024
+EOF
+P=$T/plan
+if ! "$RVMESS" plan "$IMG" -o "$P" --file "$T/grid.cfg" --harts 2 --mem-size 64M >"$T/plan.out" 2>&1 ||
+	! "$P/run.sh" -j 2 --progress off >"$T/run.out" 2>&1 || ! "$RVMESS" merge "$P" -o "$T/m0" -q >"$T/m0.out" 2>&1 ||
+	! grep -q 'points=4 good=4 missing=0 failed=0 duplicated=0 unexpected=0' "$T/m0.out"; then
+	fail plan-fixture "the plan did not run and merge clean: $(tail -2 "$T/plan.out" "$T/run.out" "$T/m0.out" | tr '\n' '|')"
+	finish; exit $?
+fi
+pass plan-fixture
+dup_plan() { rm -rf "$2"; cp -a "$1" "$2"; }
+# MERGE-CASE NAME JOB WHAT: merge of $T/p-NAME is unclean: exit 1, result=unclean,
+# the merged summary unclean, job JOB named with WHAT, --todo lists exactly JOB
+merge_unclean() { # NAME JOBS WHAT
+	local name=$1 jobs=$2 what=$3 rc todo
+	"$RVMESS" merge "$T/p-$name" -o "$T/mo-$name" -q >"$T/mo.out" 2>"$T/mo.err"; rc=$?
+	todo=$("$RVMESS" merge "$T/p-$name" --todo | tr '\n' ' ')
+	if [ $rc = 1 ] && grep -q 'result=unclean$' "$T/mo.out" && grep -qx 'result: unclean' "$T/mo-$name/summary.txt" &&
+		grep -qx 'status: fail' "$T/mo-$name/summary.txt" && grep -q "job ${jobs%% *} (.*): .*$what" "$T/mo.err" &&
+		[ "$todo" = "$jobs " ]; then pass "merge-unclean-$name"
+	else fail "merge-unclean-$name" "exit $rc (want 1), todo '$todo' (want '$jobs '): $(grep -v '^rvmess parse' "$T/mo.err" | head -2 | tr '\n' '|') $(tail -1 "$T/mo.out")"; fi
+}
+dup_plan "$P" "$T/p-bad-crc"
+sed -i '/ mess h=/s/nspl=/nspl=9/' "$T/p-bad-crc/logs/2.log"
+merge_unclean bad-crc 2 "incomplete log (records missing)"
+dup_plan "$P" "$T/p-no-end"
+sed -i '/ end h=/d' "$T/p-no-end/logs/3.log"
+merge_unclean no-end 3 "no end record"
+dup_plan "$P" "$T/p-two-runs"
+tail -n +2 "$P/logs/1.log" >>"$T/p-two-runs/logs/1.log"
+merge_unclean two-runs 1 "two runs in one log"
+dup_plan "$P" "$T/p-no-chase-log"
+rm "$T/p-no-chase-log/logs/0.log"
+merge_unclean no-chase-log 0 "no log"
+# another plan: the same grid with another seed and another chase size
+Q=$T/qplan
+"$RVMESS" plan "$IMG" -o "$Q" --file "$T/grid.cfg" seed=2 mess_chase_size=8M --harts 2 --mem-size 64M >/dev/null 2>&1 &&
+	"$Q/run.sh" --task 2 >/dev/null 2>&1
+dup_plan "$P" "$T/p-other-plan"
+cp "$Q/logs/2.log" "$T/p-other-plan/logs/2.log"
+merge_unclean other-plan 2 "refused: another plan's log"
+if ! awk -F, 'NR > 1 && $2 == 0 && $3 == 1024' "$T/mo-other-plan/mess_raw.csv" | grep -q .; then pass merge-foreign-point-left-out
+else fail merge-foreign-point-left-out "mess_raw.csv holds the other plan's point mix=0 pause=1024"; fi
+dup_plan "$P" "$T/p-forged"
+{ head -1 "$P/logs/2.log"; tail -n +2 "$Q/logs/2.log"; } >"$T/p-forged/logs/2.log"
+merge_unclean forged 2 "refused: its cfg record (line 3) is not the job's image's configuration: seed is 2, the plan's 1"
+dup_plan "$P" "$T/p-other-job"
+cp "$P/logs/1.log" "$T/p-other-job/logs/2.log"
+merge_unclean other-job 2 "refused: another job's log"
+dup_plan "$P" "$T/p-other-options"
+sed -i 's/^config\tc0\t$/config\tc0\t--mem-model fixed/' "$T/p-other-options/manifest.tsv"
+"$RVMESS" merge "$T/p-other-options" -o "$T/mo-other-options" -q >"$T/mo.out" 2>"$T/mo.err"; rc=$?
+todo=$("$RVMESS" merge "$T/p-other-options" --todo | tr '\n' ' ')
+if [ $rc = 2 ] && [ "$(grep -c 'refused: run with other options' "$T/mo.err")" = 5 ] && [ "$todo" = "0 1 2 3 4 " ]; then
+	pass merge-refused-other-options
+else fail merge-refused-other-options "exit $rc (want 2: nothing to merge), todo '$todo': $(head -2 "$T/mo.err" | tr '\n' '|')"; fi
+# a configuration named ..: refused; nothing written beside OUT
+dup_plan "$P" "$T/p-dotdot"
+sed -i 's/^config\tc0\t$/config\t..\t/; s/^\(job\t[0-9]*\t\)c0/\1../' "$T/p-dotdot/manifest.tsv"
+mkdir -p "$T/dd/out"; before=$(ls -a "$T/dd" | tr '\n' ' ')
+"$RVMESS" merge "$T/p-dotdot" -o "$T/dd/out" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "configuration name '..'" "$T/err.txt" && [ "$(ls -a "$T/dd" | tr '\n' ' ')" = "$before" ] &&
+	[ -z "$(ls -A "$T/dd/out")" ]; then pass merge-config-dotdot-refused
+else fail merge-config-dotdot-refused "exit $rc: $(head -1 "$T/err.txt"); beside OUT: $(ls -a "$T/dd" | tr '\n' ' ')"; fi
+"$RVMESS" plan "$IMG" -o "$T/pdd" --file "$T/grid.cfg" --sim ..="--mem-model fixed" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc != 0 ] && grep -q "a configuration name is 1..31 of .*not . or .." "$T/err.txt" && [ ! -e "$T/pdd/manifest.tsv" ]; then
+	pass plan-config-dotdot-refused
+else fail plan-config-dotdot-refused "exit $rc: $(head -1 "$T/err.txt")"; fi
+# a full disk (a file size limit: EFBIG, as ENOSPC): named, nothing changed, nothing left
+cp -a "$T/m0" "$T/m-full"
+echo mine >"$T/m-full/notes.txt"
+sum_tree "$T/m-full" >"$T/sum-full"
+(trap '' XFSZ; ulimit -f 1; exec "$RVMESS" merge "$P" -o "$T/m-full" -q) >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "^rvmess merge: $T/m-full/.*: File too large" "$T/err.txt" &&
+	grep -q "^rvmess merge: nothing in $T/m-full was changed" "$T/err.txt" && ! grep -q "nothing to merge" "$T/err.txt" &&
+	cmp -s <(sum_tree "$T/m-full") "$T/sum-full" && [ -z "$(leftovers "$T/m-full")" ]; then pass merge-full-disk
+else fail merge-full-disk "exit $rc: $(head -3 "$T/err.txt" | tr '\n' '|') left: $(leftovers "$T/m-full")"; fi
+# merge killed at random moments: the old merged set or the new one
+cp -a "$T/mo-bad-crc" "$T/m-kill"
+sum_tree "$T/m-kill" >"$T/sum-mA"
+"$RVMESS" merge "$P" -o "$T/m-ref" -q >/dev/null 2>&1
+sum_tree "$T/m-ref" >"$T/sum-mB"
+mixed=0 kills=0
+for delay in 0.01 0.02 0.04 0.06 0.08 0.1 0.12 0.15 0.2 0.3; do
+	"$RVMESS" merge "$P" -o "$T/m-kill" -q >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null && kills=$((kills + 1))
+	wait "$pid" 2>/dev/null
+	sum_tree "$T/m-kill" >"$T/sum-now"
+	cmp -s "$T/sum-now" "$T/sum-mA" || cmp -s "$T/sum-now" "$T/sum-mB" || mixed=$((mixed + 1))
+	rm -rf "$T/m-kill"; cp -a "$T/mo-bad-crc" "$T/m-kill"
+done
+if [ $mixed = 0 ]; then pass "merge-kill-random ($kills kills, mixed 0)"
+else fail merge-kill-random "$mixed of $kills kills left a mixed set"; fi
+
+# ---- never through a link -----------------------------------------------------------------------
+printf 'precious\n' >"$T/victim"
+cp -a "$T/m0" "$T/m-link"
+rm "$T/m-link/merged.log"; ln -s "$T/victim" "$T/m-link/merged.log"
+"$RVMESS" merge "$P" -o "$T/m-link" -q >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc = 2 ] && grep -q "m-link/merged.log: is a symbolic link" "$T/err.txt" && [ "$(cat "$T/victim")" = precious ] &&
+	[ -L "$T/m-link/merged.log" ]; then pass link-merge-output
+else fail link-merge-output "exit $rc: $(head -1 "$T/err.txt")"; fi
+cp -a "$T/m0" "$T/m-link2"
+ln -s "$T/victim" "$T/m-link2/.merged.log.tmp" # where an older merge wrote through
+"$RVMESS" merge "$P" -o "$T/m-link2" -q >/dev/null 2>&1; rc=$?
+if [ $rc = 0 ] && [ "$(cat "$T/victim")" = precious ] && [ -L "$T/m-link2/.merged.log.tmp" ]; then pass link-merge-old-temp
+else fail link-merge-old-temp "exit $rc, victim: $(head -c 40 "$T/victim")"; fi
+mkdir -p "$T/plink"; ln -s "$T/victim" "$T/plink/run.sh"
+"$RVMESS" plan "$IMG" -o "$T/plink" --file "$T/grid.cfg" >/dev/null 2>"$T/err.txt"; rc=$?
+if [ $rc != 0 ] && grep -q "plink/run.sh: is a symbolic link" "$T/err.txt" && [ "$(cat "$T/victim")" = precious ] &&
+	[ ! -e "$T/plink/manifest.tsv" ]; then pass link-plan-file
+else fail link-plan-file "exit $rc: $(head -1 "$T/err.txt")"; fi
+dup_plan "$P" "$T/p-runlink"
+rm "$T/p-runlink/logs/3.log"; ln -s "$T/victim" "$T/p-runlink/logs/3.log"
+ln -sf "$T/victim" "$T/p-runlink/logs/3.err"
+"$T/p-runlink/run.sh" -j 1 --progress off >"$T/run.out" 2>&1; rc=$?
+if [ $rc = 0 ] && [ "$(cat "$T/victim")" = precious ] && [ ! -L "$T/p-runlink/logs/3.log" ] &&
+	grep -aq ' end h=' "$T/p-runlink/logs/3.log"; then pass link-runner-job-log
+else fail link-runner-job-log "exit $rc, victim: $(head -c 40 "$T/victim"): $(tail -1 "$T/run.out")"; fi
+dup_plan "$P" "$T/p-logsdir"
+mv "$T/p-logsdir/logs" "$T/elsewhere"; ln -s "$T/elsewhere" "$T/p-logsdir/logs"; rm "$T/elsewhere/1.log"
+"$T/p-logsdir/run.sh" -j 1 --progress off >"$T/run.out" 2>&1; rc=$?
+if [ $rc != 0 ] && grep -q "logs is not a folder (a link is refused" "$T/run.out" && [ ! -e "$T/elsewhere/1.log" ]; then
+	pass link-runner-logs-folder
+else fail link-runner-logs-folder "exit $rc: $(tail -1 "$T/run.out")"; fi
+
+# ---- the runner fails when merge --todo fails ---------------------------------------------------
+runner_fails() { # NAME PLAN [ENV...]: no log is run, exit 2, says why, never "nothing to run"
+	local name=$1 plan=$2 rc
+	shift 2
+	env "$@" "$plan/run.sh" -j 1 --progress off >"$T/run.out" 2>&1; rc=$?
+	if [ $rc = 2 ] && grep -q "merge .* --todo failed" "$T/run.out" && ! grep -q "nothing to run" "$T/run.out"; then
+		pass "runner-fails-$name"
+	else fail "runner-fails-$name" "exit $rc (want 2): $(tail -2 "$T/run.out" | tr '\n' '|')"; fi
+}
+dup_plan "$P" "$T/p-badman"; rm "$T/p-badman"/logs/*
+printf 'job\tx\n' >>"$T/p-badman/manifest.tsv"
+runner_fails corrupt-manifest "$T/p-badman"
+dup_plan "$P" "$T/p-nobase"; rm "$T/p-nobase/base.elf"
+runner_fails no-base-image "$T/p-nobase"
+dup_plan "$P" "$T/p-crash"
+runner_fails crashing-rvmess "$T/p-crash" RVMESS=/bin/false
 
 finish

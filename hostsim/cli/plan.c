@@ -24,6 +24,7 @@ void plan_free(struct plan *p)
 	free(p->command);
 	free(p->image);
 	free(p->rvmess);
+	free(p->id);
 	for (size_t i = 0; i < p->nconfigs; i++)
 		free(p->configs[i].sim);
 	free(p->configs);
@@ -336,6 +337,10 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 			set_str(&r, &p->image, f[0], f, nf);
 		} else if (strcmp(f[0], "rvmess") == 0) {
 			set_str(&r, &p->rvmess, f[0], f, nf);
+		} else if (strcmp(f[0], "id") == 0) {
+			set_str(&r, &p->id, f[0], f, nf);
+			if (p->id && (strlen(p->id) != 32 || strspn(p->id, "0123456789abcdef") != 32))
+				problem(&r, "id '" TOKF "' is not 32 lowercase hex digits", TOKA(p->id));
 		} else if (strcmp(f[0], "reps") == 0) {
 			set_num(&r, &v, &seen_reps, f[0], f, nf, 1, 100);
 			p->reps = (unsigned)v;
@@ -465,6 +470,8 @@ int plan_write(const struct plan *p, FILE *o)
 		fprintf(o, "image\t%s\n", p->image);
 	if (p->rvmess)
 		fprintf(o, "rvmess\t%s\n", p->rvmess);
+	if (p->id)
+		fprintf(o, "id\t%s\n", p->id);
 	fprintf(o, "reps\t%u\ntime\t%llu\nmem\t%llu\n", p->reps, (unsigned long long)p->time_s,
 		(unsigned long long)p->mem_mb);
 	if (p->ncand) {

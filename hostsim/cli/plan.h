@@ -43,6 +43,8 @@ struct plan {
 	char *command;           /* shell command; $IMAGE = the job's image, $SIM = its options */
 	char *image;             /* the image the plan was made from */
 	char *rvmess;            /* the rvmess that made it (the runner's --todo) */
+	char *id;                /* the plan's own id (32 hex digits; NULL in an older
+	                          * manifest): the runner writes it into every job log */
 	unsigned reps;           /* the image's reps: records per point */
 	uint64_t time_s;         /* a job's time limit (Slurm --time) */
 	uint64_t mem_mb;         /* a job's memory (Slurm --mem) */
