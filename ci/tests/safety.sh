@@ -23,6 +23,7 @@
 #   merge-*     merge is clean only over a whole set of the plan's own logs:
 #               a bad CRC, no end record, two runs, a missing log, another
 #               plan's, job's or configuration's log, another seed: exit 1,
+#               (a plan from before ids keeps its logs by their cfg record)
 #               an unclean summary, the job named, and --todo lists it;
 #               a configuration named .. is refused; a full disk changes
 #               nothing and says so; killed at random moments, OUT holds the
@@ -199,12 +200,16 @@ for point in staged linked swapped; do
 		pass "set-kill-$point (set $want after the kill; left: ${left% })"
 	else fail "set-kill-$point" "exit $rc (want 137), set after the kill: $(cmp -s "$T/sum-now" "$T/sumA" && echo A || { cmp -s "$T/sum-now" "$T/sumB" && echo B || echo mixed; }) (want $want); next run exit $rc2, left: $(leftovers "$D"); late file: $late"; fi
 done
-# killed at random moments of the whole run
+# killed at moments spread over a whole run (fractions of one run's time here)
 D=$T/set-random
 rm -rf "$D"; mkdir -p "$D"; echo mine >"$D/notes.txt"
 "$RVMESS" parse "$T/setA.log" -o "$D" -q >/dev/null 2>&1
+ms() { date +%s%3N; }
+t0=$(ms); "$RVMESS" parse "$T/setB.log" -o "$D" -q >/dev/null 2>&1; took=$(( $(ms) - t0 ))
+"$RVMESS" parse "$T/setA.log" -o "$D" -q >/dev/null 2>&1
 mixed=0 nA=0 nB=0 kills=0
-for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6 0.7 0.8 1.0 1.2; do
+for pct in 3 8 15 25 35 45 55 65 75 85 92 97; do
+	delay=$(awk -v t="$took" -v p="$pct" 'BEGIN { printf "%.3f", t * p / 100000 }')
 	"$RVMESS" parse "$T/setB.log" -o "$D" -q >/dev/null 2>&1 &
 	pid=$!
 	sleep "$delay"
@@ -217,8 +222,8 @@ for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6 0.7 0.8 1.0 1.2; do
 	# back to the old set for the next kill (that run cleans what the killed one left)
 	"$RVMESS" parse "$T/setA.log" -o "$D" -q >/dev/null 2>&1
 done
-if [ $mixed = 0 ] && [ $kills -ge 10 ] && [ -z "$(leftovers "$D")" ] && cmp -s <(sum_tree "$D") "$T/sumA"; then
-	pass "set-kill-random ($kills kills: old set $nA, new set $nB, mixed 0)"
+if [ $mixed = 0 ] && [ $kills -ge 6 ] && [ -z "$(leftovers "$D")" ] && cmp -s <(sum_tree "$D") "$T/sumA"; then
+	pass "set-kill-random ($kills kills over a ${took} ms run: old set $nA, new set $nB, mixed 0)"
 else fail set-kill-random "$kills kills: $mixed left a mixed set ($(diff "$T/sum-mixed" "$T/sumA" 2>/dev/null | grep -c '^>') files not the old), leftovers: $(leftovers "$D")"; fi
 # an older rvmess's temporaries are removed by the next run; a user's look-alike is not
 D=$T/set-temps
@@ -349,6 +354,15 @@ todo=$("$RVMESS" merge "$T/p-other-options" --todo | tr '\n' ' ')
 if [ $rc = 2 ] && [ "$(grep -c 'refused: run with other options' "$T/mo.err")" = 5 ] && [ "$todo" = "0 1 2 3 4 " ]; then
 	pass merge-refused-other-options
 else fail merge-refused-other-options "exit $rc (want 2: nothing to merge), todo '$todo': $(head -2 "$T/mo.err" | tr '\n' '|')"; fi
+# a plan from before ids: its logs (no runner line) are kept by their cfg record; another seed's is not
+dup_plan "$P" "$T/p-legacy"
+sed -i '/^id	/d' "$T/p-legacy/manifest.tsv"
+for f in "$T/p-legacy"/logs/*.log; do tail -n +2 "$f" >"$f.x" && mv "$f.x" "$f"; done
+"$RVMESS" merge "$T/p-legacy" -o "$T/mo-legacy" -q >"$T/mo.out" 2>"$T/mo.err"; rc=$?
+tail -n +2 "$Q/logs/2.log" >"$T/p-legacy/logs/2.log"
+todo=$("$RVMESS" merge "$T/p-legacy" --todo | tr '\n' ' ')
+if [ $rc = 0 ] && grep -q 'result=clean$' "$T/mo.out" && [ "$todo" = "2 " ]; then pass merge-legacy-plan-logs
+else fail merge-legacy-plan-logs "exit $rc: $(head -2 "$T/mo.err" | tr '\n' '|'), todo with another seed's log '$todo' (want '2 ')"; fi
 # a configuration named ..: refused; nothing written beside OUT
 dup_plan "$P" "$T/p-dotdot"
 sed -i 's/^config\tc0\t$/config\t..\t/; s/^\(job\t[0-9]*\t\)c0/\1../' "$T/p-dotdot/manifest.tsv"
@@ -370,13 +384,15 @@ if [ $rc = 2 ] && grep -q "^rvmess merge: $T/m-full/.*: File too large" "$T/err.
 	grep -q "^rvmess merge: nothing in $T/m-full was changed" "$T/err.txt" && ! grep -q "nothing to merge" "$T/err.txt" &&
 	cmp -s <(sum_tree "$T/m-full") "$T/sum-full" && [ -z "$(leftovers "$T/m-full")" ]; then pass merge-full-disk
 else fail merge-full-disk "exit $rc: $(head -3 "$T/err.txt" | tr '\n' '|') left: $(leftovers "$T/m-full")"; fi
-# merge killed at random moments: the old merged set or the new one
+# merge killed at moments spread over a whole merge: the old merged set or the new one
 cp -a "$T/mo-bad-crc" "$T/m-kill"
 sum_tree "$T/m-kill" >"$T/sum-mA"
-"$RVMESS" merge "$P" -o "$T/m-ref" -q >/dev/null 2>&1
-sum_tree "$T/m-ref" >"$T/sum-mB"
+t0=$(ms); "$RVMESS" merge "$P" -o "$T/m-kill" -q >/dev/null 2>&1; took=$(( $(ms) - t0 ))
+sum_tree "$T/m-kill" >"$T/sum-mB" # (the new set, merged into the same folder: its summary names it)
+rm -rf "$T/m-kill"; cp -a "$T/mo-bad-crc" "$T/m-kill"
 mixed=0 kills=0
-for delay in 0.01 0.02 0.04 0.06 0.08 0.1 0.12 0.15 0.2 0.3; do
+for pct in 2 5 10 15 20 25 30 35 40 45 50 55 60 65 70 75 80 85 90 95; do
+	delay=$(awk -v t="$took" -v p="$pct" 'BEGIN { printf "%.3f", t * p / 100000 }')
 	"$RVMESS" merge "$P" -o "$T/m-kill" -q >/dev/null 2>&1 &
 	pid=$!
 	sleep "$delay"
@@ -386,7 +402,7 @@ for delay in 0.01 0.02 0.04 0.06 0.08 0.1 0.12 0.15 0.2 0.3; do
 	cmp -s "$T/sum-now" "$T/sum-mA" || cmp -s "$T/sum-now" "$T/sum-mB" || mixed=$((mixed + 1))
 	rm -rf "$T/m-kill"; cp -a "$T/mo-bad-crc" "$T/m-kill"
 done
-if [ $mixed = 0 ]; then pass "merge-kill-random ($kills kills, mixed 0)"
+if [ $mixed = 0 ] && [ $kills -ge 5 ]; then pass "merge-kill-random ($kills kills over a ${took} ms merge, mixed 0)"
 else fail merge-kill-random "$mixed of $kills kills left a mixed set"; fi
 
 # ---- never through a link -----------------------------------------------------------------------

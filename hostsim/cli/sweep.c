@@ -142,6 +142,8 @@ static char *refusal(const struct plan *p, const char *dir, size_t i, const char
 	char key[64], r[256], body[RVM_REC_MAX + 64];
 	size_t it = 0;
 
+	if (!line && !p->id)
+		goto cfg; /* a plan from before ids: its runner wrote no such line; the cfg record still */
 	if (!line)
 		return xstrdup_printf("the log does not start with the runner's \"rvmess-job:\" line: it cannot show "
 				      "it was run for this job (run it with %s/run.sh --task %zu)", dir, i);
@@ -164,6 +166,7 @@ static char *refusal(const struct plan *p, const char *dir, size_t i, const char
 	free(line);
 	if (why)
 		return why;
+cfg:
 	cfg = rvm_log_next(log, "cfg", &it);
 	if (!cfg)
 		return log->nrecs ? xstrdup_printf("no cfg record: the log cannot show its image's configuration") : NULL;
