@@ -636,6 +636,13 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 			         "non-positive latency, or a percentage outside 0..100)", lineno);
 			goto fail;
 		}
+		/* the group's read % as Mess 2 rounds it: an even integer (it is the
+		 * index of the group's bwlat file: 50 and 51 would share one) */
+		if (v[0] != floor(v[0]) || (long)v[0] % 2) {
+			snprintf(err, errlen, "%zu: column read_pct_rounded: '" TOKF "' is not an even percentage 0..100",
+			         lineno, TOKA(fld[idx[0]]));
+			goto fail;
+		}
 		if (v[1] > MESS_MAX_PAUSE || v[1] != floor(v[1])) {
 			snprintf(err, errlen, "%zu: column pause: '" TOKF "' is not an integer in 0..2^53",
 			         lineno, TOKA(fld[idx[1]]));
