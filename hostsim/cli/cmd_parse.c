@@ -183,6 +183,7 @@ int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const s
 	int clean;
 	struct lat_sets sets = { 0 };
 	struct cache_levels cl = { 0 };
+	struct cache_fdt cf;
 	size_t invalid = 0;
 	char files[1024] = "records.csv summary.txt summary.json";
 	char *mess_buf = NULL;
@@ -204,6 +205,7 @@ int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const s
 			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, r->line, r->text);
 	}
 	lat_collect(log, stderr, &sets, &invalid);
+	lat_hdr_cache_fdt(log, stderr, &cf, &invalid);
 	what = "records.csv";
 	if (write_records_csv(log, od) < 0)
 		goto io_error;
@@ -223,7 +225,7 @@ int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const s
 				strcat(files, " lat.xg");
 				break;
 			}
-		cache_levels_find(lat_levels_source(&sets), &o->po, &cl);
+		cache_levels_find(lat_levels_source(&sets), &o->po, &cf, &cl);
 		what = "cache_levels.txt / cache_levels.csv";
 		if (write_cache_levels(&cl, od) < 0)
 			goto io_error;
@@ -313,7 +315,7 @@ int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const s
 		fputs(mess_buf, out);
 	fclose(out);
 	fclose(err);
-	rep->status = lit.bugs || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
+	rep->status = lit.bugs || lit.visibility || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 	rep->clean = clean;
 	rc = 0;
 	goto done;

@@ -14,7 +14,10 @@
 #include "cli/util.h"
 #include "rvmess/cfgschema.h"
 #include "rvmess/crc32.h"
-#include "rvmess/rt.h"
+
+/* RVM_REC_MAX of firmware/include/rvmess/rt.h (which needs a platform.h):
+ * the longest record an image prints. */
+#define RVM_REC_MAX 1024
 
 static char *xstrdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *xstrdup_printf(const char *fmt, ...)
