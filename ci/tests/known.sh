@@ -18,6 +18,14 @@
 #   known-mess-md1        a 5 GB/s model: every curve saturates at 5 GB/s,
 #                         the loads' maximum latency = (MSHRs + 1) lines / 5 GB/s,
 #                         peak_gbps 5 (the controller's PEAK register)
+#   known-mess-reports    mess_metrics.txt and summary.json's mess block, figure
+#                         by figure, agree with each other and with what the
+#                         runs must give: 2 curves (0 and 100 % stores), one
+#                         point per pause, read shares 100 and 50-52 %, no
+#                         wave, peak_gbps null on fixed memory (PEAK reads
+#                         0) and 5 on md1, saturation only on md1, the
+#                         latency range = the curves' own; summary.txt's
+#                         record counts (mess points, prog, memctl)
 #   known-litmus-sc       every test's outcomes add up to litmus_iters, the
 #                         tests and skipped counts of the table for 2 harts,
 #                         no relaxed outcome under sc but the one the table
@@ -216,6 +224,75 @@ if run r4 "$CFGM mess_pause=0,16,64,128,256,512,1024,4096" "--harts 4 $SYS --mem
 		pass known-mess-md1
 	else fail known-mess-md1 "$(echo "$res" | head -3 | tr '\n' '|') $(grep -o '"peak_gbps": [^,]*' "$T/r4/summary.json")"; fi
 else fail known-mess-md1 "the run failed: $(cat "$T"/r4.*err | head -2 | tr '\n' '|')"; fi
+
+# mess_metrics.txt, summary.json and summary.txt of both Mess runs
+mess_reports() { # DIR NPAUSES PEAK(null|5)
+	python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+d, npause, peak = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+bad = []
+def eq(what, got, want):
+    if got != want:
+        bad.append("%s: %r, want %r" % (what, got, want))
+def r(x, n):  # a json figure as the text prints it
+    return None if x is None else "%.*f" % (n, x)
+j = json.load(open(d + "/summary.json"))["mess"]
+t = open(d + "/mess_metrics.txt").read().split("\n")
+head = {l[:24].strip(): l[24:].strip() for l in t[:4]}
+eq("unloaded", head.get("unloaded latency"), r(j["unloaded_latency_ns"], 1) + " ns")
+rows = [l.split() for l in t[6:] if l.strip()]
+curves = j["curves"]
+eq("curves", len(rows), len(curves))
+eq("curves in json", len(curves), 2)
+for c, row in zip(curves, rows):
+    k = "curve %s: " % c["store_pct"]
+    eq(k + "row", row, [str(c["store_pct"]), str(c["read_pct"]), r(c["saturated_bw_gbps"], 2) or "-",
+                        r(c["max_bw_gbps"], 2), r(c["max_latency_ns"], 1), "yes" if c["wave"] else "no"])
+    eq(k + "points", c["points"], npause)
+    eq(k + "wave", c["wave"], False)
+eq("store_pct", [c["store_pct"] for c in curves], [0, 100])
+if len(curves) == 2:
+    eq("read_pct of loads", curves[0]["read_pct"], 100)
+    if not 50 <= curves[1]["read_pct"] <= 52:
+        bad.append("read_pct of stores %r, want 50..52" % curves[1]["read_pct"])
+sat = [c["saturated_bw_gbps"] for c in curves if c["saturated_bw_gbps"] is not None]
+eq("saturated_curves", j["saturated_curves"], len(sat))
+eq("saturated_bw_min_gbps", j["saturated_bw_min_gbps"], min(sat) if sat else None)
+eq("saturated_bw_max_gbps", j["saturated_bw_max_gbps"], max(sat) if sat else None)
+if peak == "null":
+    eq("saturated curves on fixed memory", len(sat), 0)
+    eq("saturated line", head.get("saturated bandwidth"), "not reached (no curve reaches 2x unloaded latency)")
+else:
+    eq("saturated curves on md1", len(sat), 2)
+    pk = float(peak)
+    if sat:
+        eq("saturated line", head.get("saturated bandwidth"),
+           "%s (%.1f %%) .. %s GB/s (%.1f %%)  (%d of 2 curves reach 2x unloaded latency)" % (
+               r(min(sat), 2), 100 * min(sat) / pk, r(max(sat), 2), 100 * max(sat) / pk, len(sat)))
+eq("peak_gbps", j["peak_gbps"], None if peak == "null" else float(peak))
+lat = [c["max_latency_ns"] for c in curves]
+eq("max_latency_min_ns", j["max_latency_min_ns"], min(lat))
+eq("max_latency_max_ns", j["max_latency_max_ns"], max(lat))
+eq("maximum latency line", head.get("maximum latency"), "%s .. %s ns" % (r(min(lat), 1), r(max(lat), 1)))
+eq("wave_curves", j["wave_curves"], 0)
+eq("wave line", head.get("wave"), "0 of 2 curves")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+}
+# summary.txt of a Mess run: one mess record a point, the prog records of
+# that many steps, one memctl total
+mess_counts() { # DIR NPOINTS
+	local want
+	want="records_by_type: hdr=1 cfg=1 hart=4 mess=$2 memctl=1 prog=$(prog_count "$2") end=1"
+	grep -qx "$want" "$1/summary.txt" && grep -qx 'result: clean' "$1/summary.txt" ||
+		echo "$(grep '^records_by_type' "$1/summary.txt") (want '$want')"
+}
+if [ -f "$T/r3/summary.json" ] && [ -f "$T/r4/summary.json" ]; then
+	res=$({ mess_reports "$T/r3" 4 null; mess_reports "$T/r4" 8 5; mess_counts "$T/r3" 8; mess_counts "$T/r4" 16; } 2>&1 |
+		awk 'NF' | paste -sd'|')
+else res="a Mess run failed"; fi
+if [ -z "$res" ]; then pass known-mess-reports; else fail known-mess-reports "$(printf '%s' "$res" | head -c 600)"; fi
 
 # ---- litmus and integ under sc, 2 harts ---------------------------------------------------
 ITERS=100 ROUNDS=20 LINES=4 MSGS=100

@@ -3,7 +3,10 @@
 # equality (mtime >= mtimecmp, not one tick later); mtime advances one tick
 # per freq / timebase cycles (100 at 1 GHz and 10 MHz: over 1000 ticks
 # mcycle moves 100000 +- 100); a second hart's mtimecmp does not touch hart
-# 0's MTIP; msip reads back what was written, bit 0 only.
+# 0's MTIP; msip reads back what was written, bit 0 only; msip[h] raises
+# mip.MSIP of hart h alone (the image's wake-up): hart 0's own at once,
+# hart 1's seen by hart 1 (it polls its mip and answers through memory)
+# while hart 0's stays clear.
 # args: --harts 2
 #include "test.h"
 	.section .text.init
@@ -69,7 +72,40 @@ _start:
 	sw zero, 0(s1)
 	lw a1, 0(s1)
 	EXPECT 8, a1, 0
+	# msip[0] is hart 0's mip.MSIP (bit 3)
+	li a0, 1
+	sw a0, 0(s1)
+	csrr a1, mip
+	andi a1, a1, 8
+	EXPECT 9, a1, 8
+	sw zero, 0(s1)
+	csrr a1, mip
+	andi a1, a1, 8
+	EXPECT 10, a1, 0
+	# msip[1]: hart 1's MSIP, not hart 0's; hart 1 answers in `seen`
+	la s9, seen
+	sw a0, 4(s1)
+	csrr a1, mip
+	andi a1, a1, 8
+	EXPECT 11, a1, 0
+	li a2, 200000
+7:	lw a1, 0(s9)
+	bnez a1, 8f
+	addi a2, a2, -1
+	bnez a2, 7b
+	FAIL 12                    # hart 1 never saw its MSIP
+8:	sw zero, 4(s1)
 	PASS
 park:
-	wfi
-	j park
+	# hart 1: poll its own mip.MSIP (no interrupt taken: mie is 0)
+	la a3, seen
+1:	csrr a1, mip
+	andi a1, a1, 8
+	beqz a1, 1b
+	li a1, 1
+	sw a1, 0(a3)
+2:	wfi
+	j 2b
+	.data
+	.align 6
+seen:	.word 0
