@@ -184,7 +184,8 @@ local)
 adaptive)
 	while :; do
 		run_local || exit $?
-		out=$("$RVMESS" plan --refine "$PLAN") || { echo "sweep-run: rvmess plan --refine $PLAN failed" >&2; exit 1; }
+		out=$("$RVMESS" plan --refine "$PLAN"); rc=$?
+		[ "$rc" = 0 ] || die "rvmess plan --refine $PLAN failed (exit $rc): the plan is not finished"
 		echo "$out"
 		case "$out" in *" 0 new jobs"*) break ;; esac
 	done
@@ -218,7 +219,10 @@ EOF
 	w=()
 	[ "$wait" = 1 ] && w=(--wait)
 	echo "sweep-run: sbatch --array=$ids ${w[*]} $* $PLAN/slurm.sbatch"
-	sbatch --array="$ids" "${w[@]}" "$@" "$PLAN/slurm.sbatch" || { [ "$wait" = 1 ] || exit 1; }
+	# without --wait a failure is the submission's; with it, also a task's
+	# (then --todo below tells which jobs are left)
+	sbatch --array="$ids" "${w[@]}" "$@" "$PLAN/slurm.sbatch"; rc=$?
+	[ "$rc" = 0 ] || [ "$wait" = 1 ] || die "sbatch failed (exit $rc): nothing submitted"
 	if [ "$wait" = 1 ]; then
 		todo left
 		left=$(printf '%s' "$left" | paste -sd' ' -)

@@ -29,7 +29,8 @@
 #               nothing and says so; killed at random moments, OUT holds the
 #               old merged set or the new one
 #   runner-*    the runner fails when merge --todo fails (corrupt manifest,
-#               no base.elf, a crashing rvmess), never "nothing to run"
+#               no base.elf, a crashing rvmess), never "nothing to run", and
+#               when --adaptive's plan --refine fails, never "done"
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
@@ -453,5 +454,13 @@ dup_plan "$P" "$T/p-nobase"; rm "$T/p-nobase/base.elf"
 runner_fails no-base-image "$T/p-nobase"
 dup_plan "$P" "$T/p-crash"
 runner_fails crashing-rvmess "$T/p-crash" RVMESS=/bin/false
+# --adaptive: a refine that fails is the runner's failure too (exit 2), not "done"
+dup_plan "$P" "$T/p-refine"
+printf '#!/bin/sh\n[ "$1 $2" = "plan --refine" ] && { echo "refine broke" >&2; exit 3; }\nexec "%s" "$@"\n' \
+	"$RVMESS" >"$T/rvmess-norefine"
+chmod +x "$T/rvmess-norefine"
+RVMESS=$T/rvmess-norefine "$T/p-refine/run.sh" --adaptive -j 1 --progress off >"$T/run.out" 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q "plan --refine .* failed (exit 3)" "$T/run.out"; then pass runner-fails-refine
+else fail runner-fails-refine "exit $rc (want 2): $(tail -2 "$T/run.out" | tr '\n' '|')"; fi
 
 finish
