@@ -19,7 +19,8 @@
 #               (and one that appeared during the commit), the next run
 #               leaves nothing behind; in the working directory, file by file
 #   input-*     an input is never an output (capture, parse, curves)
-#   link-*      no command writes through a link: merge, plan, the runner
+#   link-*      no command writes through a link: merge, plan, the runner,
+#               rvmess sim profile -o (nor over the profile it reads)
 #   merge-*     merge is clean only over a whole set of the plan's own logs:
 #               a bad CRC, no end record, two runs, a missing log, another
 #               plan's, job's or configuration's log, another seed: exit 1,
@@ -141,6 +142,17 @@ timeout 20 "$RVMESS" parse /dev/zero -o "$T/zero" >/dev/null 2>"$T/err.txt"; rc=
 if [ $rc = 2 ] && grep -q "^rvmess parse: /dev/zero: a device, not a log file" "$T/err.txt" && [ ! -e "$T/zero" ]; then
 	pass parse-device
 else fail parse-device "exit $rc (124: still reading): $(head -1 "$T/err.txt")"; fi
+
+# ---- rvmess sim profile -o: never through a link, never its own profile ---------------------
+printf '# cycle requests MBps read_pct latency_ns\n1000 10 640.0 100 120.0\n2000 20 1280.0 50 150.0\n' >"$T/w.prof"
+echo precious >"$T/svg-victim"; ln -s "$T/svg-victim" "$T/prof.svg"
+"$RVMESS" sim profile "$SHIPPED" "$T/w.prof" -o "$T/prof.svg" >/dev/null 2>"$T/err.txt"; rc1=$?
+cp "$T/w.prof" "$T/w2.prof"
+"$RVMESS" sim profile "$SHIPPED" "$T/w2.prof" -o "$T/w2.prof" >/dev/null 2>"$T/err2.txt"; rc2=$?
+if [ $rc1 = 0 ] && [ "$(cat "$T/svg-victim")" = precious ] && [ ! -L "$T/prof.svg" ] && grep -q '<svg' "$T/prof.svg" &&
+	[ $rc2 = 2 ] && grep -q "is the profile it reads" "$T/err2.txt" && cmp -s "$T/w.prof" "$T/w2.prof"; then
+	pass link-sim-profile-svg
+else fail link-sim-profile-svg "link: exit $rc1, victim '$(head -c 20 "$T/svg-victim")'; -o = profile: exit $rc2 $(head -1 "$T/err2.txt")"; fi
 
 # ---- capture: the end record after a long line of noise -----------------------------------
 {
