@@ -53,6 +53,12 @@ long long fuzz_file_size(const char *path);
  * ascending job ids, one a line. */
 void fuzz_check_todo(const char *path, int rc);
 
+/* 1 when RVMESS_FUZZ_LOADER=1 (tools/fuzz.sh -l, make fuzz FUZZ_LOADER=1):
+ * the log, manifest and curves targets then stop after their loader stage
+ * (the readers in memory), without the commands and their files, so that a
+ * campaign reaches millions of inputs (docs/fuzzing.md). */
+int fuzz_loader_only(void);
+
 /* Report a broken property of the code under test and abort (a crash for
  * the fuzzer and the replay alike). */
 _Noreturn void fuzz_fail(const char *fmt, ...);

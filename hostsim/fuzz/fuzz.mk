@@ -84,8 +84,9 @@ unit-bins: $(FUZZ_REPLAY_BINS)
 fuzz-bins: $(FUZZ_BINS)
 fuzz-replay: $(FUZZ_REPLAY_BINS)
 
-# make fuzz [FUZZ_TIME=seconds per target] [FUZZ_TARGETS="log elf"] [FUZZ_ARGS=...]
+# make fuzz [FUZZ_TIME=seconds per target] [FUZZ_TARGETS="log elf"] [FUZZ_LOADER=1] [FUZZ_ARGS=...]
+FUZZ_LOADER ?= 0
 fuzz:
 	@tools/deps.sh --fuzz
 	@$(MAKE) --no-print-directory fuzz-bins fuzz-replay FUZZ_TARGETS="$(FUZZ_TARGETS)"
-	@BUILD=$(BUILD) tools/fuzz.sh -t $(FUZZ_TIME) $(FUZZ_TARGETS) -- $(FUZZ_ARGS)
+	@BUILD=$(BUILD) tools/fuzz.sh -t $(FUZZ_TIME) $(if $(filter 1,$(FUZZ_LOADER)),-l) $(FUZZ_TARGETS) -- $(FUZZ_ARGS)

@@ -8,7 +8,9 @@
  * checksum, so that a mutated field reaches the suite code rather than
  * stopping at "bad crc", and `rvmess parse LOG -o DIR --issued` runs on that
  * copy, writing every output (records.csv, per-suite CSVs, .xg files, cache
- * levels, plots, Mess curves, summary) into the scratch folder.
+ * levels, plots, Mess curves, summary) into the scratch folder.  The
+ * fixed copy goes through the in-memory reader too; with RVMESS_FUZZ_LOADER=1
+ * that is where the input ends (the loader alone, fuzz.h).
  */
 #include "fuzz/fuzz.h"
 
@@ -33,6 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(fixed, data, size);
 	fuzz_fix_crcs(fixed, size);
+	if (rvm_log_read_mem("fixed.log", fixed, size, NULL, &log) == 0)
+		rvm_log_free(&log);
+	if (fuzz_loader_only()) {
+		free(fixed);
+		return 0;
+	}
 	fuzz_write(fuzz_path(in, sizeof(in), "in.log"), fixed, size);
 	free(fixed);
 	fuzz_path(out, sizeof(out), "out");

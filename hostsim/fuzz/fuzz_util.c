@@ -71,6 +71,18 @@ const char *fuzz_scratch(void)
 	return scratch;
 }
 
+int fuzz_loader_only(void)
+{
+	static int v = -1;
+
+	if (v < 0) {
+		const char *e = getenv("RVMESS_FUZZ_LOADER");
+
+		v = e && !strcmp(e, "1");
+	}
+	return v;
+}
+
 char *fuzz_path(char *buf, size_t len, const char *name)
 {
 	if ((size_t)snprintf(buf, len, "%s/%s", fuzz_scratch(), name) >= len)
