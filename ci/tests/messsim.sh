@@ -18,6 +18,13 @@
 #                         read share at a pause holds that mix's point;
 #   bad-<case>            malformed families: rvmess sim and hostsim both exit
 #                         2 with FILE:LINE: reason;
+#   real-family-artefacts a family with what the smoothing of published
+#                         families leaves (negative bandwidths, a repeated
+#                         row, a row out of order: tools/mess-synth-family.sh)
+#                         loads, with one warning per file in rvmess sim
+#                         (listed by sim info) and hostsim;
+#   own-families-clean    the shipped family, and the bwlat/ rvmess curves
+#                         writes from its mess.csv, load without a warning;
 #   hostsim-mess-unloaded hostsim --mem-model mess on the shipped family: the
 #                         idle chase reads the family's latency at the
 #                         point's bandwidth (within 0.5 %);
@@ -123,14 +130,42 @@ bad() { # CASE WANT (the family is $TMP/bad)
 }
 rm -rf "$TMP/bad"; mkdir "$TMP/bad"; printf '1 100\n2 x9\n' >"$TMP/bad/bwlat_0.txt"; printf '1 100\n' >"$TMP/bad/bwlat_2.txt"
 bad nonnumeric "bad/bwlat_0.txt:2: 'x9' is not a number"
-printf '1 100\n\n-2 100\n' >"$TMP/bad/bwlat_0.txt"
-bad negative "bad/bwlat_0.txt:3: negative bandwidth"
+printf '\n-2 100\n-1 101\n' >"$TMP/bad/bwlat_0.txt"
+bad no-positive-row "bad/bwlat_0.txt:3: no row with a positive bandwidth"
+printf '1 100\n' >"$TMP/bad/bwlat_0.txt"
 rm "$TMP/bad/bwlat_0.txt"
 bad one-ratio "1 measured read ratio; a family needs at least two"
 rm -rf "$TMP/bad"; mkdir "$TMP/bad"; echo "read_pct_rounded,bandwidth_mean,latency_mean" >"$TMP/bad/mess.csv"
 bad header-only "bad/mess.csv:1: no data rows (header only)"
 rm -rf "$TMP/bad"; mkdir "$TMP/bad"
 bad empty-dir "bad: no bwlat_<R>.txt files"
+
+# ---- a family as the Mess project publishes them ---------------------------------
+# tools/mess-synth-family.sh writes the artefacts of their smoothing into
+# each of its 51 files (two rows of negative bandwidth, a row repeated, one
+# out of order on the steep part): rvmess sim and hostsim load it, each
+# with one warning per file naming FILE:LINE and the four rows, and
+# `rvmess sim info` lists them
+tools/mess-synth-family.sh -o "$TMP/syn" --peak 115 --unloaded 92 >/dev/null
+"$RVMESS" sim info "$TMP/syn" >"$TMP/syn.out" 2>"$TMP/syn.err"; rc=$?
+"$HOSTSIM" --mem-model mess --mess-curves "$TMP/syn" --max-insns 1000 "$BUILD/images/virt.elf" >/dev/null 2>"$TMP/synh.err"; rh=$?
+why=$(awk -v d="$TMP/syn" 'FILENAME ~ /syn\.err$/ { n1++; f[$4]++
+		if ($0 !~ /^rvmess sim: warning: .*\/bwlat_[0-9]+\.txt:[0-9]+: 4 rows adjusted \(smoothing artefacts\): line [0-9]+: bandwidth -[0-9.]+ MB\/s clamped to 0; line [0-9]+: bandwidth -[0-9.]+ MB\/s clamped to 0; line [0-9]+: the same as line [0-9]+, dropped; line [0-9]+: out of order/) { print "rvmess: " $0; exit } }
+	FILENAME ~ /synh\.err$/ && /warning/ { n2++ }
+	FILENAME ~ /syn\.out$/ && /^rows adjusted:$/ { listed = 1 } FILENAME ~ /syn\.out$/ && listed && /rows adjusted \(/ { n3++ }
+	END { for (k in f) if (f[k] > 1) { print k " warned twice"; exit }
+		if (n1 != 51 || n2 != 51 || n3 != 51) print "warnings: rvmess " n1 ", hostsim " n2 ", listed " n3 ", want 51 each" }' \
+	"$TMP/syn.err" "$TMP/synh.err" "$TMP/syn.out")
+if [ $rc = 0 ] && [ $rh = 124 ] && [ -z "$why" ]; then pass "real-family-artefacts (51 files, one warning each)"
+else fail real-family-artefacts "rvmess exit $rc, hostsim exit $rh (want 0, 124): ${why:-$(head -1 "$TMP/syn.err")}"; fi
+
+# rvmess's own families load without a warning: the shipped one, and the
+# bwlat/ that `rvmess curves` writes again from its mess.csv (the running
+# maxima of a saturated curve give equal rows, written once)
+"$RVMESS" curves "$SHIPPED/mess.csv" -o "$TMP/own" >/dev/null 2>&1; rc=$?
+w=$( { "$RVMESS" sim info "$SHIPPED" 2>&1 >/dev/null; "$RVMESS" sim info "$TMP/own" 2>&1 >/dev/null; } | head -1)
+if [ $rc = 0 ] && [ -z "$w" ] && [ -s "$TMP/own/bwlat/bwlat_100.txt" ]; then pass own-families-clean
+else fail own-families-clean "rvmess curves exit $rc: ${w:-no bwlat written}"; fi
 
 # ---- hostsim with the mess model ----------------------------------------------
 field() { # LOG MIX PAUSE KEY

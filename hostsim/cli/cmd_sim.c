@@ -123,6 +123,18 @@ static int parse(int argc, char **argv, struct args *a)
 	return 0;
 }
 
+/* The loader's warnings (rows it clamped or dropped), one line per file, on
+ * stderr. */
+static void print_warnings(const struct messsim_family *f)
+{
+	for (const char *w = f->warnings; w && *w;) {
+		const char *e = strchr(w, '\n');
+		int len = e ? (int)(e - w) : (int)strlen(w);
+		fprintf(stderr, "rvmess sim: warning: %.*s\n", len, w);
+		w += len + (e != NULL);
+	}
+}
+
 static struct messsim *open_sim(const struct args *a)
 {
 	char err[600];
@@ -450,11 +462,14 @@ int cmd_sim(int argc, char **argv)
 	if (!s)
 		return 2;
 	const struct messsim_family *f = messsim_family_of(s);
+	print_warnings(f);
 	if (!strcmp(what, "info")) {
 		char *d = malloc(1 << 16);
 		if (d) {
 			messsim_family_describe(f, d, 1 << 16);
 			printf("%s: %s, %u ratios read\n%s", a.family, f->format, f->measured, d);
+			if (f->warnings)
+				printf("rows adjusted:\n%s", f->warnings);
 			free(d);
 		}
 		rc = d ? 0 : 2;

@@ -57,6 +57,9 @@ struct messsim_family {
 	struct messsim_curve c[MESSSIM_NRATIOS];
 	char format[48];          /* what was read: "bwlat directory", "Mess 2 CSV", ... */
 	unsigned measured;        /* ratios read from the input */
+	char *warnings;           /* NULL, or one line per file whose rows were adjusted:
+	                             "FILE:LINE: N rows adjusted (smoothing artefacts):
+	                             line L: ...; ..." (messsim_family_load) */
 };
 
 /* How to read latencies: ns (curve_mhz 0), or cycles at curve_mhz MHz. */

@@ -283,6 +283,59 @@ static void folder(void **st)
 	messsim_family_free(&f);
 }
 
+/* What smoothing leaves in the families the Mess project publishes: a
+ * 100 %-reads file in their order (highest latency first) ending with the
+ * rows of a DDR5 server's unloaded end, -725.38 MB/s at 316.73 ns and
+ * -1589.28 at 316.60; a row repeated (line 3 = line 2); a row on the rising
+ * branch below the bandwidth a row of lower latency reached (line 5: 2500
+ * MB/s at 420 ns after 3000 at 400); the wave after the highest bandwidth
+ * (line 1: 3500 at 500 ns after 4000 at 450) is a curve's, kept.  Loaded:
+ * the negative rows clamped to 0, lines 3 and 5 dropped; in latency order
+ * (0, 316.60) (0, 316.73) (1451.78, 317.21) (3000, 400) (4000, 450) (3500,
+ * 500).  One warning for the file, naming its first adjusted line and each
+ * adjustment (clamps, repeats, then rows out of order). */
+static void bwlat_smoothing_artefacts(void **st)
+{
+	(void)st;
+	put("bwlat_100.txt", "3500 500\n"        /* 1: the wave */
+	                     "4000 450\n"        /* 2 */
+	                     "4000 450\n"        /* 3: the same as 2 */
+	                     "3000 400\n"        /* 4 */
+	                     "2500 420\n"        /* 5: below line 4's 3000 at a lower latency */
+	                     "1451.78 317.21\n"  /* 6 */
+	                     "-725.38 316.73\n"  /* 7: clamped */
+	                     "-1589.28 316.60\n" /* 8: clamped */);
+	put("bwlat_0.txt", "4000 450\n0 316.6\n");
+	struct messsim_family f;
+	load_ok(dir, 0, &f);
+	expect_curve(&f.c[50], 6, (int64_t[]){ 0, 0, 1451780, 3000000, 4000000, 3500000 },
+	             (int64_t[]){ 316600, 316730, 317210, 400000, 450000, 500000 });
+	assert_int_equal(f.c[50].imax, 4);
+	assert_non_null(f.warnings);
+	char want[512];
+	snprintf(want, sizeof want,
+	         "%s/bwlat_100.txt:3: 4 rows adjusted (smoothing artefacts): line 7: bandwidth -725.380 MB/s clamped to 0; "
+	         "line 8: bandwidth -1589.280 MB/s clamped to 0; line 3: the same as line 2, dropped; line 5: out of order "
+	         "(2500.000 MB/s, below line 4's 3000.000 at a lower latency), dropped\n",
+	         dir);
+	assert_string_equal(f.warnings, want);
+	/* the clean file of the same family says nothing */
+	assert_null(strstr(f.warnings, "bwlat_0.txt"));
+	messsim_family_free(&f);
+	/* over four adjustments in a file: the first four, then a count; a
+	 * CSV names each row's read % */
+	put("bwlat_100.txt", "-1 100\n-2 100.5\n-3 101\n-4 101.5\n-5 102\n-6 102.5\n1000 200\n");
+	load_ok(dir, 0, &f);
+	assert_non_null(strstr(f.warnings, "bwlat_100.txt:1: 6 rows adjusted"));
+	assert_non_null(strstr(f.warnings, "; and 2 more\n"));
+	messsim_family_free(&f);
+	put("m.csv", "read_pct_rounded,bandwidth_mean,latency_mean\n0,1,100\n100,2,200\n100,-0.001,150\n");
+	load_ok(at("m.csv"), 0, &f);
+	assert_non_null(strstr(f.warnings, "m.csv:4: 1 row adjusted (smoothing artefacts): line 4 (read 100 %): bandwidth -1.000 MB/s clamped to 0\n"));
+	expect_curve(&f.c[50], 2, (int64_t[]){ 0, 2000000 }, (int64_t[]){ 150000, 200000 });
+	messsim_family_free(&f);
+}
+
 /* Refusals, each with its file, line and reason. */
 static void refusals(void **st)
 {
@@ -296,7 +349,7 @@ static void refusals(void **st)
 	static const struct { const char *name, *text, *want; } bad[] = {
 		{ "single.csv", H "50,1,100\n50,2,110\n", "single.csv: one read ratio (50 %); a family needs at least two" },
 		{ "nonnum.csv", H "0,1,100\n100,x1,100\n", "nonnum.csv:3: 'x1' is not a number" },
-		{ "neg.csv", H "0,1,100\n\n100,-1,100\n", "neg.csv:4: negative bandwidth" },
+		{ "allneg.csv", H "0,1,100\n\n100,-1,100\n", "allneg.csv: read 100 %: no row with a positive bandwidth" },
 		{ "zero.csv", H "0,1,0\n100,1,100\n", "zero.csv:2: latency is not positive" },
 		{ "hdr.csv", H, "hdr.csv:1: no data rows (header only)" },
 		{ "empty.csv", "", "empty.csv:1: empty file (no header)" },
@@ -325,6 +378,8 @@ static void bwlat_refusals(void **st)
 	load_bad(p, 0, "d1/bwlat_2.txt:2: 'abc' is not a number");
 	put("d1/bwlat_2.txt", "1 100\n2 -5\n");
 	load_bad(p, 0, "d1/bwlat_2.txt:2: latency is not positive");
+	put("d1/bwlat_2.txt", "-1 100\n0 110\n");
+	load_bad(p, 0, "d1/bwlat_2.txt:2: no row with a positive bandwidth");
 	put("d1/bwlat_2.txt", "1 100 7\n");
 	load_bad(p, 0, "d1/bwlat_2.txt:1: 3 fields, want 2");
 	put("d1/bwlat_2.txt", "# only a comment\n\n");
@@ -901,6 +956,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(csv_mess2, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_mess1, setup, teardown),
 		cmocka_unit_test_setup_teardown(folder, setup, teardown),
+		cmocka_unit_test_setup_teardown(bwlat_smoothing_artefacts, setup, teardown),
 		cmocka_unit_test_setup_teardown(refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(bwlat_refusals, setup, teardown),
 		cmocka_unit_test(ctrl_linear_exact),
