@@ -14,6 +14,15 @@
 #   sim-trace             a "cycle r|w" trace of one request per 10 cycles
 #                         (6400 MB/s at 1 GHz) replays to a mean of 150 ns;
 #                         a bad trace line is refused with its line number;
+#   sim-bench-streams     rvmess sim bench's steady, bursty and closed streams
+#                         on the linear family read the curve (150 ns at
+#                         6400 MB/s; 8 outstanding settle at 130.6 ns);
+#   sim-loop-little       rvmess sim loop on a flat family: K x 64 B / L
+#                         exactly (measured over whole round trips);
+#   loop-sweep            tools/messsim-loop-sweep.sh on a synthetic 285 GB/s
+#                         family: K = 1 .. 100000 outstanding, windows of
+#                         1 .. 100000 requests, each loop within 0.5 % of its
+#                         equilibrium;
 #   sim-curves-kernels    rvmess sim curves: the built bwlat of a mix's own
 #                         read share at a pause holds that mix's point;
 #   bad-<case>            malformed families: rvmess sim and hostsim both exit
@@ -101,6 +110,41 @@ printf '10 r\n20 x\n' >"$TMP/bad.trace"
 if [ $rc = 0 ] && awk -v g="$got" 'BEGIN { exit !(g != "" && (g - 150) ^ 2 < 1.5 ^ 2) }' && [ $rc2 = 2 ] &&
 	grep -q "bad.trace:2: not a \"cycle r|w\" line" "$TMP/badt.out"; then pass "sim-trace ($got ns)"
 else fail sim-trace "exit $rc mean ${got:-?} ns (want 150); bad trace: exit $rc2 $(head -1 "$TMP/badt.out")"; fi
+
+# the benchmark's streams on the same family (20 ns of each latency on chip):
+# the steady one at 6400 MB/s
+# reads 150 ns like sim run, the bursty one (64 requests a cycle, the same
+# mean rate) too, the closed loop of 8 outstanding settles where 8 x 64 B /
+# L = B on the line L = 100 + 100 B / 12.8 (GB/s, ns): L^2 - 100 L - 4000
+# = 0, L = 130.6 ns (3.92 GB/s)
+for st in steady bursty closed; do
+	"$RVMESS" sim bench "$TMP/lin" --stream $st --bw 6400 --read 50 --outstanding 8 --onchip 20 --requests 400000 >"$TMP/bench.$st" 2>&1 || echo "exit $?" >>"$TMP/bench.$st"
+done
+why=$(awk 'FILENAME ~ /steady$|bursty$/ && /^bench/ { for (i = 1; i <= NF; i++) if ($i == "latency") l = $(i + 1) + 0; if ((l - 150) ^ 2 > 0.75 ^ 2 || !/M requests\/s/) { print FILENAME ": " $0; exit } n++ }
+	FILENAME ~ /closed$/ && /^bench/ { for (i = 1; i <= NF; i++) if ($i == "latency") l = $(i + 1) + 0; if ((l - 130.6) ^ 2 > 1) { print "closed: " $0; exit } n++ }
+	END { if (n != 3) print n " bench lines of 3" }' "$TMP/bench.steady" "$TMP/bench.bursty" "$TMP/bench.closed")
+if [ -z "$why" ]; then pass sim-bench-streams
+else fail sim-bench-streams "$why"; fi
+
+# ---- closed loops of any depth --------------------------------------------------------
+# Little's law on a flat family (100 ns at any bandwidth up to 1 PB/s): K =
+# 100000 outstanding move 100000 x 64 B per 100 ns, 64 TB/s, measured over
+# whole round trips even when the second half holds one and a half
+mkdir -p "$TMP/flat"
+for r in 0 100; do printf '1000000000 100\n0 100\n' >"$TMP/flat/bwlat_$r.txt"; done
+got=$("$RVMESS" sim loop "$TMP/flat" --outstanding 100000 --requests 300000 2>&1 | sed -n 's/^loop: .*window 1000: \([0-9.]*\) MB\/s.*latency \([0-9.]*\) ns.*/\1 \2/p')
+if [ "$got" = "64000000.0 100.00" ]; then pass "sim-loop-little ($got)"
+else fail sim-loop-little "got '$got' MB/s ns, want 64000000.0 100.00"; fi
+
+# K = 1 .. 100000 requests always outstanding, windows of 1 .. 100000
+# requests, on a synthetic 285 GB/s server family: every loop within 0.5 %
+# of its equilibrium (tools/messsim-loop-sweep.sh; 0.11 % at worst; a
+# window shorter than a round trip collapsed K >= 1000 to a few % of the
+# maximum; a loop's bandwidth over a part of a burst read 0.7 % high)
+tools/mess-synth-family.sh -o "$TMP/syn285" --peak 285 --unloaded 122 >/dev/null
+tools/messsim-loop-sweep.sh "$TMP/syn285" --tol 0.5 -- --freq-mhz 2000 >"$TMP/sweep285.out" 2>&1; rc=$?
+if [ $rc = 0 ] && [ "$(grep -c '%' "$TMP/sweep285.out")" -ge 6 ]; then pass "loop-sweep ($(tail -1 "$TMP/sweep285.out"))"
+else fail loop-sweep "exit $rc: $(grep -v '^K' "$TMP/sweep285.out" | tail -3 | tr '\n' ' ')"; fi
 
 # ---- a family from kernels ------------------------------------------------------
 # two kernels at two pauses: at pause 0 read shares 50 % and 70 %, so R = 60

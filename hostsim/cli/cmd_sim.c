@@ -10,6 +10,11 @@
  *   rvmess sim profile FAMILY PROFILE [-o SVG]
  *                                       hostsim --profile-mem windows placed on
  *                                       the family: the memory stress score
+ *   rvmess sim loop FAMILY --outstanding K
+ *                                       a closed loop of K requests always in
+ *                                       flight, against where it should settle
+ *   rvmess sim bench FAMILY --stream steady|bursty|closed
+ *                                       requests per second of the simulator
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "cli/cmds.h"
+#include "cli/simloop.h"
 #include "cli/svg.h"
 #include "mess/messsim.h"
 
@@ -28,7 +34,10 @@
 	"       rvmess sim run FAMILY --bw MBPS --read PCT [--arrivals poisson|periodic] [--requests N] [OPTIONS]\n" \
 	"       rvmess sim trace FAMILY TRACE [OPTIONS]\n"                                                      \
 	"       rvmess sim sweep FAMILY [--read PCT] [OPTIONS]\n"                                              \
-	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"
+	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"                                                  \
+	"       rvmess sim loop FAMILY --outstanding K [--read PCT] [--requests N] [OPTIONS]\n"                \
+	"       rvmess sim bench FAMILY [--stream steady|bursty|closed] [--bw MBPS] [--burst B] [--outstanding K]\n" \
+	"                        [--read PCT] [--requests N] [OPTIONS]\n"
 
 static int usage(const char *why, const char *arg)
 {
@@ -59,6 +68,16 @@ static int help(void)
 	       "                window the curve latency at its bandwidth and the memory stress score\n"
 	       "                (0 on the unloaded plateau, 1 at the curve's highest bandwidth; docs/mess.md);\n"
 	       "                -o SVG plots the windows over the measured curves\n"
+	       "  loop          a closed loop: --outstanding K requests always in flight (each issued\n"
+	       "                again when it returns: its latency plus --onchip), --read %% reads,\n"
+	       "                --requests N (default 200 x the larger of K and the window, at least\n"
+	       "                1000000); prints the bandwidth and latency of the second half and\n"
+	       "                where such a loop settles on the curve (the equilibrium)\n"
+	       "  bench         the simulator's speed on a stream: steady (periodic at --bw MB/s,\n"
+	       "                default half the curve's highest bandwidth), bursty (bursts of --burst\n"
+	       "                requests, default 64, at one cycle, the same mean rate) or closed (K\n"
+	       "                outstanding, default 256); --requests N (default 100000000); prints\n"
+	       "                requests per second of messsim_request (closed: of the whole loop)\n"
 	       "options: --freq-mhz F (clock, default 1000), --window N (1000), --convergence C\n"
 	       "  (0.05), --onchip NS (0), --curve-mhz F (curve latencies in cycles at F MHz)\n"
 	       "Exit status: 0 ok; 1 sweep mismatch; 2 usage error, unreadable or refused input.\n");
@@ -71,7 +90,9 @@ struct args {
 	double bw, read;
 	int poisson;
 	uint64_t requests, seed, every;
-	int have_read;
+	int have_read, have_requests;
+	unsigned outstanding, burst;
+	const char *stream;
 };
 
 static int num(const char *s, double lo, double hi, double *v)
@@ -90,6 +111,8 @@ static int parse(int argc, char **argv, struct args *a)
 	a->read = 100;
 	a->requests = 1000000;
 	a->seed = 1;
+	a->burst = 64;
+	a->stream = "steady";
 	for (int i = 2; i < argc; i++) {
 		const char *k = argv[i];
 		double v;
@@ -110,7 +133,10 @@ static int parse(int argc, char **argv, struct args *a)
 			else return usage("--arrivals: poisson or periodic, not", s);
 		} else if (!strcmp(k, "--bw")) { if (num(s, 0.001, MESSSIM_MAX_MBPS, &a->bw)) return usage("--bw: MB/s in 0.001..1e9, not", s); }
 		else if (!strcmp(k, "--read")) { if (num(s, 0, 100, &a->read)) return usage("--read: a percentage 0..100, not", s); a->have_read = 1; }
-		else if (!strcmp(k, "--requests")) { if (num(s, 1, 1e10, &v)) return usage("--requests: 1..1e10, not", s); a->requests = (uint64_t)v; }
+		else if (!strcmp(k, "--requests")) { if (num(s, 1, 1e10, &v)) return usage("--requests: 1..1e10, not", s); a->requests = (uint64_t)v; a->have_requests = 1; }
+		else if (!strcmp(k, "--outstanding")) { if (num(s, 1, 1e7, &v) || v != (unsigned)v) return usage("--outstanding: 1..10000000 requests, not", s); a->outstanding = (unsigned)v; }
+		else if (!strcmp(k, "--burst")) { if (num(s, 1, 1e6, &v) || v != (unsigned)v) return usage("--burst: 1..1000000 requests, not", s); a->burst = (unsigned)v; }
+		else if (!strcmp(k, "--stream")) { if (strcmp(s, "steady") && strcmp(s, "bursty") && strcmp(s, "closed")) return usage("--stream: steady, bursty or closed, not", s); a->stream = s; }
 		else if (!strcmp(k, "--seed")) { if (num(s, 0, 1e18, &v)) return usage("--seed: a number, not", s); a->seed = (uint64_t)v; }
 		else if (!strcmp(k, "--every")) { if (num(s, 0, 1e10, &v)) return usage("--every: a number of windows, not", s); a->every = (uint64_t)v; }
 		else if (!strcmp(k, "--freq-mhz")) { if (num(s, 0.001, 1e6, &a->o.freq_mhz)) return usage("--freq-mhz: 0.001..1e6, not", s); }
@@ -422,6 +448,74 @@ static int do_profile(const struct args *a, struct messsim *s)
 	return rc;
 }
 
+static struct simloop loop_opts(const struct args *a)
+{
+	struct simloop o = { a->o.freq_mhz, a->o.onchip_ns, a->read, a->o.line };
+	return o;
+}
+
+/* The curve of --read (its nearest even ratio): where the equilibrium is
+ * worked out and whose maximum a loop is compared with. */
+static const struct messsim_curve *read_curve(const struct args *a, struct messsim *s)
+{
+	return &messsim_family_of(s)->c[(unsigned)floor(a->read / 2 + 0.5)];
+}
+
+static int do_loop(const struct args *a, struct messsim *s)
+{
+	if (!a->outstanding)
+		return usage("loop needs --outstanding K", NULL);
+	uint64_t big = a->outstanding > a->o.window ? a->outstanding : a->o.window;
+	uint64_t n = a->have_requests ? a->requests : 200 * big < 1000000 ? 1000000 : 200 * big;
+	struct simloop o = loop_opts(a);
+	struct simloop_result r;
+	if (simloop_closed(s, &o, a->outstanding, n, &r)) {
+		fprintf(stderr, "rvmess sim: out of memory\n");
+		return 2;
+	}
+	const struct messsim_curve *c = read_curve(a, s);
+	double bmax = (double)c->kbps[c->imax] / 1e3, eb, el;
+	simloop_equilibrium(c, &o, a->outstanding, &eb, &el);
+	struct messsim_stats x;
+	messsim_stats(s, &x);
+	printf("loop: %u outstanding, read %g %%, window %u: %.1f MB/s (%.2f %% of the curve's highest, %.1f MB/s), "
+	       "latency %.2f ns, %llu windows (%llu throttled)\n",
+	       a->outstanding, a->read, a->o.window, r.mbps, 100 * r.mbps / bmax, bmax, r.lat_ns,
+	       (unsigned long long)x.windows, (unsigned long long)x.throttled_windows);
+	printf("equilibrium: %.1f MB/s at %.2f ns; bandwidth error %.2f %%\n", eb, el, 100 * (r.mbps - eb) / eb);
+	return 0;
+}
+
+static int do_bench(const struct args *a, struct messsim *s)
+{
+	enum simloop_stream k = !strcmp(a->stream, "bursty") ? SIMLOOP_BURSTY
+	                      : !strcmp(a->stream, "closed") ? SIMLOOP_CLOSED : SIMLOOP_STEADY;
+	const struct messsim_curve *c = read_curve(a, s);
+	double bw = a->bw > 0 ? a->bw : (double)c->kbps[c->imax] / 2e3;
+	unsigned out = a->outstanding ? a->outstanding : 256;
+	uint64_t n = a->have_requests ? a->requests : 100000000;
+	struct simloop o = loop_opts(a);
+	struct simloop_result r;
+	if (simloop_bench(s, &o, k, bw, a->burst, out, n, &r)) {
+		fprintf(stderr, "rvmess sim: out of memory\n");
+		return 2;
+	}
+	struct messsim_stats x;
+	messsim_stats(s, &x);
+	if (k == SIMLOOP_CLOSED)
+		printf("bench closed: %u outstanding, read %g %%, window %u: %llu requests in %.3f s (the loop included), "
+		       "%.1f M requests/s; %.1f MB/s, latency %.2f ns, %llu windows\n",
+		       out, a->read, a->o.window, (unsigned long long)r.requests, r.seconds, r.requests / r.seconds / 1e6,
+		       r.mbps, r.lat_ns, (unsigned long long)x.windows);
+	else
+		printf("bench %s: %.1f MB/s%s, read %g %%, window %u: %llu requests in %.3f s, %.1f M requests/s; "
+		       "latency %.2f ns, %llu windows\n",
+		       a->stream, bw, k == SIMLOOP_BURSTY ? " in bursts" : "", a->read, a->o.window,
+		       (unsigned long long)r.requests, r.seconds, r.requests / r.seconds / 1e6, r.lat_ns,
+		       (unsigned long long)x.windows);
+	return 0;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	if (argc < 2)
@@ -493,6 +587,10 @@ int cmd_sim(int argc, char **argv)
 			return usage("profile needs a PROFILE file", NULL);
 		}
 		rc = do_profile(&a, s);
+	} else if (!strcmp(what, "loop")) {
+		rc = do_loop(&a, s);
+	} else if (!strcmp(what, "bench")) {
+		rc = do_bench(&a, s);
 	} else if (!strcmp(what, "sweep")) {
 		double worst = 0;
 		unsigned npts = 0;
