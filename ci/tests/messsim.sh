@@ -41,6 +41,11 @@
 #                         model's own count (--stats), within 1 %;
 #   hostsim-trace-mem     --trace-mem writes one line per transfer: as many r
 #                         and w lines as the model served reads and writes;
+#   settle-light-after-saturated
+#                         a slow-draining memory (the mess model with
+#                         --mess-convergence 0.001, 64 harts): the Mess suite's
+#                         light point after a saturated one reads what it reads
+#                         alone within 2 %, the saturated one is on the curve;
 #   verilator-dpi         the DPI-C adapter (hostsim/mess/dpi/) built with
 #                         Verilator into the SystemVerilog testbench
 #                         tb_messsim.sv: 9 streams (3 rates x 100/50/0 %
@@ -247,6 +252,29 @@ bad=$(awk 'NF == 6 && $1 ~ /^[0-9]+$/ { n++; if ($6 < 0 || $6 > 1) { print "scor
 if [ -n "$truth" ] && [ -z "$why" ] && [ $rc = 0 ] && [ -z "$bad" ] && grep -q "^profile: $nw windows" "$TMP/prof.out" &&
 	grep -q '<svg' "$TMP/prof.svg"; then pass "hostsim-profile-mem ($nw windows)"
 else fail hostsim-profile-mem "${why:-$bad} exit $rc $(tail -1 "$TMP/prof.out")"; fi
+
+# ---- settled points ------------------------------------------------------------------
+# A memory system that keeps its state long after the traffic that made it
+# (here the mess model with a controller 50 x slower than its default,
+# --mess-convergence 0.001, 64 harts x 32 MSHRs on a 285 GB/s family): a
+# light point measured right after a saturated one reads what it reads
+# alone (within 2 %), and the saturated point sits on the curve (at most 1 %
+# above its highest bandwidth), because the Mess suite discards chase
+# windows until the latency stops moving (settle=).  Without that, the
+# light point read 233.6 ns against 123.3, the saturated one 435 GB/s.
+[ -d "$TMP/syn285" ] || tools/mess-synth-family.sh -o "$TMP/syn285" --peak 285 --unloaded 122 >/dev/null
+for g in 0,16384 16384; do
+	cp "$BUILD/images/virt.elf" "$TMP/settle$g.elf"
+	"$RVMESS" config "$TMP/settle$g.elf" suites=mess reps=1 warmups=1 mess_mix=0 mess_pause=$g mess_window_loads=4000 \
+		mess_chase_size=32M mess_gen_size=64K >/dev/null
+	timeout 600 "$HOSTSIM" --harts 64 --mshrs 32 --store-buffer 32 --mem-size 2G --mem-model mess --mess-curves "$TMP/syn285" \
+		--mess-convergence 0.001 "$TMP/settle$g.elf" >"$TMP/settle$g.log" 2>/dev/null
+done
+after=$(field "$TMP/settle0,16384.log" 0 16384 nspl); alone=$(field "$TMP/settle16384.log" 0 16384 nspl)
+satbw=$(field "$TMP/settle0,16384.log" 0 0 bw_ctr)
+if awk -v a="$after" -v b="$alone" -v s="$satbw" 'BEGIN { exit !(a != "" && b != "" && s != "" && (a - b) ^ 2 <= (0.02 * b) ^ 2 && s <= 1.01 * 285000) }'
+then pass "settle-light-after-saturated ($after ns after, $alone alone; saturated $satbw MB/s)"
+else fail settle-light-after-saturated "light point ${after:-?} ns after a saturated one, ${alone:-?} alone; saturated ${satbw:-?} MB/s"; fi
 
 # ---- Verilator ------------------------------------------------------------------------
 if command -v verilator >/dev/null; then

@@ -6,7 +6,8 @@
  * mess_kern_<S> (S stores per 50-operation block, mix = 2*S % stores) over
  * its own load and store arrays, then a nop loop of `pause` iterations.
  * For each grid point (mix x pause x rep) the lead starts the generators,
- * warms up, measures a window of mess_window_loads chase loads together with
+ * settles the point (settle(): chase windows discarded until the latency
+ * stops moving), measures a window of mess_window_loads chase loads together with
  * the generators' operation counts and the platform's memory counters, stops
  * the generators, and prints one `mess` record.  After every point the
  * generators check their arrays and the lead re-walks the part of the ring
@@ -16,7 +17,7 @@
  * expected and found value, count), which fails the run.
  *
  * Timed: filling the load arrays, the ring's last build pass (chain_random),
- * the lead's whole-ring warm-up, each point's warm-up and window, the
+ * the lead's whole-ring warm-up, each point's settling and window, the
  * generators' kernels, and the checks (the generators' arrays, the lead's
  * ring re-walks: they change what the caches hold for the next point);
  * the rest (the ring's shuffle, stopping the generators and waiting for
@@ -261,6 +262,49 @@ static void sample(struct sample *s, int have_mc, int have_hpm)
 	stamp_now(&s->st);
 }
 
+/*
+ * Settle a point before it is measured.  The point before it has drained
+ * (its generators stopped and verified their arrays, the lead re-walked
+ * its part of the ring: no memory operation of it is in flight), but a
+ * memory system keeps state longer than its queues: a controller's
+ * bandwidth estimate, a throttle, a refresh or page policy.  So the chase
+ * runs windows of `win` iterations under the new point's traffic and
+ * discards them while its latency still moves one way: until a window is
+ * within 1/SETTLE_TOL of the one before it, or moves the other way than the
+ * window before it did (the drift is below the noise), at least two
+ * windows and at most SETTLE_MAX.  Returns the chase pointer; adds the
+ * iterations to *steps and sets *nwin to the windows it ran.
+ */
+#define SETTLE_TOL 400 /* 0.25 % */
+#define SETTLE_MAX 16
+
+static void *settle(void *p, uint64_t win, uint64_t *steps, uint32_t *nwin)
+{
+	uint64_t prev = 0;
+	int dir = 0;
+	uint32_t k;
+	for (k = 1; k <= SETTLE_MAX; k++) {
+		struct stamp a, b;
+		struct meas m;
+		stamp_now(&a);
+		p = rvm_chase(p, win);
+		stamp_now(&b);
+		*steps += win;
+		meas_take(&m, &a, &b, win * RVM_CHASE_UNROLL);
+		uint64_t c = meas_cost(&m);
+		if (k > 1) {
+			uint64_t d = c > prev ? c - prev : prev - c;
+			int now = c > prev ? 1 : c < prev ? -1 : 0;
+			if (d * SETTLE_TOL <= prev || (dir && now != dir))
+				break;
+			dir = now;
+		}
+		prev = c;
+	}
+	*nwin = k > SETTLE_MAX ? SETTLE_MAX : k;
+	return p;
+}
+
 static void lead(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
@@ -268,7 +312,7 @@ static void lead(void)
 	uint64_t n = c->mess_chase_size / RVM_LINE;
 	uint64_t iters = round_up(c->mess_window_loads, RVM_CHASE_UNROLL) / RVM_CHASE_UNROLL;
 	uint64_t loads = iters * RVM_CHASE_UNROLL;
-	uint64_t warm = iters / 4 ? iters / 4 : 1;
+	uint64_t warm = iters / 8 ? iters / 8 : 1; /* a settling window (settle()) */
 	uint32_t epoch = 0, points = c->mess_nmix * c->mess_npause * c->reps, done = 0;
 	struct pm_memctl peak;
 	int have_mc = pm_memctl_read(&peak) == 0;
@@ -303,7 +347,7 @@ static void lead(void)
 				ctl.epoch = ++epoch;
 				wake_gens();
 				/* warm up: until every generator runs this point's kernel,
-				 * then a quarter window */
+				 * then settle the point (settle()) */
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
@@ -312,8 +356,8 @@ static void lead(void)
 					       pm_time() - t0 < timeout_ticks())
 						p = rvm_chase(p, 1), steps++;
 				}
-				p = rvm_chase(p, warm);
-				steps += warm;
+				uint32_t nsettle;
+				p = settle(p, warm, &steps, &nsettle);
 				sample(&a, have_mc, have_hpm);
 				p = rvm_chase(p, iters);
 				sample(&b, have_mc, have_hpm);
@@ -336,6 +380,7 @@ static void lead(void)
 				rec_u(&r, "pause", c->mess_pause[pi]);
 				rec_u(&r, "rep", rep);
 				rec_u(&r, "gens", ngen);
+				rec_u(&r, "settle", nsettle);
 				rec_meas(&r, &w);
 				rec_u(&r, "gen_iters", it);
 				rec_u(&r, "gen_loads", gl);
