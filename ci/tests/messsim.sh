@@ -260,8 +260,9 @@ else fail hostsim-profile-mem "${why:-$bad} exit $rc $(tail -1 "$TMP/prof.out")"
 # light point measured right after a saturated one reads what it reads
 # alone (within 2 %), and the saturated point sits on the curve (at most 1 %
 # above its highest bandwidth), because the Mess suite discards chase
-# windows until the latency stops moving (settle=).  Without that, the
-# light point read 233.6 ns against 123.3, the saturated one 435 GB/s.
+# windows until the latency stops moving (settle=).  Without that (three
+# windows always), the light point read 242.1 ns against 122.1, the
+# saturated one 384 GB/s.
 [ -d "$TMP/syn285" ] || tools/mess-synth-family.sh -o "$TMP/syn285" --peak 285 --unloaded 122 >/dev/null
 for g in 0,16384 16384; do
 	cp "$BUILD/images/virt.elf" "$TMP/settle$g.elf"

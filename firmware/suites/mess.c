@@ -291,11 +291,13 @@ static void sample(struct sample *s, int have_mc, int have_hpm, int end)
  * runs windows of `win` iterations under the new point's traffic and
  * discards them while its latency still moves one way: until a window is
  * within 1/SETTLE_TOL of the one before it, or moves the other way than the
- * window before it did (the drift is below the noise), at least two
- * windows and at most SETTLE_MAX.  Returns the chase pointer; adds the
+ * window before it did (the drift is below the noise), at least SETTLE_MIN
+ * windows (two can agree while a store mix's dirty lines still build up)
+ * and at most SETTLE_MAX.  Returns the chase pointer; adds the
  * iterations to *steps and sets *nwin to the windows it ran.
  */
 #define SETTLE_TOL 400 /* 0.25 % */
+#define SETTLE_MIN 3
 #define SETTLE_MAX 16
 
 static void *settle(void *p, uint64_t win, uint64_t *steps, uint32_t *nwin)
@@ -315,7 +317,7 @@ static void *settle(void *p, uint64_t win, uint64_t *steps, uint32_t *nwin)
 		if (k > 1) {
 			uint64_t d = c > prev ? c - prev : prev - c;
 			int now = c > prev ? 1 : c < prev ? -1 : 0;
-			if (d * SETTLE_TOL <= prev || (dir && now != dir))
+			if (k >= SETTLE_MIN && (d * SETTLE_TOL <= prev || (dir && now != dir)))
 				break;
 			dir = now;
 		}
