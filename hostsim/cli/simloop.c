@@ -97,11 +97,11 @@ void simloop_equilibrium(const struct messsim_curve *c, const struct simloop *o,
 	/* the throttle: from L_max up in 1 % steps to the first latency where
 	 * the loop asks no more than the curve gives, then bisection */
 	double lo = lmax, hi = lmax;
-	while (q / hi > (double)messsim_curve_kbps_at(c, (int64_t)(hi * 1e3)) / 1e3 && hi < MESSSIM_MAX_NS)
+	while (q / hi > (double)messsim_curve_kbps_past(c, (int64_t)(hi * 1e3)) / 1e3 && hi < MESSSIM_MAX_NS)
 		lo = hi, hi *= 1.01;
 	for (int i = 0; i < 100; i++) {
 		double m = (lo + hi) / 2;
-		if (q / m > (double)messsim_curve_kbps_at(c, (int64_t)(m * 1e3)) / 1e3)
+		if (q / m > (double)messsim_curve_kbps_past(c, (int64_t)(m * 1e3)) / 1e3)
 			lo = m;
 		else
 			hi = m;

@@ -34,7 +34,10 @@
  *   follows that noise: ctrl_throttle_noise); relative to T, so that a
  *   large overflow, which only open-loop traffic builds, unwinds as fast as
  *   it grew; B(T) is the curve's bandwidth at latency T (past the last
- *   point: the last point's).  T walks on along a wave's falling branch
+ *   point: on along the last segment when it still gains bandwidth, else
+ *   the last point's: messsim_curve_kbps_past; a closed loop's latency
+ *   past the end then rises with the requests in flight no faster than on
+ *   the last segment).  T walks on along a wave's falling branch
  *   while the CPU side still asks for more than the curve gives there, and
  *   past the curve's end (the overflow term) while it asks for more than
  *   the end gives; when T falls back to L_max the lower branch takes over
@@ -224,7 +227,7 @@ static void window_close(struct messsim *s)
 		s->lt = lmax;
 	}
 	if (s->throttled) {
-		int64_t bt = blend(messsim_curve_kbps_at(c, s->lt), messsim_curve_kbps_at(c2, s->lt), w);
+		int64_t bt = blend(messsim_curve_kbps_past(c, s->lt), messsim_curve_kbps_past(c2, s->lt), w);
 		__extension__ __int128 step = (__int128)(obs - bt) * s->lt / bmax * s->conv_q16 / 65536;
 		if (step > LT_MAX - s->lt)
 			step = LT_MAX - s->lt;

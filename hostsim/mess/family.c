@@ -365,6 +365,18 @@ int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps)
 	return c->kbps[c->n - 1];
 }
 
+int64_t messsim_curve_kbps_past(const struct messsim_curve *c, int64_t ps)
+{
+	size_t e = c->n - 1;
+	if (ps <= c->ps[e] || e == 0 || c->kbps[e] <= c->kbps[e - 1] || c->ps[e] <= c->ps[e - 1])
+		return messsim_curve_kbps_at(c, ps);
+	/* past the end of a curve still gaining bandwidth: on along its last
+	 * segment */
+	__extension__ __int128 d =
+		(__int128)(c->kbps[e] - c->kbps[e - 1]) * (ps - c->ps[e]) / (c->ps[e] - c->ps[e - 1]);
+	return d > INT64_MAX - c->kbps[e] ? INT64_MAX : c->kbps[e] + (int64_t)d;
+}
+
 /*
  * Memory stress score of bandwidth kbps on curve c (docs/mess.md):
  * 0.5 x position + 0.5 x slope, position = (L(b) - L0) / (Lmax - L0) with

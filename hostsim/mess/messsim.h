@@ -128,6 +128,13 @@ int64_t messsim_curve_ps_at(const struct messsim_curve *c, int64_t kbps);
 /* Bandwidth of curve c at latency ps (points in latency order, linear; the
  * end values outside). */
 int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps);
+/* The throttle's B(T): the same, but past the last point of a curve whose
+ * last segment still gains bandwidth, the curve goes on along that segment
+ * (a curve ending on a wave or a plateau keeps its last point's bandwidth).
+ * A closed loop's latency past the end then rises with the requests in
+ * flight no faster than on the curve's last segment (docs/mess.md "The
+ * controller"). */
+int64_t messsim_curve_kbps_past(const struct messsim_curve *c, int64_t ps);
 
 /*
  * The memory stress score of a window at bandwidth kbps on curve c (Mess's
