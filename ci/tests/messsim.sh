@@ -17,6 +17,9 @@
 #   sim-bench-streams     rvmess sim bench's steady, bursty and closed streams
 #                         on the linear family read the curve (150 ns at
 #                         6400 MB/s; 8 outstanding settle at 130.6 ns);
+#   sim-ref               rvmess sim ref reads the family at a read share and
+#                         bandwidth (latency, unloaded, where the latency
+#                         reaches a threshold) and refuses a bad line;
 #   sim-loop-little       rvmess sim loop on a flat family: K x 64 B / L
 #                         exactly (measured over whole round trips);
 #   loop-sweep            tools/messsim-loop-sweep.sh on a synthetic 285 GB/s
@@ -130,6 +133,15 @@ why=$(awk 'FILENAME ~ /steady$|bursty$/ && /^bench/ { for (i = 1; i <= NF; i++) 
 	END { if (n != 3) print n " bench lines of 3" }' "$TMP/bench.steady" "$TMP/bench.bursty" "$TMP/bench.closed")
 if [ -z "$why" ]; then pass sim-bench-streams
 else fail sim-bench-streams "$why"; fi
+
+# rvmess sim ref: the family as the controller reads it (the linear family:
+# 150 ns at 6400 MB/s, 100 unloaded, twice that at 12800, 150 ns at 6400);
+# a bad line is refused with its line number
+ref=$(printf '50 6400\n50 6400 150\n' | "$RVMESS" sim ref "$TMP/lin" 2>&1 | tr '\n' ' ')
+printf '50 6400\nx 1\n' | "$RVMESS" sim ref "$TMP/lin" >"$TMP/ref.bad" 2>&1; rc=$?
+if [ "$ref" = "50 6400.000 150.000 100.000 12799.999 12800.000 200.000 50 6400.000 150.000 100.000 6399.999 12800.000 200.000 " ] &&
+	[ $rc = 2 ] && grep -q 'stdin:2: not a' "$TMP/ref.bad"; then pass sim-ref
+else fail sim-ref "got '$ref', bad line exit $rc: $(tail -1 "$TMP/ref.bad")"; fi
 
 # ---- closed loops of any depth --------------------------------------------------------
 # Little's law on a flat family (100 ns at any bandwidth up to 1 PB/s): K =

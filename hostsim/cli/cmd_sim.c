@@ -36,6 +36,7 @@
 	"       rvmess sim sweep FAMILY [--read PCT] [OPTIONS]\n"                                              \
 	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"                                                  \
 	"       rvmess sim loop FAMILY --outstanding K [--read PCT] [--requests N] [OPTIONS]\n"                \
+	"       rvmess sim ref FAMILY [OPTIONS] < \"READ_PCT MBPS [SAT_NS]\" lines\n"                                     \
 	"       rvmess sim bench FAMILY [--stream steady|bursty|closed] [--bw MBPS] [--burst B] [--outstanding K]\n" \
 	"                        [--read PCT] [--requests N] [OPTIONS]\n"
 
@@ -73,6 +74,11 @@ static int help(void)
 	       "                --requests N (default 200 x the larger of K and the window, at least\n"
 	       "                1000000); prints the bandwidth and latency of the second half and\n"
 	       "                where such a loop settles on the curve (the equilibrium)\n"
+	       "  ref           for each line \"READ_PCT MBPS [SAT_NS]\" on stdin, the family as the\n"
+	       "                controller reads it there (the curves around READ_PCT blended):\n"
+	       "                \"READ_PCT MBPS LATENCY_NS UNLOADED_NS SAT_MBPS HIGHEST_MBPS MAXLAT_NS\"\n"
+	       "                (SAT_MBPS: where the latency first reaches SAT_NS, default twice the\n"
+	       "                unloaded one)\n"
 	       "  bench         the simulator's speed on a stream: steady (periodic at --bw MB/s,\n"
 	       "                default half the curve's highest bandwidth), bursty (bursts of --burst\n"
 	       "                requests, default 64, at one cycle, the same mean rate) or closed (K\n"
@@ -511,6 +517,33 @@ static int do_loop(const struct args *a, struct messsim *s)
 	return 0;
 }
 
+/* Lines "READ_PCT MBPS [SAT_NS]" on stdin: the family at that read share
+ * and bandwidth as the controller reads it (simloop_reference), one line
+ * each: "READ_PCT MBPS LAT_NS UNLOADED_NS SAT_MBPS HIGHEST_MBPS MAXLAT_NS",
+ * SAT_MBPS where the latency first reaches SAT_NS (default twice the
+ * unloaded latency). */
+static int do_ref(const struct args *a, struct messsim *s)
+{
+	(void)a;
+	char line[256];
+	size_t lineno = 0;
+	while (fgets(line, sizeof line, stdin)) {
+		lineno++;
+		double rd, bw, th = 0;
+		char extra;
+		int n = sscanf(line, "%lf %lf %lf %c", &rd, &bw, &th, &extra);
+		if ((n != 2 && n != 3) || !(rd >= 0 && rd <= 100) || !(bw >= 0 && bw <= MESSSIM_MAX_MBPS) ||
+		    !(th >= 0 && th <= MESSSIM_MAX_NS)) {
+			fprintf(stderr, "rvmess sim: stdin:%zu: not a \"read_pct MBps [sat_ns]\" line\n", lineno);
+			return 2;
+		}
+		struct simloop_ref r;
+		simloop_reference(messsim_family_of(s), rd, bw, th, &r);
+		printf("%g %.3f %.3f %.3f %.3f %.3f %.3f\n", rd, bw, r.lat, r.unloaded, r.sat2x, r.bmax, r.maxlat);
+	}
+	return 0;
+}
+
 static int do_bench(const struct args *a, struct messsim *s)
 {
 	enum simloop_stream k = !strcmp(a->stream, "bursty") ? SIMLOOP_BURSTY
@@ -606,6 +639,8 @@ int cmd_sim(int argc, char **argv)
 			return usage("trace needs a TRACE file", NULL);
 		}
 		rc = do_trace(&a, s);
+	} else if (!strcmp(what, "ref")) {
+		rc = do_ref(&a, s);
 	} else if (!strcmp(what, "profile")) {
 		if (!a.file) {
 			messsim_close(s);

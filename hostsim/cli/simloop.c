@@ -110,6 +110,50 @@ void simloop_equilibrium(const struct messsim_curve *c, const struct simloop *o,
 	*ns = hi;
 }
 
+static double lat_at(const struct messsim_curve *a, const struct messsim_curve *b, double w, double mbps)
+{
+	int64_t k = (int64_t)(mbps * 1e3 + 0.5);
+	return ((1 - w) * (double)messsim_curve_ps_at(a, k) + w * (double)messsim_curve_ps_at(b, k)) / 1e3;
+}
+
+void simloop_reference(const struct messsim_family *f, double read_pct, double mbps, double sat_ns,
+                       struct simloop_ref *r)
+{
+	double x = read_pct / 2;
+	x = x < 0 ? 0 : x > MESSSIM_NRATIOS - 1 ? MESSSIM_NRATIOS - 1 : x;
+	unsigned lo = (unsigned)x;
+	double w = x - lo;
+	const struct messsim_curve *a = &f->c[lo], *b = &f->c[w > 0 ? lo + 1 : lo];
+	double maxa = 0, maxb = 0;
+	for (size_t i = 0; i < a->n; i++)
+		maxa = (double)a->ps[i] > maxa ? (double)a->ps[i] : maxa;
+	for (size_t i = 0; i < b->n; i++)
+		maxb = (double)b->ps[i] > maxb ? (double)b->ps[i] : maxb;
+	r->bmax = ((1 - w) * (double)a->kbps[a->imax] + w * (double)b->kbps[b->imax]) / 1e3;
+	r->maxlat = ((1 - w) * maxa + w * maxb) / 1e3;
+	r->unloaded = lat_at(a, b, w, 0);
+	r->lat = lat_at(a, b, w, mbps);
+	/* the first bandwidth (steps of 0.1 % of the highest, then bisection)
+	 * where the latency reaches sat_ns */
+	double th = sat_ns > 0 ? sat_ns : 2 * r->unloaded, lo_b = 0, hi_b = r->bmax;
+	for (int i = 1; i <= 1000; i++) {
+		double m = r->bmax * i / 1000;
+		if (lat_at(a, b, w, m) >= th) {
+			hi_b = m;
+			break;
+		}
+		lo_b = m;
+	}
+	for (int i = 0; i < 60; i++) {
+		double m = (lo_b + hi_b) / 2;
+		if (lat_at(a, b, w, m) >= th)
+			hi_b = m;
+		else
+			lo_b = m;
+	}
+	r->sat2x = hi_b;
+}
+
 #define CHUNK 65536
 
 int simloop_bench(struct messsim *s, const struct simloop *o, enum simloop_stream kind, double mbps, unsigned burst,

@@ -38,6 +38,16 @@ int simloop_closed(struct messsim *s, const struct simloop *o, unsigned k, uint6
 void simloop_equilibrium(const struct messsim_curve *c, const struct simloop *o, double k, double *mbps,
                          double *ns);
 
+/* The family as the controller reads it at read share read_pct (the two
+ * curves around it blended by its place between them): the latency at mbps
+ * on the lower branch, the unloaded latency (at 0 MB/s), the bandwidth where
+ * the latency first reaches `sat_ns` (0: twice the unloaded latency; the
+ * Mess metric's saturated bandwidth; the highest bandwidth when it never
+ * does), the highest bandwidth and the curve's highest latency.  MB/s, ns. */
+struct simloop_ref { double lat, unloaded, sat2x, bmax, maxlat; };
+void simloop_reference(const struct messsim_family *f, double read_pct, double mbps, double sat_ns,
+                       struct simloop_ref *r);
+
 enum simloop_stream { SIMLOOP_STEADY, SIMLOOP_BURSTY, SIMLOOP_CLOSED };
 
 /* The benchmark: n requests of the stream (steady: periodic at mbps;
