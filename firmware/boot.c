@@ -249,6 +249,7 @@ static void timer_setup(void)
 	}
 	if (time_src != 2 && !timer_advances())
 		time_src = 3;
+	rvm.time_shared = time_src <= 1;
 	if (time_src >= 2) { /* see the warn record */
 		pm_time_from_cycles();
 		rvm.timebase = CYCLES_TIMEBASE;
@@ -274,6 +275,9 @@ static void hdr_record(void)
 	rec_s(&r, "fdt", rvm.fdt_state == 0 ? "ok" : rvm.fdt_state == 1 ? "bad" : "none");
 	rec_u(&r, "cpu_hz", rvm.cpu_hz[rvm.lead]);
 	rec_s(&r, "version", RVM_VERSION);
+	/* the largest cache the FDT describes, 0: none (rvmess parse names
+	 * the last lat plateau memory only beyond it, docs/formats.md) */
+	rec_u(&r, "cache_max", rvm.fdt_state == 0 ? rvm_fdt.cache_max : 0);
 	rec_emit(&r);
 }
 
@@ -371,7 +375,7 @@ static void lead_main(unsigned long hartid, const void *fdt)
 
 	sync_init();
 	rvm_fence();
-	boot_go = 1;
+	rvm_store_pub(&boot_go, 1);
 	start_others(fdt);
 	sync_first();
 	rvm_lead_release(CMD_HART_RECORD, 0);
@@ -399,8 +403,12 @@ void rvm_entry(unsigned long hartid, const void *fdt)
 	if (__atomic_exchange_n(&lottery, 1u, __ATOMIC_ACQ_REL) == 0)
 		lead_main(hartid, fdt);
 
-	while (!__atomic_load_n(&boot_go, __ATOMIC_ACQUIRE))
-		rvm_poll();
+	struct rvm_wait w;
+	uint32_t go;
+	rvm_wait_begin(&w, "boot");
+	while (rvm_wait_poll(&w), !(go = __atomic_load_n(&boot_go, __ATOMIC_ACQUIRE)))
+		;
+	rvm_wait_saw(&w, &boot_go, go);
 	if ((rvm_hstate[hartid] & 0xffu) != HS_ALIVE)
 		rvm_park(); /* not taking part (max_harts, failed start) */
 	rvm.cpu_hz[hartid] = measure_hz();

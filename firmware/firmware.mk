@@ -7,7 +7,7 @@
 # platform, objects under build/obj/<p>/.  Every firmware/suites/*.c is
 # built in: a new suite is its file and one line in suites.c's table.
 
-FW_SRCS := firmware/start.S firmware/boot.c firmware/hart.c firmware/state.c firmware/sync.c \
+FW_SRCS := firmware/start.S firmware/boot.c firmware/hart.c firmware/state.c firmware/sync.c firmware/wait.c \
            firmware/finish.c firmware/trap.c \
            firmware/record.c firmware/num.c firmware/cfg.c \
            firmware/lib/crc32.c firmware/lib/fdt.c firmware/lib/cfgcheck.c \

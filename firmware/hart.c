@@ -1,7 +1,7 @@
 /*
- * The calling hart: its id (kept in tp since _start), its wait-loop poll
- * and parking it.  The only things here that need the target's
- * instructions; the host unit tests replace this file with stubs.
+ * The calling hart: its id (kept in tp since _start) and parking it.  The
+ * only things here that need the target's instructions; the host unit tests
+ * replace this file with stubs.
  */
 #include "platform.h"
 #include "rvmess/rt.h"
@@ -11,17 +11,6 @@ unsigned rvm_hartid(void)
 	unsigned long t;
 	__asm__ volatile("mv %0, tp" : "=r"(t));
 	return (unsigned)t;
-}
-
-void rvm_poll(void)
-{
-	if (plat.poll)
-		plat.poll();
-}
-
-void (*rvm_poll_fn(void))(void)
-{
-	return plat.poll;
 }
 
 void rvm_park(void)

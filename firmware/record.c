@@ -131,6 +131,10 @@ void rec_ulist(struct rec *r, const char *k, const uint32_t *v, uint32_t n)
 	}
 }
 
+/* The lock is taken by compare-and-swap alone, with a pause between tries:
+ * no plain load of the lock word, which a data cache that misses
+ * invalidations could keep (firmware/wait.c) and which would leave this
+ * below the waits' check (records are what it reports with). */
 static void lock(void)
 {
 	uint32_t me = rvm_hartid() + 1;
@@ -139,8 +143,8 @@ static void lock(void)
 		if (__atomic_compare_exchange_n(&con_lock, &z, me, 0, __ATOMIC_ACQUIRE,
 		                                 __ATOMIC_RELAXED))
 			return;
-		while (con_lock)
-			rvm_poll();
+		for (int i = 0; i < 64; i++)
+			__asm__ volatile("" ::: "memory");
 	}
 }
 
@@ -168,7 +172,9 @@ uint64_t rec_emit(struct rec *r)
 	if (rec_gate && !rec_gate())
 		return 0;
 	lock();
-	seq = next_seq++;
+	/* an AMO: the previous holder's increment, even if this hart's data
+	 * cache kept an old copy of the line (firmware/wait.c) */
+	seq = __atomic_fetch_add(&next_seq, 1, __ATOMIC_RELAXED);
 	for (const char *p = "@RVM "; *p; p++)
 		head[n++] = *p;
 	v = seq;
@@ -196,7 +202,7 @@ uint64_t rec_emit(struct rec *r)
 
 uint64_t rec_count(void)
 {
-	return next_seq;
+	return __atomic_fetch_add(&next_seq, 0, __ATOMIC_RELAXED);
 }
 
 void rvm_warn(const char *what, const char *msg)

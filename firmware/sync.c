@@ -40,9 +40,13 @@ int sync_arrive(uint32_t g, uint32_t st)
 {
 	volatile uint32_t *p = &rvm_hstate[rvm_hartid()];
 	uint32_t want = MK(HS_ALIVE, g - 1);
+	int ok;
 
-	return __atomic_compare_exchange_n(p, &want, MK(st, g), 0, __ATOMIC_ACQ_REL,
-	                                   __ATOMIC_ACQUIRE);
+	rvm_pub_begin(p, MK(st, g));
+	ok = __atomic_compare_exchange_n(p, &want, MK(st, g), 0, __ATOMIC_ACQ_REL,
+	                                 __ATOMIC_ACQUIRE);
+	rvm_pub_end();
+	return ok;
 }
 
 void sync_mark(uint32_t hartid, uint32_t st)
@@ -68,17 +72,22 @@ static void missing_record(uint32_t h, const char *where)
 static uint32_t collect(uint32_t g, uint32_t fail, const char *where, int report)
 {
 	uint64_t limit = rvm_muldiv(rvm.cfg_ok ? rvm.cfg.timeout_ms : 2000, rvm.timebase, 1000);
-	uint64_t t0 = pm_time();
+	uint64_t t0 = pm_time(), waiting = ~0ull; /* bit i: participant i not arrived */
 	uint32_t lost = 0;
+	struct rvm_wait w;
 
+	rvm_wait_begin(&w, where);
 	for (;;) {
-		uint32_t pending = 0;
-		rvm_poll();
+		uint64_t pending = 0;
+		rvm_wait_poll(&w);
 		for (uint32_t i = 0; i < rvm.nharts; i++) {
 			uint32_t s = rvm_hstate[rvm.hartids[i]];
 			if (rvm.hartids[i] != rvm.lead && ST(s) == HS_ALIVE && GEN(s) < g)
-				pending++;
+				pending |= 1ull << i;
+			else if (w.flushed && (waiting >> i & 1))
+				rvm_wait_saw(&w, &rvm_hstate[rvm.hartids[i]], s);
 		}
+		waiting = pending;
 		if (!pending)
 			break;
 		if (pm_time() - t0 <= limit)
@@ -120,13 +129,16 @@ void sync_report_missing(void)
 			missing_record(rvm.hartids[i], "boot");
 }
 
-uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old)
+uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old, const char *where)
 {
 	uint32_t v;
 
 	if (!plat.ipi_send || !plat.ipi_clear) {
-		while (rvm_poll(), (v = __atomic_load_n(p, __ATOMIC_ACQUIRE)) == old)
+		struct rvm_wait w;
+		rvm_wait_begin(&w, where);
+		while (rvm_wait_poll(&w), (v = __atomic_load_n(p, __ATOMIC_ACQUIRE)) == old)
 			;
+		rvm_wait_saw(&w, p, v);
 		return v;
 	}
 	for (;;) {
@@ -148,8 +160,12 @@ void rvm_wake(uint32_t hartid)
 static void wait_released(uint32_t g)
 {
 	if (!plat.ipi_send || !plat.ipi_clear) {
-		while (rvm_poll(), __atomic_load_n(&released, __ATOMIC_ACQUIRE) < g)
+		struct rvm_wait w;
+		uint32_t r;
+		rvm_wait_begin(&w, "release");
+		while (rvm_wait_poll(&w), (r = __atomic_load_n(&released, __ATOMIC_ACQUIRE)) < g)
 			;
+		rvm_wait_saw(&w, &released, r);
 		return;
 	}
 	for (;;) {
@@ -176,7 +192,7 @@ void rvm_lead_release(uint32_t cmd, uint32_t arg)
 {
 	cmd_word = cmd;
 	cmd_arg = arg;
-	__atomic_store_n(&released, gen, __ATOMIC_RELEASE);
+	rvm_store_pub(&released, gen);
 	wake_all();
 }
 

@@ -63,11 +63,12 @@ struct platform {
 	/* rvm_park() calls it instead of sleeping in `wfi` forever: a target
 	 * whose end needs every hart at a given pc (OpenPiton's `pass`). */
 	void (*park)(void) __attribute__((noreturn));
-	/* Called in every loop that waits for another hart's store, before each
-	 * read (rvm_poll()): a target whose data cache is not kept coherent
-	 * makes the other harts' stores visible there (OpenPiton: another
-	 * tile's store never invalidates Ariane's L1D; this flushes it). */
-	void (*poll)(void);
+	/* Empty the calling hart's private data cache, so that its next loads
+	 * read what the other harts stored (OpenPiton: Ariane's L1D, through
+	 * CSR 0x701).  Where it exists, a wait for another hart's store that
+	 * lasts long flushes and looks again, which tells a store that never
+	 * became visible from one not made yet (firmware/wait.c). */
+	void (*flush)(void);
 };
 
 extern const struct platform plat;

@@ -42,6 +42,8 @@ g++                         g++
 readelf                     binutils
 stdbuf                      coreutils
 setsid                      util-linux
+unshare                     util-linux
+ip                          iproute2
 ps                          procps
 perl                        perl
 python3                     python3

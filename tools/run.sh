@@ -5,9 +5,10 @@
 #                [--image ELF] [--config CFG] [--bios PATH] [--out DIR | --runs DIR]
 #                [--timeout SEC] [--mem SIZE] [--dtb DTB] [--sim "HOSTSIM OPTIONS"]
 #                [--stats] [--progress auto|line|plain|off]
-#   tools/run.sh --target cva6 --cva6 DIR [--image ELF] [--config CFG] ...
+#   tools/run.sh --target cva6 --cva6 DIR [--fesvr-poll] [--network] [--image ELF]
+#                [--config CFG] ...
 #   tools/run.sh --target openpiton --piton-root DIR [--tiles XxY]
-#                [--piton-build ID] [--metro] [--image ELF] [--config CFG] ...
+#                [--piton-build ID] [--metro] [--network] [--image ELF] [--config CFG] ...
 #
 # Results go to --out DIR, or (default) to a new run directory
 # RUNS/<YYYYmmdd-HHMMSS>-<target>/ under --runs RUNS (default out), with the
@@ -29,8 +30,11 @@
 #
 # RTL targets (docs/platforms.md has the prerequisites): --target cva6 runs
 # the image on the Verilator model of a CVA6 checkout built beforehand in
-# DIR (DIR/work-ver/Variane_testharness, config cv64a6_imafdc_sv39), whose
-# fesvr polls the image's `tohost`; --target openpiton runs it
+# DIR (DIR/work-ver/Variane_testharness, config cv64a6_imafdc_sv39) with
+# +debug_disable=1, so that fesvr never halts the hart to poll `tohost`, and
+# stops it at the `end` record (--fesvr-poll: let fesvr poll `tohost`
+# through the debug module and end the run itself, as CVA6 does by
+# default); --target openpiton runs it
 # on an OpenPiton+Ariane checkout's Verilator model, built beforehand with
 # `sims -vlt_build` for --tiles XxY (default 1x1; --harts becomes X*Y) under
 # build id ID (default rel-0.1), through the checkout's own `sims`
@@ -39,7 +43,12 @@
 # with OPENPITON_END=metro).  Both stop at the `end` record
 # like the others, default to --timeout 3600, and report the simulated
 # cycles and cycles/s (sim.txt).  --sim "ARGS" adds simulator arguments
-# (plusargs for cva6, sims options for openpiton).
+# (plusargs for cva6, sims options for openpiton).  RTL models run without
+# network access, in a network namespace of their own with only a loopback
+# interface (`unshare -n`, or `unshare -rn` for a user other than root):
+# the CVA6 harness opens a TCP server on all interfaces on every run.  When
+# neither works, run.sh refuses; --network runs the model with the host's
+# network instead.
 #
 # Adding a target: write a target_<name> function (dashes become
 # underscores) that fills CMD (the command line) from IMAGE, HARTS, BIOS and
@@ -53,6 +62,7 @@ BUILD=${BUILD:-$ROOT/build}
 TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
 STATS=0 PROGRESS=auto orig=""
 CVA6_DIR="" PITON_ROOT="" TILES=1x1 PITON_BUILD=rel-0.1 METRO="" TIMEOUT_SET=0
+FESVR_POLL=0 NETWORK=0 NETNS=() NETNS_SET=0
 END_GRACE=30 # tenths of a second a target may take to end itself after `end`
 usage() {
 	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
@@ -78,6 +88,8 @@ while [ $# -gt 0 ]; do
 	--tiles) TILES=${2:-}; shift 2 ;;
 	--piton-build) PITON_BUILD=${2:-}; shift 2 ;;
 	--metro) METRO=--metro; shift ;;
+	--fesvr-poll) FESVR_POLL=1; shift ;;
+	--network) NETWORK=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -131,6 +143,31 @@ rtl_defaults() { # a slow simulation gets longer to end itself after `end`
 	[ "$TIMEOUT_SET" = 1 ] || TIMEOUT=3600
 	END_GRACE=${RTL_END_GRACE:-600}
 }
+# RTL models run without network access: the CVA6 harness starts a
+# remote-bitbang (JTAG) TCP server on all interfaces on every run, even with
+# JTAG off, and nothing in either model needs the network.  NETNS = the
+# prefix that runs a command in a network namespace of its own with only the
+# loopback interface, up (Metro-MPI's mpirun talks to its ranks through
+# it): `unshare -n` (root), else `unshare -rn` (an unprivileged user
+# namespace, where the command runs as root).
+rtl_netns() {
+	local up='ip link set lo up || exit 1; exec "$@"' how
+	[ "$NETNS_SET" = 1 ] && return 0 # once: the target function runs up to three times
+	NETNS_SET=1 NETNS=()
+	[ "$NETWORK" = 1 ] && return 0
+	command -v unshare >/dev/null && command -v ip >/dev/null || {
+		echo "run.sh: RTL models run without network access, which needs unshare (util-linux) and ip (iproute2): tools/deps.sh --rtl installs them, or pass --network to run with the host's network" >&2
+		exit 2
+	}
+	for how in -n -rn; do
+		if unshare "$how" sh -c "$up" rvmess-netns true 2>/dev/null; then
+			NETNS=(unshare "$how" sh -c "$up" rvmess-netns)
+			return 0
+		fi
+	done
+	echo "run.sh: cannot run the RTL model without network access: 'unshare -n' needs root and 'unshare -rn' unprivileged user namespaces, and neither worked here. The CVA6 harness opens a TCP server on all interfaces on every run (docs/platforms.md, \"RTL under Verilator\"); pass --network to run it with the host's network anyway" >&2
+	exit 2
+}
 target_cva6() {
 	local model tohost
 	IMAGE=${IMAGE:-$BUILD/images/cva6.elf}
@@ -144,10 +181,17 @@ target_cva6() {
 	[ -f "$IMAGE" ] || return 0 # reported below
 	tohost=$(readelf -sW "$IMAGE" 2>/dev/null | awk '$8 == "tohost" { print $2; exit }')
 	[ -n "$tohost" ] || { echo "run.sh: $IMAGE has no tohost symbol: the CVA6 testharness could not end the run (build the cva6 image)" >&2; exit 2; }
+	# +debug_disable=1: fesvr would otherwise halt the hart into debug mode
+	# to poll `tohost` all through the run (mcycle stops meanwhile, mtime
+	# does not); it then never sees the exit store, so the run ends at the
+	# `end` record, stopped by the loop below at once
+	local debug=+debug_disable=1
+	if [ "$FESVR_POLL" = 1 ]; then debug=""; else END_GRACE=0; fi
+	rtl_netns
 	# in the run directory, where the harness writes its instruction traces;
 	# line-buffered, so the end record reaches the log as it is printed
 	# shellcheck disable=SC2206
-	CMD=(env -C "${OUT:-.}" stdbuf -oL "$(realpath "$model")" +time_out=4000000000 $SIMARGS "$(realpath "$IMAGE")")
+	CMD=("${NETNS[@]}" env -C "${OUT:-.}" stdbuf -oL "$(realpath "$model")" +time_out=4000000000 $debug $SIMARGS "$(realpath "$IMAGE")")
 }
 target_openpiton() {
 	local x y
@@ -161,8 +205,9 @@ target_openpiton() {
 	HARTS=$((x * y))
 	[ -n "$PITON_ROOT" ] || { echo "run.sh: --target openpiton needs --piton-root DIR, an OpenPiton checkout with a built Verilator model" >&2; exit 2; }
 	"$ROOT/tools/piton-sim.sh" $METRO --check "$PITON_ROOT" "$TILES" "$PITON_BUILD" || exit 2
+	rtl_netns
 	# shellcheck disable=SC2206
-	CMD=("$ROOT/tools/piton-sim.sh" $METRO "$PITON_ROOT" "$TILES" "$PITON_BUILD" "$IMAGE" "${OUT:-.}/sims" $SIMARGS)
+	CMD=("${NETNS[@]}" "$ROOT/tools/piton-sim.sh" $METRO "$PITON_ROOT" "$TILES" "$PITON_BUILD" "$IMAGE" "${OUT:-.}/sims" $SIMARGS)
 }
 
 fn=target_$(echo "$TARGET" | tr - _)
@@ -218,6 +263,10 @@ rm -f "$OUT/exit.status" "$OUT/stats.txt" "$OUT/hostsim.cfg"
 	echo "date: $(date -u -d "@$RUN_EPOCH" +%Y-%m-%dT%H:%M:%SZ)"
 	echo "target: $TARGET"
 	echo "harts: $HARTS"
+	if [ "$NETNS_SET" = 1 ]; then
+		if [ ${#NETNS[@]} -gt 0 ]; then echo "network: none (unshare ${NETNS[1]}: a network namespace with only loopback)"
+		else echo "network: the host's (--network)"; fi
+	fi
 	echo "image: $IMAGE${orig:+ (a copy of $orig configured from $CFG)}"
 	printf 'command:'; printf ' %q' "${CMD[@]}"; echo
 	rev=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null) || rev=unknown
@@ -355,12 +404,18 @@ if [ "$STATS" = 1 ] && [ "$TARGET" = hostsim ]; then
 	sed 's/^/  /' "$OUT/stats.txt"
 fi
 # RTL targets: the simulated cycles as the simulation counts them (its
-# "... after N cycles" line) and their rate over the wall time of the run
+# "... after N cycles" line, also printed when it is stopped) and their rate
+# over the wall time of the run
 if [ "$TARGET" = cva6 ] || [ "$TARGET" = openpiton ]; then
 	cycles=$(sed -n 's/.* after \([0-9][0-9]*\) cycles$/\1/p' "$OUT/target.stderr" | tail -n 1)
-	awk -v c="${cycles:-}" -v t0="$t_launch" -v t1="$t_done" -v cpu="$rtl_cpu" 'BEGIN {
+	case $how in
+	exited) ended="by itself" ;;
+	stopped) ended="stopped at the end record$([ "$END_GRACE" -gt 0 ] && echo " after $((END_GRACE / 10)) s for it to end by itself")" ;;
+	*) ended="stopped at the timeout" ;;
+	esac
+	awk -v c="${cycles:-}" -v t0="$t_launch" -v t1="$t_done" -v cpu="$rtl_cpu" -v ended="$ended" 'BEGIN {
 		w = t1 - t0
-		printf "wall_seconds: %.2f\ncpu_seconds: %d\n", w, cpu
+		printf "ended: %s\nwall_seconds: %.2f\ncpu_seconds: %d\n", ended, w, cpu
 		if (c == "") print "cycles: unknown (the simulation did not report them)"
 		else {
 			printf "cycles: %d\ncycles_per_second: %.0f\n", c, (w > 0 ? c / w : 0)

@@ -4,7 +4,8 @@
 # to the fields that measure time or describe the machine:
 #   dropped everywhere: h= (which hart wins the lead lottery differs), the
 #   checksum, cycles ticks ns cpl nspl cpu_hz cycle instret; hdr's isa and
-#   version of the FDT; parmax's k and par (they rank timings).
+#   version of the FDT, and its cache_max (hostsim's tree describes its
+#   caches, QEMU's names none); parmax's k and par (they rank timings).
 # Every other field (sizes, chain lengths, loads, strides, k, rep, record
 # order and count, status, hart states) must be equal.
 set -u
@@ -29,7 +30,7 @@ norm() { # LOG OUT: normalised records (the harts' own `hart` records, whose
 		for (i = 4; i <= NF; i++) {
 			split($i, kv, "="); k = kv[1]
 			if (k ~ /^(h|cycles|ticks|ns|cpl|nspl|cpu_hz|cycle|instret)$/) continue
-			if ($3 == "hdr" && (k == "isa" || k == "version")) continue
+			if ($3 == "hdr" && (k == "isa" || k == "version" || k == "cache_max")) continue
 			if ($3 == "parmax" && (k == "k" || k == "par")) continue
 			out = out " " $i
 		}

@@ -436,6 +436,30 @@ if [ -f "$VIRT" ] && [ -x "$RVMESS" ]; then
 	fi
 fi
 
+# --dump-dtb: the tree the image would get, valid for dtc, with the caches
+# in the devicetree's standard properties (virt: every cpu's L1D and the LLC
+# node they point at); the openpiton profile's, like the RTL's, names none
+if ! command -v dtc >/dev/null; then
+	skip dtb/dump "dtc not installed"
+elif ! "$SIM" --harts 2 --llc-size 512K --dump-dtb "$TMP/v.dtb" >"$TMP/out" 2>"$TMP/err" ||
+	! "$SIM" --machine openpiton --harts 2 --dump-dtb "$TMP/p.dtb" >>"$TMP/out" 2>>"$TMP/err"; then
+	fail dtb/dump "hostsim --dump-dtb failed: $(head -c 200 "$TMP/err")"
+elif ! dtc -I dtb -O dts -o "$TMP/v.dts" "$TMP/v.dtb" 2>"$TMP/dtc.err" || [ -s "$TMP/dtc.err" ] ||
+	! dtc -I dtb -O dts -o "$TMP/p.dts" "$TMP/p.dtb" 2>"$TMP/dtc.err" || [ -s "$TMP/dtc.err" ] || [ -s "$TMP/out" ]; then
+	fail dtb/dump "dtc: $(head -c 300 "$TMP/dtc.err")"
+elif [ "$(grep -c 'd-cache-size = <0x8000>;' "$TMP/v.dts")" != 2 ] ||
+	[ "$(grep -c 'next-level-cache = <0x100>;' "$TMP/v.dts")" != 2 ] ||
+	! grep -q 'cache-size = <0x80000>;' "$TMP/v.dts" || ! grep -q 'cache-level = <0x02>;' "$TMP/v.dts" ||
+	! grep -q 'phandle = <0x100>;' "$TMP/v.dts" || grep -q 'cache' "$TMP/p.dts" ||
+	! grep -q 'uart@fff0c2c000' "$TMP/p.dts"; then
+	fail dtb/dump "caches: $(grep -c cache "$TMP/v.dts") lines in virt's tree, $(grep -c cache "$TMP/p.dts") in openpiton's"
+else
+	pass dtb/dump
+fi
+if "$SIM" --dump-dtb >"$TMP/out" 2>"$TMP/err"; then fail dtb/dump-needs-file "exit 0"
+elif grep -q 'option --dump-dtb needs a value' "$TMP/err"; then pass dtb/dump-needs-file
+else fail dtb/dump-needs-file "$(head -c 200 "$TMP/err")"; fi
+
 # a hart that does not exist is refused
 if "$SIM" --harts 2 --fdt-disabled 2 "$ISA/alu.elf" >"$TMP/out" 2>"$TMP/err"; then
 	fail bad-fdt-disabled "exit 0"

@@ -5,15 +5,31 @@
 #   cva6-* / openpiton-*  bad arguments, no checkout, an unbuilt checkout, an
 #                         image without `tohost`, a model built for other tiles:
 #                         exit 2, a message naming the problem, no run directory
+#   cva6-elf-*            the harness's ELF helpers (hostsim/rtl/cva6_elf.cc)
+#                         built with g++ -Werror into a driver and checked
+#                         against readelf and nm: segments, bytes, symbols on
+#                         every image and on two-segment ELFs of both classes,
+#                         and the files read_elf refuses
 #   cva6-stop-at-end      a harness that prints the log and never ends is
-#                         stopped at the `end` record; its "after N cycles"
-#                         line (printed on SIGTERM) gives sim.txt
+#                         stopped at the `end` record at once (no grace
+#                         period); its "after N cycles" line (printed on
+#                         SIGTERM) gives sim.txt
 #   cva6-run-dir          the harness runs in the run directory (its traces
-#                         land there) on the absolute image path
+#                         land there) with +debug_disable=1, on the absolute
+#                         image path
+#   cva6-fesvr-poll       --fesvr-poll: no +debug_disable, and the harness gets
+#                         the grace period to end by itself
+#   cva6-netns(-listen)   the harness runs in a network namespace whose only
+#                         interface is the loopback, up; a TCP server it
+#                         opens on all interfaces is out of reach from outside
+#   cva6-no-network-refused  without a working unshare: exit 2, a message
+#                         naming --network, no run directory
+#   cva6-network          --network: the host's namespace (the server in reach)
 #   openpiton-stream      sims' fake_uart.log, written a record at a time,
 #                         reaches console.log while sims runs: a sims that
 #                         never ends is stopped at the `end` record, with the
 #                         simulation it started (its session)
+#   openpiton-netns       sims runs in a network namespace of its own
 #   openpiton-interrupted run.sh itself sent TERM mid-run stops the simulation
 #                         (sims' session) too and exits 143
 #   openpiton-metro-*     --metro: refused without the chipset and tile models;
@@ -58,6 +74,92 @@ mkdir -p "$T/cva6/work-ver"
 refused cva6-unbuilt "no built model $T/cva6/work-ver/Variane_testharness" --target cva6 --cva6 "$T/cva6"
 refused cva6-harts "one hart" --target cva6 --cva6 "$T/cva6" --harts 2
 
+# ---- the harness's ELF helpers (hostsim/rtl/cva6_elf.cc) -----------------------
+# Built with the driver hostsim/rtl/cva6_elf_check.cc, which calls them as the
+# harness does, and checked against readelf and nm: on every image, and on a
+# two-segment ELF (text, then data + .bss) in both ELF classes with a symbol
+# defined both locally and globally.
+CROSS=${CROSS:-riscv64-unknown-elf-}
+elf_check() { # CASE-SUFFIX ELF: the cva6-elf-* cases for one ELF
+	local n=$1 e=$2 d=$T/elf-$1 want got bad="" off pa fs ms a
+	mkdir -p "$d"
+	# every symbol nm can name unambiguously: the global ones, and the local
+	# ones whose name occurs once
+	"${CROSS}nm" --defined-only "$e" | awk '
+		{ n[$3]++; v[$3] = $1; if ($2 ~ /[A-Z]/) g[$3] = $1 }
+		END { for (s in n) if (s in g) print s, g[s]; else if (n[s] == 1) print s, v[s] }' | sort >"$d/nm"
+	# shellcheck disable=SC2046
+	if ! "$T/elfcheck" "$e" "$d" $(cut -d' ' -f1 "$d/nm") nosuch_symbol >"$d/out" 2>"$d/err"; then
+		fail "cva6-elf-run-$n" "the driver failed on $e: $(head -c 300 "$d/err")"
+		return
+	fi
+	# sections: the PT_LOAD segments with memory, in order, at their physical
+	# address and memory size (file offset, physical address, file and memory
+	# sizes in $d/loads)
+	readelf -lW "$e" | awk '$1 == "LOAD" { print $2, $4, $5, $6 }' | while read -r off pa fs ms; do
+		[ $((ms)) -gt 0 ] && echo $((off)) $((pa)) $((fs)) $((ms))
+	done >"$d/loads"
+	while read -r off pa fs ms; do printf 'section 0x%x %d\n' "$pa" "$ms"; done <"$d/loads" >"$d/want.sec"
+	grep '^section ' "$d/out" >"$d/got.sec"
+	if [ -s "$d/want.sec" ] && cmp -s "$d/want.sec" "$d/got.sec"; then pass "cva6-elf-sections-$n"
+	else fail "cva6-elf-sections-$n" "got '$(tr '\n' '|' <"$d/got.sec")', readelf says '$(tr '\n' '|' <"$d/want.sec")'"; fi
+	# bytes: each segment's file bytes then zeros (dd from the ELF), through
+	# read_section_void and read_section_sv (an array rounded up to 8 bytes)
+	while read -r off pa fs ms; do
+		a=$(printf '0x%x' "$pa")
+		: >"$d/want"
+		truncate -s "$ms" "$d/want"
+		dd if="$e" of="$d/want" bs=1 skip="$off" count="$fs" conv=notrunc status=none
+		cmp -s "$d/want" "$d/$a.void" || bad="$bad $a.void"
+		truncate -s $(((ms + 7) / 8 * 8)) "$d/want"
+		cmp -s "$d/want" "$d/$a.sv" || bad="$bad $a.sv"
+		grep -qx "sv-elementwise $a ok" "$d/out" || bad="$bad $a.sv-elementwise"
+		grep -qx "whole $a ok" "$d/out" || bad="$bad $a.whole"
+		grep -qx "cut $a ok" "$d/out" && grep -q "segment at $a is $ms bytes; only the first 16 were copied" "$d/err" ||
+			bad="$bad $a.cut"
+	done <"$d/loads"
+	grep -qx "badaddr throws" "$d/out" || bad="$bad no-throw-at-a-bad-address"
+	if [ -z "$bad" ]; then pass "cva6-elf-bytes-$n"
+	else fail "cva6-elf-bytes-$n" "wrong:$bad"; fi
+	# symbols: every one nm names, with nm's value; none for a missing one
+	sed -n 's/^symbol \([^ ]*\) 0x\([0-9a-f]*\)$/\1 \2/p' "$d/out" | sed 's/ 0*\([0-9a-f]\)/ \1/' | sort >"$d/got.sym"
+	sed 's/ 0*\([0-9a-f]\)/ \1/' "$d/nm" | sort >"$d/want.sym"
+	if [ "$(wc -l <"$d/want.sym")" -gt 2 ] && cmp -s "$d/want.sym" "$d/got.sym" &&
+		grep -qx "symbol nosuch_symbol none" "$d/out"; then
+		pass "cva6-elf-symbols-$n ($(wc -l <"$d/want.sym") symbols)"
+	else
+		fail "cva6-elf-symbols-$n" "$(diff "$d/want.sym" "$d/got.sym" | grep '^[<>]' | head -4 | tr '\n' '|') $(grep nosuch "$d/out")"
+	fi
+}
+if ! command -v g++ >/dev/null; then
+	skip cva6-elf "g++ not installed (tools/deps.sh --rtl installs it)"
+elif ! g++ -std=c++17 -O2 -Wall -Wextra -Werror -pedantic -o "$T/elfcheck" hostsim/rtl/cva6_elf.cc \
+	hostsim/rtl/cva6_elf_check.cc >"$T/elfcheck.log" 2>&1; then
+	fail cva6-elf-build "g++ -Wall -Wextra -Werror: $(head -c 400 "$T/elfcheck.log")"
+else
+	pass cva6-elf-build
+	for e in "$BUILD"/images/*.elf; do elf_check "$(basename "$e" .elf)" "$e"; done
+	# both classes, two segments, .bss, a local and a global `dup`
+	printf '\t.text\n\t.globl _start\n_start:\tj _start\ndup:\tnop\n\t.data\n\t.globl tohost\ntohost:\t.dword 0x1122334455667788\n\t.bss\nbuf:\t.zero 4096\n' >"$T/a.s"
+	printf '\t.data\n\t.globl dup\ndup:\t.word 7\n' >"$T/b.s"
+	for m in rv64i:lp64 rv32i:ilp32; do
+		if "${CROSS}gcc" -march="${m%:*}" -mabi="${m#*:}" -nostdlib -Wl,-Ttext=0x80000000 -Wl,-Tdata=0x80100000 \
+			"$T/a.s" "$T/b.s" -o "$T/two-${m%:*}.elf" 2>"$T/two.log" &&
+			[ "$(readelf -lW "$T/two-${m%:*}.elf" | grep -c '^ *LOAD')" = 2 ]; then
+			elf_check "two-${m%:*}" "$T/two-${m%:*}.elf"
+		else fail "cva6-elf-two-${m%:*}" "could not link a two-segment test ELF: $(head -c 300 "$T/two.log")"; fi
+	done
+	# what read_elf refuses: exit 1, the reason named
+	head -c 3000 "$BUILD/images/cva6.elf" >"$T/short.elf"
+	bad=""
+	for c in "$T/nope.elf:No such file" "$BUILD/images/cva6.bin:not an ELF file" "$T/short.elf:segment [0-9]* lies past the end of the file"; do
+		"$T/elfcheck" "${c%%:*}" "$T" >/dev/null 2>"$T/err"
+		rc=$?
+		[ "$rc" = 1 ] && grep -q "^cva6_elf: ${c%%:*}: .*${c#*:}" "$T/err" || bad="$bad ${c##*/} (exit $rc: $(head -c 100 "$T/err"))"
+	done
+	if [ -z "$bad" ]; then pass cva6-elf-refuses; else fail cva6-elf-refuses "$bad"; fi
+fi
+
 # A log the stand-ins replay: a real run of the M-mode image on hostsim.
 cat >"$T/tiny.cfg" <<'EOF'
 suites=lat
@@ -72,38 +174,146 @@ EOF
 	"$BUILD/bin/hostsim" "$T/tiny.elf" >"$T/replay.log" 2>/dev/null
 grep -q '@RVM [0-9]* end .*status=ok' "$T/replay.log" || { fail replay-log "hostsim gave no clean log to replay"; exit 1; }
 
-# The stand-in harness: prints the log, then runs until SIGTERM, on which it
-# reports its cycles the way ariane_tb.cpp does (its SIGTERM handler stops the
-# loop, then "... after N cycles").
-cat >"$T/cva6/work-ver/Variane_testharness" <<EOF
+# Can this machine run a command without network access (run.sh's
+# `unshare -n`, or `unshare -rn` for a user other than root)?  If not,
+# run.sh refuses RTL runs without --network, and the netns cases are skipped.
+NETOPT=() isolate=1
+unshare -n true 2>/dev/null || unshare -rn true 2>/dev/null || { isolate=0 NETOPT=(--network); }
+OURNS=$(readlink /proc/$$/ns/net)
+
+# The stand-in harness: records where and how it ran (directory, arguments,
+# network namespace, its interfaces, the loopback's state), optionally (when $T/listen
+# exists) listens on a TCP port on all interfaces as the real harness's
+# remote-bitbang server does and waits until the test has tried to connect
+# to it, prints the log, then runs until SIGTERM, on which it reports its
+# cycles the way ariane_tb.cpp does (its SIGTERM handler stops fesvr, which
+# ends the main loop: "... *** SUCCESS *** (tohost = 0) after N cycles").
+cat >"$T/listen.py" <<'PY'
+import os, socket, time
+s = socket.socket()
+s.bind(("0.0.0.0", 0))
+s.listen(4)
+port = s.getsockname()[1]
+socket.create_connection(("127.0.0.1", port), timeout=5).close()  # reachable from inside
+open("port.tmp", "w").write("%d\n" % port)
+os.rename("port.tmp", "port")
+for _ in range(300):
+    if os.path.exists("probed"):
+        break
+    time.sleep(0.1)
+PY
+cat >"$T/cva6/work-ver/Variane_testharness" <<SH
 #!/usr/bin/env bash
 pwd >where
 printf '%s\n' "\$@" >args
-trap 'echo "\$2 *** FAILED *** (tohost = 0) after 7654321 cycles" >&2; exit 1' TERM
+readlink /proc/self/ns/net >netns
+awk -F: 'NR > 2 { gsub(/ /, "", \$1); print \$1 }' /proc/net/dev >ifaces
+ip -o link show lo >lo 2>&1
+trap 'date +%s.%N >stopped; echo "\${@: -1} *** SUCCESS *** (tohost = 0) after 7654321 cycles" >&2; exit 0' TERM
+[ -f "$T/listen" ] && python3 "$T/listen.py"
 cat "$T/replay.log"
+date +%s.%N >ended
 while :; do sleep 0.1; done
-EOF
+SH
 chmod +x "$T/cva6/work-ver/Variane_testharness"
 refused cva6-no-tohost "has no tohost symbol" --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/virt.elf"
 
 # spike.elf has the HTIF tohost the real harness needs
 # --runs: the run directory is made after the target's command line is first
-# put together
-$RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --runs "$T/cr" --timeout 60 >"$T/out" 2>&1
+# put together.  The end record stops the harness at once: no grace period
+# (RTL_END_GRACE, 10 s here, is for --fesvr-poll).
+RTL_END_GRACE=100 $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --runs "$T/cr" --timeout 60 \
+	"${NETOPT[@]}" >"$T/out" 2>&1
 rc=$?
 ln -sfn "$(readlink -f "$T/cr/latest")" "$T/c"
 cyc=$(sed -n 's/^cycles: //p' "$T/c/sim.txt" 2>/dev/null)
 wall=$(sed -n 's/^wall_seconds: //p' "$T/c/sim.txt" 2>/dev/null)
 rate=$(sed -n 's/^cycles_per_second: //p' "$T/c/sim.txt" 2>/dev/null)
+lag() { # DIR: seconds from the stand-in's end of the log to its SIGTERM
+	awk -v a="$(cat "$1/ended" 2>/dev/null)" -v b="$(cat "$1/stopped" 2>/dev/null)" \
+		'BEGIN { if (a != "" && b != "") printf "%.1f", b - a }'
+}
+lag=$(lag "$T/c")
 if [ "$rc" = 0 ] && grep -q "was stopped" "$T/out" && [ "$cyc" = 7654321 ] &&
-	cmp -s "$T/replay.log" "$T/c/console.log" &&
+	grep -qx "ended: stopped at the end record" "$T/c/sim.txt" &&
+	cmp -s "$T/replay.log" "$T/c/console.log" && [ -n "$lag" ] && awk -v l="$lag" 'BEGIN { exit !(l < 5) }' &&
 	awk -v r="$rate" -v w="$wall" 'BEGIN { x = 7654321 / w; exit !(w > 0 && r > 0.95 * x && r < 1.05 * x) }'; then
-	pass cva6-stop-at-end
-else fail cva6-stop-at-end "exit $rc, cycles '$cyc' (want 7654321), rate '$rate' over '$wall' s; $(tail -5 "$T/out" | tr '\n' '|')"; fi
+	pass "cva6-stop-at-end (stopped ${lag} s after the end record)"
+else fail cva6-stop-at-end "exit $rc, cycles '$cyc' (want 7654321), rate '$rate' over '$wall' s, stopped '$lag' s after the end record (want < 5: no grace); $(tr '\n' '|' <"$T/c/sim.txt" 2>/dev/null) $(tail -5 "$T/out" | tr '\n' '|')"; fi
 if [ "$(cat "$T/c/where" 2>/dev/null)" = "$(cd "$T/c" && pwd -P)" ] &&
-	[ "$(tail -n 1 "$T/c/args" 2>/dev/null)" = "$(realpath "$BUILD/images/spike.elf")" ]; then
+	[ "$(tail -n 1 "$T/c/args" 2>/dev/null)" = "$(realpath "$BUILD/images/spike.elf")" ] &&
+	[ "$(grep -c '^+debug_disable=1$' "$T/c/args")" = 1 ]; then
 	pass cva6-run-dir
-else fail cva6-run-dir "ran in '$(cat "$T/c/where" 2>/dev/null)' with '$(tr '\n' ' ' <"$T/c/args" 2>/dev/null)'"; fi
+else fail cva6-run-dir "ran in '$(cat "$T/c/where" 2>/dev/null)' with '$(tr '\n' ' ' <"$T/c/args" 2>/dev/null)' (want +debug_disable=1 and the image last)"; fi
+
+# --fesvr-poll: no +debug_disable; the harness gets RTL_END_GRACE (1 s here)
+# to end by itself before it is stopped
+RTL_END_GRACE=10 $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cf" --timeout 60 \
+	--fesvr-poll "${NETOPT[@]}" >"$T/out" 2>&1
+rc=$?
+lag=$(lag "$T/cf")
+if [ "$rc" = 0 ] && [ -s "$T/cf/args" ] && ! grep -q debug_disable "$T/cf/args" && [ -n "$lag" ] &&
+	awk -v l="$lag" 'BEGIN { exit !(l >= 1) }' && grep -qx "cycles: 7654321" "$T/cf/sim.txt" &&
+	grep -qx "ended: stopped at the end record after 1 s for it to end by itself" "$T/cf/sim.txt"; then
+	pass "cva6-fesvr-poll (stopped ${lag} s after the end record)"
+else fail cva6-fesvr-poll "exit $rc, args '$(tr '\n' ' ' <"$T/cf/args" 2>/dev/null)', stopped '$lag' s after the end record (want >= 1); $(tr '\n' '|' <"$T/cf/sim.txt" 2>/dev/null)"; fi
+
+# No network: the harness runs in a namespace of its own with only the
+# loopback interface, up; its listening port is out of reach from here (and
+# within reach with --network, which needs no unshare)
+probe() { # OUTDIR -> reach=yes|no|none: the stand-in's port tried from here
+	local port=""
+	for _ in $(seq 1 150); do [ -s "$1/port" ] && break; sleep 0.1; done
+	port=$(cat "$1/port" 2>/dev/null)
+	reach=none
+	if [ -n "$port" ]; then
+		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then reach=yes; else reach=no; fi
+	fi
+	touch "$1/probed"
+}
+mkdir -p "$T/nons"
+printf '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n' >"$T/nons/unshare"
+chmod +x "$T/nons/unshare"
+command -v python3 >/dev/null && touch "$T/listen"
+if [ "$isolate" = 0 ]; then
+	skip cva6-netns "this machine runs nothing without network access (neither unshare -n nor unshare -rn works)"
+	skip cva6-netns-listen "this machine runs nothing without network access"
+else
+	$RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cn" --timeout 60 >"$T/out" 2>&1 &
+	rpid=$!
+	reach=""
+	[ -f "$T/listen" ] && probe "$T/cn"
+	wait "$rpid"
+	rc=$?
+	if [ "$rc" = 0 ] && [ -s "$T/cn/netns" ] && [ "$(cat "$T/cn/netns")" != "$OURNS" ] &&
+		[ "$(cat "$T/cn/ifaces" 2>/dev/null)" = lo ] && grep -q '<LOOPBACK,UP' "$T/cn/lo" &&
+		grep -q '^network: none (unshare -r\{0,1\}n: ' "$T/cn/run.txt"; then
+		pass "cva6-netns ($(sed -n 's/^network: none (\(unshare [-a-z]*\).*/\1/p' "$T/cn/run.txt"))"
+	else fail cva6-netns "exit $rc; namespace '$(cat "$T/cn/netns" 2>/dev/null)' (ours $OURNS), interfaces '$(tr '\n' ' ' <"$T/cn/ifaces" 2>/dev/null)', lo '$(head -c 80 "$T/cn/lo" 2>/dev/null)', $(grep '^network' "$T/cn/run.txt" 2>/dev/null); $(tail -3 "$T/out" | tr '\n' '|')"; fi
+	if [ ! -f "$T/listen" ]; then
+		skip cva6-netns-listen "python3 not installed (the stand-in's TCP server)"
+	elif [ "$reach" = no ]; then pass cva6-netns-listen
+	else fail cva6-netns-listen "the stand-in's TCP server (listening on all interfaces) was reachable from here or not up: '$reach'"; fi
+fi
+rm -rf "$T/runs"
+PATH="$T/nons:$PATH" $RUN --runs "$T/runs" --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" >"$T/out" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "cannot run the RTL model without network access" "$T/out" && grep -q -- "--network" "$T/out" &&
+	[ ! -e "$T/runs" ]; then
+	pass cva6-no-network-refused
+else fail cva6-no-network-refused "exit $rc, want 2 with a message naming --network and no run directory; got: $(head -c 300 "$T/out" | tr '\n' '|')"; fi
+PATH="$T/nons:$PATH" $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cw" --timeout 60 \
+	--network >"$T/out" 2>&1 &
+rpid=$!
+reach=skipped
+[ -f "$T/listen" ] && probe "$T/cw"
+wait "$rpid"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(cat "$T/cw/netns" 2>/dev/null)" = "$OURNS" ] && grep -qx "network: the host's (--network)" "$T/cw/run.txt" &&
+	{ [ ! -f "$T/listen" ] || [ "$reach" = yes ]; }; then
+	pass "cva6-network (the stand-in's server reachable from here: $reach)"
+else fail cva6-network "exit $rc; namespace '$(cat "$T/cw/netns" 2>/dev/null)' (ours $OURNS), reachable '$reach', $(grep '^network' "$T/cw/run.txt" 2>/dev/null); $(tail -3 "$T/out" | tr '\n' '|')"; fi
+rm -f "$T/listen"
 
 # ---- OpenPiton -------------------------------------------------------------------
 P=$T/piton
@@ -121,6 +331,7 @@ echo 'export PATH=$PITON_ROOT/piton/tools/bin:$PATH' >"$P/piton/piton_settings.b
 cat >"$P/piton/tools/bin/sims" <<EOF
 #!/usr/bin/env bash
 pwd >where
+readlink /proc/self/ns/net >netns
 printf '%s\n' "\$@" >args
 : >fake_uart.log
 while IFS= read -r l; do printf '%s\n' "\$l" >>fake_uart.log; sleep 0.02; done <"$T/replay.log"
@@ -143,7 +354,7 @@ printf '`define RTL_TILE0\n`define RTL_TILE1\n' >"$P/build/manycore/b2/config.v"
 
 piton() { # MODE OUT
 	echo "$1" >"$P/mode"
-	$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+	$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 		--out "$2" --timeout 50 >"$T/out" 2>&1
 }
 t0=$(date +%s)
@@ -159,8 +370,13 @@ else
 	fail openpiton-stream "exit $rc after ${t}s, model pid '$mpid'; $(tail -5 "$T/out" | tr '\n' '|')"
 	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null
 fi
+if [ "$isolate" = 0 ]; then
+	skip openpiton-netns "this machine runs nothing without network access"
+elif [ -s "$T/p/sims/netns" ] && [ "$(cat "$T/p/sims/netns")" != "$OURNS" ] && grep -q '^network: none' "$T/p/run.txt"; then
+	pass openpiton-netns
+else fail openpiton-netns "sims ran in namespace '$(cat "$T/p/sims/netns" 2>/dev/null)' (ours $OURNS); $(grep '^network' "$T/p/run.txt" 2>/dev/null)"; fi
 echo hang >"$P/mode"
-$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+$RUN --target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 	--out "$T/pi" --timeout 50 >"$T/out" 2>&1 &
 rpid=$!
 for _ in $(seq 1 100); do [ -s "$T/pi/sims/model.pid" ] && break; sleep 0.1; done
@@ -195,7 +411,7 @@ for m in metro_chipset/b2/obj_dir/Vmetro_chipset metro_tile/rel-0.1/obj_dir/Vmet
 	mkdir -p "$P/build/${m%/*}" && printf '#!/bin/sh\n' >"$P/build/$m" && chmod +x "$P/build/$m"
 done
 echo metro >"$P/mode"
-$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 	--out "$T/pm" --timeout 50 >"$T/out" 2>&1
 rc=$?
 a=$T/pm/sims/args
@@ -205,7 +421,7 @@ if [ "$rc" = 0 ] && grep -qx -- -sys=metro_chipset "$a" && grep -qx -- "-model_d
 	pass openpiton-metro-run
 else fail openpiton-metro-run "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null); $(tail -3 "$T/out" | tr '\n' '|')"; fi
 grep -v ' end ' "$T/replay.log" >"$T/replay.full" && mv "$T/replay.log" "$T/replay.keep" && mv "$T/replay.full" "$T/replay.log"
-$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" \
+$RUN --target openpiton --metro --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf" "${NETOPT[@]}" \
 	--out "$T/pm2" --timeout 50 >"$T/out" 2>&1
 rc=$?
 mv "$T/replay.keep" "$T/replay.log"

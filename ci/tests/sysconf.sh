@@ -8,6 +8,14 @@
 #   hold the image's own lines (stack, code, data; the LLC is inclusive), so
 #   the last size that still fits may be one lmbench step (at most 1/8) below
 #   the configured capacity; where exactly depends on the image's layout.
+#   The hdr's cache_max is the LLC's 256 KiB (hostsim's tree describes its
+#   caches), so the plateau from beyond it to lat_max (4 MiB) is memory.
+# The same system swept to lat_max=128K, inside the LLC: the last plateau is
+# L2, not memory, and a note says it starts inside the FDT's 256 KiB cache.
+# OpenPiton 2x1's L2 (two 64 KiB slices: --llc-size 128K, 8 KiB L1D) on
+# hostsim's openpiton profile, swept to lat_max=64K: its tree, like the
+# RTL's, names no cache (cache_max=0), so the 16-64 KiB plateau is L2, not
+# memory (docs/formats.md, "Cache levels").
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -43,4 +51,38 @@ cap2=$(echo "$l2" | cut -d, -f4)
 if fits "$cap2" 262144 && within "$(echo "$l2" | cut -d, -f7)" 23 0.01; then
 	pass "sysconf-lat-llc ($l2)"
 else fail sysconf-lat-llc "L2 row '$l2', want capacity 256 KiB (one lmbench step below is fine) at 23 cycles"; fi
+hdr=$(grep -ao '@RVM 0 hdr .*' "$TMP/out/console.log")
+mem=$(row memory)
+if [[ "$hdr" == *" cache_max=262144 "* ]] && [ -n "$mem" ] && [ "$(echo "$mem" | cut -d, -f2)" -gt 262144 ] &&
+	[ "$(echo "$mem" | cut -d, -f3)" = 4194304 ] && ! grep -q '^note:' "$TMP/out/cache_levels.txt"; then
+	pass "sysconf-lat-memory (cache_max=262144; $mem)"
+else fail sysconf-lat-memory "hdr '${hdr:0:300}', memory row '$mem': want cache_max=262144 and memory from beyond 256 KiB to 4 MiB"; fi
+
+# lat_max inside the LLC, then inside OpenPiton 2x1's L2: never memory
+"$BUILD/bin/rvmess" config "$TMP/virt.elf" suites=lat reps=1 warmups=1 lat_max=128K lat_loads=2000 lat_strides=64 \
+	lat_random=1 -o "$TMP/v128.elf" >/dev/null || fail sysconf-config "rvmess config lat_max=128K"
+timeout 300 "$BUILD/bin/hostsim" --harts 2 --l1d-size 16K --l1d-hit 3 --llc-size 256K --llc-hit 20 --mem-model fixed \
+	--mem-latency 150 "$TMP/v128.elf" >"$TMP/v128.log" 2>"$TMP/v128.err"
+"$BUILD/bin/rvmess" parse "$TMP/v128.log" -o "$TMP/p128" >"$TMP/p128.out" 2>&1
+last=$(tail -n 1 "$TMP/p128/cache_levels.csv")
+if [ "$(echo "$last" | cut -d, -f1,3,4)" = L2,131072, ] && ! grep -q '^memory' "$TMP/p128/cache_levels.csv" &&
+	grep -q '^note: L2 starts at .*, inside the largest cache the FDT describes (256 KiB, hdr cache_max), so it is a cache level, not memory' "$TMP/p128.out"; then
+	pass "sysconf-lat-max-inside-llc ($last)"
+else fail sysconf-lat-max-inside-llc "last level '$last', want L2 to 128 KiB, no capacity: $(tail -n 3 "$TMP/p128.out" | tr '\n' '|')"; fi
+
+if [ -e "$BUILD/images/openpiton.elf" ]; then
+	"$BUILD/bin/rvmess" config "$BUILD/images/openpiton.elf" suites=lat reps=1 warmups=1 lat_max=64K lat_loads=1000 \
+		lat_strides=64 lat_random=1 -o "$TMP/op64.elf" >/dev/null || fail sysconf-config "rvmess config openpiton lat_max=64K"
+	timeout 300 "$BUILD/bin/hostsim" --machine openpiton --harts 2 --l1d-size 8K --llc-size 128K "$TMP/op64.elf" \
+		>"$TMP/op64.log" 2>"$TMP/op64.err"
+	"$BUILD/bin/rvmess" parse "$TMP/op64.log" -o "$TMP/pop" >"$TMP/pop.out" 2>&1
+	last=$(tail -n 1 "$TMP/pop/cache_levels.csv")
+	if grep -aq '@RVM 0 hdr .* cache_max=0 ' "$TMP/op64.log" && [ "$(echo "$last" | cut -d, -f1,3,4)" = L2,65536, ] &&
+		! grep -q '^memory' "$TMP/pop/cache_levels.csv" &&
+		grep -qF 'and the FDT names no cache size (hdr cache_max=0), so L2 may be a cache as well as memory: raise lat_max past the last-level cache' "$TMP/pop.out"; then
+		pass "sysconf-openpiton-lat-max-inside-l2 ($last)"
+	else fail sysconf-openpiton-lat-max-inside-l2 "last level '$last', want L2 to 64 KiB, no capacity: $(tail -n 3 "$TMP/pop.out" | tr '\n' '|')"; fi
+else
+	skip sysconf-openpiton-lat-max-inside-l2 "$BUILD/images/openpiton.elf not built"
+fi
 finish

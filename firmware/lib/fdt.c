@@ -24,6 +24,15 @@
  * driver takes, and what to use when the console node is none of them, is
  * the driver's business (platform/common/uart.c, through fdt_find_compatible).
  *
+ * Caches: out->cache_max is the largest cache size the tree states, from
+ * the standard properties only (devicetree specification v0.4, 3.7.3 and
+ * 3.8): an enabled cpu node's d-cache-size (or cache-size, a unified L1)
+ * and an enabled cache node's cache-size (or d-cache-size), where a cache
+ * node is any node with a cache-level property or a compatible string
+ * containing "cache" ("cache", SiFive's "sifive,ccache0", ...), under
+ * /cpus, a cpu node or /soc alike.  Sizes are not added up: a cache split
+ * into slices is as large as the tree's largest node says.
+ *
  * Several passes over the structure block are made (the main one, then at
  * most one to resolve the stdout-path node and one to resolve the
  * syscon-poweroff regmap phandle, and one per fdt_find_compatible call);
@@ -81,6 +90,7 @@ struct level {
 
 struct node {
 	struct prop reg, compat, status, dtype, isa, tbf, shift, width, ev_l1d, ev_llc;
+	struct prop csize, dcsize, clevel;
 	struct prop stdout_path, lstdout_path, phandle, regmap, poff, pval;
 };
 
@@ -213,6 +223,19 @@ static int prop_has(const struct ctx *c, struct prop pr, const char *s)
 			return 1;
 		i = j + 1;
 	}
+	return 0;
+}
+
+/* A string list (compatible) has a string containing s. */
+static int prop_has_sub(const struct ctx *c, struct prop pr, const char *s)
+{
+	uint32_t n = slen(s), i;
+	if (!pr.off)
+		return 0;
+	/* a match may not run past a string's NUL: s has none */
+	for (i = 0; i + n <= pr.len; i++)
+		if (bytes_eq(c, pr.off + i, n, s))
+			return 1;
 	return 0;
 }
 
@@ -368,6 +391,18 @@ static void node_main(struct ctx *c, int d)
 		fi->hpm_l1d_miss = v;
 	if (l->kind == K_CPUS && prop_num(c, n->ev_llc, &v))
 		fi->hpm_llc_miss = v;
+
+	/* caches: a cpu's L1 (d-cache-size, or cache-size when unified), a
+	 * cache node's size (cache-size, or d-cache-size when split) */
+	if (status_ok(c, n->status)) {
+		int cpu = l->kind == K_CPU && prop_streq(c, n->dtype, "cpu");
+		if (cpu || n->clevel.off || prop_has_sub(c, n->compat, "cache")) {
+			if (prop_num(c, n->dcsize, &v) && v > fi->cache_max)
+				fi->cache_max = v;
+			if (prop_num(c, n->csize, &v) && v > fi->cache_max)
+				fi->cache_max = v;
+		}
+	}
 
 	if (l->kind == K_CPU && prop_streq(c, n->dtype, "cpu")) {
 		if (reg_entry(c, n->reg, pl->acells, pl->scells, 0, &base, &size) &&
@@ -618,6 +653,9 @@ static int walk(struct ctx *c, int mode)
 			P(tbf, "timebase-frequency");
 			P(ev_l1d, "rvmess,hpm-event-l1d-miss");
 			P(ev_llc, "rvmess,hpm-event-llc-miss");
+			P(csize, "cache-size");
+			P(dcsize, "d-cache-size");
+			P(clevel, "cache-level");
 			P(shift, "reg-shift");
 			P(width, "reg-io-width");
 			P(stdout_path, "stdout-path");

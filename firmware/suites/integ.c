@@ -129,20 +129,24 @@ static uint64_t get(uint64_t a, unsigned w)
  * timeout (or another hart gave up): the suite is left. */
 static int barrier(void)
 {
-	uint32_t g = bar_gen;
+	uint32_t g, v;
 	uint64_t t0, lim = timeout_ticks() * (plan.n + 1);
+	struct rvm_wait w;
 
+	rvm_poll(); /* bar_gen as the last barrier's releaser left it */
+	g = bar_gen;
 	rvm_fence();
 	if (__atomic_fetch_add(&bar_count, 1, __ATOMIC_SEQ_CST) == plan.n - 1) {
 		bar_count = 0;
 		rvm_fence();
-		bar_gen = g + 1;
+		rvm_store_pub(&bar_gen, g + 1);
 		rvm_fence();
 		rvm_poll(); /* the last to come waits for nobody, but reads the others' words next */
 		return 0;
 	}
 	t0 = pm_time();
-	for (uint32_t spins = 0; rvm_poll(), bar_gen == g; spins++) {
+	rvm_wait_begin(&w, "integ-barrier");
+	for (uint32_t spins = 0; rvm_wait_poll(&w), (v = bar_gen) == g; spins++) {
 		if (plan.abort)
 			return -1;
 		if ((spins & 1023) == 1023 && pm_time() - t0 > lim) {
@@ -151,6 +155,7 @@ static int barrier(void)
 			return -1;
 		}
 	}
+	rvm_wait_saw(&w, &bar_gen, v);
 	rvm_fence();
 	return 0;
 }
@@ -197,7 +202,9 @@ static void produce(uint64_t slot, uint32_t i, uint64_t k)
 		W(slot, 1 + w) = pay[w];
 	}
 	W(slot, 6) = checksum(k + 1, pay);
+	rvm_pub_begin(&W(slot, 0), k + 1);
 	__atomic_exchange_n(&W(slot, 0), k + 1, __ATOMIC_RELEASE); /* publish */
+	rvm_pub_end();
 }
 
 static void consume(uint64_t slot, uint32_t p, uint64_t k, struct integ_tally *t)
@@ -215,7 +222,9 @@ static void consume(uint64_t slot, uint32_t p, uint64_t k, struct integ_tally *t
 		integ_bad(t, slot + 48, 1, want, got);
 	t->words += PAYLOAD + 1;
 	W(slot, 6) = 0; /* consumed: the producer's next message must rewrite it */
+	rvm_pub_begin(&W(slot, 7), k + 1);
 	__atomic_exchange_n(&W(slot, 7), k + 1, __ATOMIC_RELEASE);
+	rvm_pub_end();
 }
 
 static void run_ring(uint32_t i, struct rng *g, struct integ_tally *t)
@@ -225,12 +234,15 @@ static void run_ring(uint32_t i, struct rng *g, struct integ_tally *t)
 	uint64_t out = plan.rings + (uint64_t)i * S * RVM_LINE;
 	uint64_t in = plan.rings + (uint64_t)p * S * RVM_LINE;
 	uint64_t kp = 0, kc = 0, M = c->integ_msgs, lim = timeout_ticks(), t0 = pm_time();
+	struct rvm_wait w; /* while idle: for the consumer's ack or the producer's message */
 
 	for (uint32_t idle = 0; kp < M || kc < M;) {
 		int moved = 0;
 		if (kp < M) {
-			uint64_t s = out + (kp % S) * RVM_LINE;
-			if (kp < S || W(s, 7) == kp - S + 1) {
+			uint64_t s = out + (kp % S) * RVM_LINE, ack = kp < S ? 0 : W(s, 7);
+			if (kp < S || ack == kp - S + 1) {
+				if (idle && kp >= S)
+					rvm_wait_saw(&w, &W(s, 7), ack);
 				produce(s, i, kp++);
 				delay((uint32_t)(rng_next(g) % (c->integ_delay + 1)));
 				moved = 1;
@@ -239,6 +251,8 @@ static void run_ring(uint32_t i, struct rng *g, struct integ_tally *t)
 		if (kc < M) {
 			uint64_t s = in + (kc % S) * RVM_LINE;
 			if (__atomic_load_n(&W(s, 0), __ATOMIC_ACQUIRE) == kc + 1) {
+				if (idle)
+					rvm_wait_saw(&w, &W(s, 0), kc + 1);
 				consume(s, p, kc++, t);
 				moved = 1;
 			}
@@ -247,9 +261,11 @@ static void run_ring(uint32_t i, struct rng *g, struct integ_tally *t)
 			idle = 0;
 			continue;
 		}
-		rvm_poll(); /* before the next look at the other harts' words */
-		if (idle++ == 0)
+		if (idle++ == 0) {
 			t0 = pm_time(); /* no progress since t0 */
+			rvm_wait_begin(&w, "integ-ring");
+		}
+		rvm_wait_poll(&w); /* before the next look at the other harts' words */
 		if ((idle & 255) == 0 && pm_time() - t0 > lim) {
 			/* stalled: the word waited on is wrong (a lost publish or acknowledgement) */
 			if (kc < M) {
@@ -290,7 +306,7 @@ static void follower(void)
 {
 	uint32_t me = rvm_hartid();
 
-	rvm_wait_change(&plan.go, 0);
+	rvm_wait_change(&plan.go, 0, "integ-go");
 	rvm_fence();
 	for (uint32_t i = 0; i < plan.n; i++)
 		if (plan.hart[i] == me) {
@@ -318,7 +334,7 @@ static void lead(void)
 		rvm_err("config", "integ_arrays_exceed_heap");
 		plan.n = 0; /* the followers find themselves in no plan and return */
 		rvm_fence();
-		plan.go = 1;
+		rvm_store_pub(&plan.go, 1);
 		for (uint32_t i = 0; i < n; i++)
 			rvm_wake(plan.hart[i]);
 		return;
@@ -330,7 +346,7 @@ static void lead(void)
 	for (uint64_t a = 0; a < lines; a += 8)
 		*(volatile uint64_t *)(uintptr_t)(plan.lines + a) = 0;
 	rvm_fence();
-	plan.go = 1;
+	rvm_store_pub(&plan.go, 1);
 	rvm_fence();
 	for (uint32_t i = 0; i < n; i++)
 		if (plan.hart[i] != rvm.lead)

@@ -141,14 +141,18 @@ static uint64_t timeout_ticks(void)
 static int bar_lead(void)
 {
 	uint64_t t0 = pm_time(), lim = timeout_ticks();
-	uint32_t spins = 0;
+	uint32_t spins = 0, v;
+	struct rvm_wait w;
 
+	rvm_wait_begin(&w, "litmus-barrier");
 	for (;;) {
 		if (spins > LT_SPIN && plat.ipi_clear)
 			plat.ipi_clear();
-		rvm_poll();
-		if (bar_arrived == nlive - 1)
+		rvm_wait_poll(&w);
+		if ((v = bar_arrived) == nlive - 1) {
+			rvm_wait_saw(&w, &bar_arrived, v);
 			break;
+		}
 		if (pm_time() - t0 > lim) {
 			rvm_err_at("litmus-barrier", "a_hart_did_not_arrive", 0, nlive - 1, bar_arrived);
 			return -1;
@@ -158,7 +162,7 @@ static int bar_lead(void)
 	}
 	bar_arrived = 0;
 	rvm_fence();
-	bar_gen = bar_gen + 1;
+	rvm_store_pub(&bar_gen, bar_gen + 1);
 	rvm_fence();
 	for (uint32_t i = 0; i < nlive; i++)
 		if (live[i] != rvm.lead)
@@ -169,16 +173,22 @@ static int bar_lead(void)
 static void bar_follow(void)
 {
 	rvm_poll();
-	uint32_t g = bar_gen;
+	uint32_t g = bar_gen, v;
+	struct rvm_wait w;
 
 	rvm_fence();
-	__atomic_fetch_add(&bar_arrived, 1, __ATOMIC_SEQ_CST);
+	rvm_pub_begin(&bar_arrived, 0); /* the value it reaches: known after the add */
+	v = __atomic_fetch_add(&bar_arrived, 1, __ATOMIC_SEQ_CST) + 1;
+	rvm_pub_begin(&bar_arrived, v);
+	rvm_pub_end();
 	rvm_wake(rvm.lead);
-	for (uint32_t spins = 0; rvm_poll(), bar_gen == g;)
+	rvm_wait_begin(&w, "litmus-release");
+	for (uint32_t spins = 0; rvm_wait_poll(&w), (v = bar_gen) == g;)
 		if (++spins > LT_SPIN) {
-			rvm_wait_change(&bar_gen, g);
+			v = rvm_wait_change(&bar_gen, g, "litmus-release");
 			break;
 		}
+	rvm_wait_saw(&w, &bar_gen, v);
 	rvm_fence();
 }
 
@@ -196,9 +206,16 @@ static void run_thread(void)
 
 	for (uint32_t i = 0; i < t->threads; i++)
 		if (ctl.hart_of[i] == me) {
-			__atomic_fetch_add(&ready, 1, __ATOMIC_SEQ_CST);
-			while (ready != t->threads)
-				rvm_poll();
+			struct rvm_wait w;
+			uint32_t v;
+			rvm_pub_begin(&ready, 0);
+			v = __atomic_fetch_add(&ready, 1, __ATOMIC_SEQ_CST) + 1;
+			rvm_pub_begin(&ready, v);
+			rvm_pub_end();
+			rvm_wait_begin(&w, "litmus-start");
+			while (rvm_wait_poll(&w), (v = ready) != t->threads)
+				;
+			rvm_wait_saw(&w, &ready, v);
 			delay(ctl.delay[i]);
 			t->fn[i](ctl.loc[0], ctl.loc[1], ctl.loc[2], ctl.loc[3], res[i], ctl.code);
 		}

@@ -83,7 +83,8 @@ static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
 	uint64_t nblocks = g->len / BLOCK_BYTES;
 	uint64_t covered = iters < nblocks ? iters : nblocks;
 
-	for (uint64_t a = g->ld_base; a < g->ld_base + g->len; a += RVM_LINE) {
+	/* mess_share: the load array is the lead's ring, which the lead checks */
+	for (uint64_t a = g->ld_base; !rvm.cfg.mess_share && a < g->ld_base + g->len; a += RVM_LINE) {
 		uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
 		ld.words++;
 		if (v != load_word(a))
@@ -111,7 +112,8 @@ static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
 static void plant(struct mess_gen *g, uint32_t stores)
 {
 	uint64_t a = g->ld_base + RVM_LINE;
-	*(volatile uint64_t *)(uintptr_t)a = load_word(a) ^ 0xff;
+	if (!rvm.cfg.mess_share) /* else the load array is the ring: left to the ring's check */
+		*(volatile uint64_t *)(uintptr_t)a = load_word(a) ^ 0xff;
 	for (uint32_t s = 0; s < BLOCK_OPS; s++)
 		if (is_store_slot(s, stores)) {
 			*(volatile uint64_t *)(uintptr_t)(g->st_base + s * RVM_LINE) = g->pattern ^ 0xff00;
@@ -125,17 +127,17 @@ static void generator(void)
 	struct mess_gen *g = &gens[h];
 	uint32_t seen = 0;
 
-	rvm_wait_change(&ctl.planned, 0);
+	rvm_wait_change(&ctl.planned, 0, "mess-plan");
 	rvm_fence();
 	if (g->len == 0)
 		return; /* no room for this generator's arrays */
-	for (uint64_t a = g->ld_base; a < g->ld_base + g->len; a += RVM_LINE)
+	for (uint64_t a = g->ld_base; !rvm.cfg.mess_share && a < g->ld_base + g->len; a += RVM_LINE)
 		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
 	pm_setup_phase(1); /* from here untimed but for the kernel */
 	rvm_fence();
-	ack[h].done = 0; /* ready */
+	rvm_store_pub(&ack[h].done, 0); /* ready */
 	for (;;) {
-		uint32_t e = rvm_wait_change(&ctl.epoch, seen);
+		uint32_t e = rvm_wait_change(&ctl.epoch, seen, "mess-epoch");
 		if (ctl.quit) {
 			pm_setup_phase(0);
 			return;
@@ -148,7 +150,7 @@ static void generator(void)
 		g->iters = 0;
 		rvm_fence();
 		pm_setup_phase(0);
-		ack[h].started = e;
+		rvm_store_pub(&ack[h].started, e);
 		rvm_mess_kernels[stores](g);
 		rvm_fence();
 		if (ctl.corrupt)
@@ -158,7 +160,7 @@ static void generator(void)
 		ack[h].errors += (uint32_t)gen_verify(g, stores, g->iters);
 		pm_setup_phase(1);
 		rvm_fence();
-		ack[h].done = e;
+		rvm_store_pub(&ack[h].done, e);
 	}
 }
 
@@ -177,7 +179,7 @@ static void quit_gens(void)
 {
 	ctl.quit = 1;
 	rvm_fence();
-	ctl.epoch++;
+	rvm_store_pub(&ctl.epoch, ctl.epoch + 1);
 	wake_gens();
 }
 
@@ -187,9 +189,16 @@ static void wait_gens(uint32_t e, const char *where)
 	uint64_t t0 = pm_time(), lim = timeout_ticks();
 	uint32_t kept = 0;
 	for (uint32_t i = 0; i < ngen; i++) {
-		uint32_t h = gen_hart[i];
-		while (rvm_poll(), ack[h].done != e && pm_time() - t0 <= lim)
+		uint32_t h = gen_hart[i], d;
+		struct rvm_wait w;
+		rvm_wait_begin(&w, "mess-done");
+		while (rvm_wait_poll(&w), (d = ack[h].done) != e && pm_time() - t0 <= lim)
 			;
+		if (d == e) {
+			rvm_wait_saw(&w, &ack[h].done, d);
+			gen_hart[kept++] = h;
+			continue;
+		}
 		if (ack[h].done == e)
 			gen_hart[kept++] = h;
 		else /* written off: it takes no part in later points */
@@ -235,7 +244,9 @@ static void warn_lines(const char *what, const char *msg, uint64_t want, uint64_
 static void check_traffic(uint64_t ctr_rd, uint64_t ctr_wr, uint64_t want_rd, uint64_t want_wr)
 {
 	uint64_t d = ctr_rd > want_rd ? ctr_rd - want_rd : want_rd - ctr_rd;
-	if (d * 10 > want_rd && d > 1024)
+	/* with mess_share the generators read lines the chase brought in:
+	 * their loads are not memory reads, so only the writes are checked */
+	if (!rvm.cfg.mess_share && d * 10 > want_rd && d > 1024)
 		warn_lines("bw-disagree", "memory_reads_differ_from_issued_reads_by_more_than_10%",
 		           want_rd, ctr_rd);
 	if (ctr_wr > 2 * want_wr + ctr_rd / 4 + 1024)
@@ -366,17 +377,21 @@ static void lead(void)
 				for (uint32_t i = 0; i < ngen; i++)
 					gens[gen_hart[i]].stop = 0;
 				rvm_fence();
-				ctl.epoch = ++epoch;
+				rvm_store_pub(&ctl.epoch, ++epoch);
 				wake_gens();
 				/* warm up: until every generator runs this point's kernel,
 				 * then settle the point (settle()) */
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
-					uint32_t h = gen_hart[i];
-					while (rvm_poll(), (ack[h].started != epoch || gens[h].iters == 0) &&
+					uint32_t h = gen_hart[i], st;
+					struct rvm_wait w;
+					rvm_wait_begin(&w, "mess-start");
+					while (rvm_wait_poll(&w), ((st = ack[h].started) != epoch || gens[h].iters == 0) &&
 					       pm_time() - t0 < timeout_ticks())
 						p = rvm_chase(p, 1), steps++;
+					if (st == epoch)
+						rvm_wait_saw(&w, &ack[h].started, st);
 				}
 				uint32_t nsettle;
 				p = settle(p, warm, &steps, &nsettle);
@@ -480,12 +495,17 @@ static void lead(void)
 	quit_gens();
 }
 
-/* Lay out the heap: the ring first, then two arrays per generator. */
+/* Lay out the heap: the ring first, then two arrays per generator (with
+ * mess_share, each generator loads from the ring instead of its first). */
 static void plan(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	uint64_t base = rvm.heap_base + c->mess_chase_size;
 	uint64_t len = c->mess_gen_size / BLOCK_BYTES * BLOCK_BYTES;
+	uint64_t ring_len = c->mess_chase_size / BLOCK_BYTES * BLOCK_BYTES;
+
+	if (c->mess_share && len > ring_len)
+		len = ring_len;
 
 	ngen = 0;
 	for (uint32_t i = 0; i < rvm.nharts; i++) {
@@ -494,7 +514,7 @@ static void plan(void)
 			continue;
 		if (base + 2 * len > rvm.heap_base + rvm.heap_size)
 			break; /* suite_mess_fits() refuses this before we get here */
-		gens[h].ld_base = base;
+		gens[h].ld_base = c->mess_share ? rvm.heap_base : base;
 		gens[h].st_base = base + len;
 		gens[h].len = len;
 		gens[h].poll = rvm_poll_fn();
@@ -507,7 +527,7 @@ static void plan(void)
 	ctl.epoch = 0;
 	ctl.quit = 0;
 	rvm_fence();
-	ctl.planned = 1;
+	rvm_store_pub(&ctl.planned, 1);
 	for (uint32_t i = 0; i < rvm.nharts; i++)
 		if (rvm.hartids[i] != rvm.lead)
 			rvm_wake(rvm.hartids[i]);

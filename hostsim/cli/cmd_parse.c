@@ -147,6 +147,7 @@ int cmd_parse(int argc, char **argv)
 	struct rvm_log log;
 	struct lat_sets sets = { 0 };
 	struct cache_levels cl = { 0 };
+	struct cache_fdt cf;
 	size_t invalid = 0;
 	char files[1024] = "records.csv summary.txt summary.json";
 	struct outdir od;
@@ -226,6 +227,7 @@ int cmd_parse(int argc, char **argv)
 			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, r->line, r->text);
 	}
 	lat_collect(&log, stderr, &sets, &invalid);
+	lat_hdr_cache_fdt(&log, stderr, &cf, &invalid);
 	what = "records.csv";
 	if (write_records_csv(&log, &od) < 0)
 		goto io_error;
@@ -245,7 +247,7 @@ int cmd_parse(int argc, char **argv)
 				strcat(files, " lat.xg");
 				break;
 			}
-		cache_levels_find(lat_levels_source(&sets), &po, &cl);
+		cache_levels_find(lat_levels_source(&sets), &po, &cf, &cl);
 		what = "cache_levels.txt / cache_levels.csv";
 		if (write_cache_levels(&cl, &od) < 0)
 			goto io_error;
@@ -336,7 +338,7 @@ int cmd_parse(int argc, char **argv)
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);
 	rvm_log_free(&log);
-	return lit.bugs || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
+	return lit.bugs || lit.visibility || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 
 io_error:
 	if (outdir_error(&od)[0])

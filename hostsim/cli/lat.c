@@ -263,8 +263,62 @@ void fmt_size(char *buf, size_t len, uint64_t b)
 		snprintf(buf, len, "%.2f %s", v, unit[u]);
 }
 
+void lat_hdr_cache_fdt(const struct rvm_log *log, FILE *diag, struct cache_fdt *out, size_t *invalid)
+{
+	const struct rvm_rec *h = log->has_hdr ? &log->recs[0] : NULL;
+	const char *v = h ? logrec_get(h, "cache_max") : NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!v)
+		return;
+	if (logrec_u64(h, "cache_max", &out->max) < 0) {
+		if (diag)
+			fprintf(diag, "%s:%lu: hdr record: bad field 'cache_max' ('%s'), taken as absent\n",
+				log->path, h->line, v);
+		(*invalid)++;
+		out->max = 0;
+		return;
+	}
+	out->known = 1;
+}
+
+/*
+ * What the last plateau is (docs/formats.md, "Cache levels").  Memory only
+ * with evidence: the hdr's cache_max, the largest cache the FDT describes,
+ * lies below where the plateau starts, and no earlier plateau starts beyond
+ * it too.  A plateau that starts inside that cache is a cache level by the
+ * FDT's account, unless it stays flat to twice that size and beyond: sizes
+ * no cache the FDT describes holds show the plateau's latency, so it is
+ * memory and the FDT overstates what caches (ways disabled, locked as
+ * scratchpad).  Without cache_max the sweep cannot tell a last cache from
+ * memory.
+ */
+static enum cache_last classify(const struct cache_levels *cl)
+{
+	const struct plateau *last;
+	uint64_t max = cl->fdt.max;
+	size_t beyond = 0;
+
+	if (!cl->n)
+		return CL_LAST_NONE;
+	if (cl->rising)
+		return CL_LAST_RISING;
+	if (!max)
+		return CL_LAST_NO_FDT;
+	for (size_t i = 0; i < cl->n; i++)
+		beyond += cl->lv[i].size_first > max;
+	last = &cl->lv[cl->n - 1];
+	if (beyond > 1)
+		return CL_LAST_UNDESCRIBED;
+	if (last->size_first > max)
+		return CL_LAST_MEMORY;
+	if (last->size_last / 2 >= max)
+		return CL_LAST_MEMORY_FLAT;
+	return CL_LAST_INSIDE;
+}
+
 void cache_levels_find(const struct lat_set *src, const struct plateau_opts *o,
-		       struct cache_levels *cl)
+		       const struct cache_fdt *fdt, struct cache_levels *cl)
 {
 	uint64_t *size;
 	double *ns, *cyc;
@@ -272,6 +326,8 @@ void cache_levels_find(const struct lat_set *src, const struct plateau_opts *o,
 	memset(cl, 0, sizeof(*cl));
 	cl->src = src;
 	cl->opts = *o;
+	if (fdt)
+		cl->fdt = *fdt;
 	if (!src || !src->n)
 		return;
 	size = xrealloc(NULL, src->n * sizeof(*size));
@@ -289,6 +345,7 @@ void cache_levels_find(const struct lat_set *src, const struct plateau_opts *o,
 
 		cl->rising = last->last + 1 < src->n && ns[src->n - 1] > last->y * (1 + o->tol);
 	}
+	cl->last = classify(cl);
 	free(size);
 	free(ns);
 	free(cyc);
@@ -302,7 +359,15 @@ void cache_levels_free(struct cache_levels *cl)
 
 int cache_level_is_memory(const struct cache_levels *cl, size_t i)
 {
-	return i + 1 == cl->n && !cl->rising;
+	return i + 1 == cl->n && (cl->last == CL_LAST_MEMORY || cl->last == CL_LAST_MEMORY_FLAT);
+}
+
+int cache_level_capacity(const struct cache_levels *cl, size_t i, uint64_t *bytes)
+{
+	if (i >= cl->n || (i + 1 == cl->n && cl->last != CL_LAST_RISING))
+		return 0;
+	*bytes = cl->lv[i].size_last;
+	return 1;
 }
 
 void cache_level_name(char *buf, size_t len, const struct cache_levels *cl, size_t i)
@@ -313,8 +378,61 @@ void cache_level_name(char *buf, size_t len, const struct cache_levels *cl, size
 		snprintf(buf, len, "L%zu", i + 1);
 }
 
+int cache_levels_note(char *buf, size_t len, const struct cache_levels *cl)
+{
+	const struct plateau *last = cl->n ? &cl->lv[cl->n - 1] : NULL;
+	char name[32], first[32], end[32], max[32];
+
+	if (!last || cl->last == CL_LAST_MEMORY)
+		return 0;
+	cache_level_name(name, sizeof(name), cl, cl->n - 1);
+	fmt_size(first, sizeof(first), last->size_first);
+	fmt_size(end, sizeof(end), last->size_last);
+	fmt_size(max, sizeof(max), cl->fdt.max);
+	switch (cl->last) {
+	case CL_LAST_RISING: {
+		const struct lat_point *p = &cl->src->pts[cl->src->n - 1];
+
+		fmt_size(end, sizeof(end), p->size);
+		snprintf(buf, len, "latency keeps rising after the last plateau (%.3f ns at %s): "
+			 "memory may lie beyond lat_max; raise lat_max", p->nspl, end);
+		break;
+	}
+	case CL_LAST_NO_FDT:
+		snprintf(buf, len, "the sweep ends on %s (at %s, its last size) without showing what lies beyond, "
+			 "and %s, so %s may be a cache as well as memory: raise lat_max past the last-level cache",
+			 name, end, cl->fdt.known ? "the FDT names no cache size (hdr cache_max=0)"
+			 : "the log's hdr has no cache_max (an image older than that key)", name);
+		break;
+	case CL_LAST_INSIDE:
+		snprintf(buf, len, "%s starts at %s, inside the largest cache the FDT describes (%s, hdr cache_max), "
+			 "so it is a cache level, not memory (were its latency memory's, the caches would hold "
+			 "less than the FDT says): raise lat_max past %s", name, first, max, max);
+		break;
+	case CL_LAST_MEMORY_FLAT:
+		snprintf(buf, len, "memory starts at %s, inside the largest cache the FDT describes (%s, hdr "
+			 "cache_max), but its latency stays flat to %s, beyond any cache the FDT describes: "
+			 "the caches hold less than the FDT says (ways disabled or locked?)", first, max, end);
+		break;
+	case CL_LAST_UNDESCRIBED: {
+		size_t k = 0;
+
+		while (k < cl->n && cl->lv[k].size_first <= cl->fdt.max)
+			k++;
+		snprintf(buf, len, "L%zu to %s start beyond the largest cache the FDT describes (%s, hdr cache_max): "
+			 "it does not describe every cache, so %s is not named memory", k + 1, name, max, name);
+		break;
+	}
+	default:
+		return 0;
+	}
+	return 1;
+}
+
 void cache_levels_print(FILE *f, const struct cache_levels *cl)
 {
+	char note[512];
+
 	if (!cl->src) {
 		fprintf(f, "cache levels: no lat data\n");
 		return;
@@ -329,27 +447,24 @@ void cache_levels_print(FILE *f, const struct cache_levels *cl)
 		"cycles/load", "points");
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct plateau *p = &cl->lv[i];
-		char name[32], a[32], b[32], range[72], cap[32];
+		char name[32], a[32], b[32], range[72], cap[40];
+		uint64_t bytes;
 
 		cache_level_name(name, sizeof(name), cl, i);
 		fmt_size(a, sizeof(a), p->size_first);
 		fmt_size(b, sizeof(b), p->size_last);
 		snprintf(range, sizeof(range), "%s .. %s", a, b);
-		if (cache_level_is_memory(cl, i))
+		if (cache_level_capacity(cl, i, &bytes))
+			fmt_size(cap, sizeof(cap), bytes);
+		else if (cache_level_is_memory(cl, i))
 			snprintf(cap, sizeof(cap), "-");
 		else
-			fmt_size(cap, sizeof(cap), p->size_last);
+			snprintf(cap, sizeof(cap), ">= %s", b);
 		fprintf(f, "%-7s %-24s %-10s %10.3f %12.3f %6zu\n", name, range, cap, p->y, p->y2,
 			p->points);
 	}
-	if (cl->rising) {
-		const struct lat_point *end = &cl->src->pts[cl->src->n - 1];
-		char sz[32];
-
-		fmt_size(sz, sizeof(sz), end->size);
-		fprintf(f, "note: latency keeps rising after the last plateau (%.3f ns at %s): "
-			   "memory may lie beyond lat_max; raise lat_max\n", end->nspl, sz);
-	}
+	if (cache_levels_note(note, sizeof(note), cl))
+		fprintf(f, "note: %s\n", note);
 }
 
 int write_cache_levels(const struct cache_levels *cl, struct outdir *od)
@@ -368,15 +483,16 @@ int write_cache_levels(const struct cache_levels *cl, struct outdir *od)
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct plateau *p = &cl->lv[i];
 		char name[32];
+		uint64_t bytes;
 
 		cache_level_name(name, sizeof(name), cl, i);
 		csv_str(&c, name);
 		csv_u64(&c, p->size_first);
 		csv_u64(&c, p->size_last);
-		if (cache_level_is_memory(cl, i))
-			csv_empty(&c);
+		if (cache_level_capacity(cl, i, &bytes))
+			csv_u64(&c, bytes);
 		else
-			csv_u64(&c, p->size_last);
+			csv_empty(&c);
 		csv_u64(&c, p->points);
 		csv_fix(&c, p->y, 3);
 		csv_fix(&c, p->y2, 3);

@@ -76,7 +76,19 @@ int litmus_write_outputs(const struct rvm_log *log, struct outdir *od, FILE *dia
 	struct csv c;
 
 	memset(sum, 0, sizeof(*sum));
-	sum->bugs = rvm_log_count(log, "bug");
+	for (size_t i = 0; i < log->nrecs; i++) {
+		const struct rvm_rec *r = &log->recs[i];
+		const char *t;
+		if (strcmp(r->type, "bug") != 0)
+			continue;
+		t = logrec_get(r, "test");
+		if (t && strcmp(t, "visibility") == 0) {
+			if (!sum->visibility++)
+				sum->first_vis = r;
+		} else {
+			sum->bugs++;
+		}
+	}
 	if (csv_open(&c, od, "litmus.csv", "test,outcome,count,verdict") < 0)
 		return -1;
 	for (size_t i = 0; i < log->nrecs; i++) {
@@ -118,6 +130,18 @@ bad:
 
 void litmus_print_verdict(FILE *f, const struct litmus_sum *sum)
 {
+	const struct rvm_rec *v = sum->first_vis;
+	const char *w, *r, *a, *c, *where;
+
 	fprintf(f, "litmus: bugs=%zu tests=%zu relaxed=%zu skipped=%zu\n", sum->bugs, sum->tests,
 	        sum->relaxed, sum->skipped);
+	if (!v)
+		return;
+	w = logrec_get(v, "writer");
+	r = logrec_get(v, "waiter");
+	a = logrec_get(v, "addr");
+	c = logrec_get(v, "cycles");
+	where = logrec_get(v, "where");
+	fprintf(f, "visibility: %zu store(s) never became visible (first: hart %s's store to %s, seen by hart %s only after a flush, %s cycles later, waiting in %s)\n",
+	        sum->visibility, w ? w : "?", a ? a : "?", r ? r : "?", c ? c : "?", where ? where : "?");
 }

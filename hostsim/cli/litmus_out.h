@@ -19,7 +19,9 @@ struct litmus_sum {
 	size_t tests;    /* litmus records */
 	size_t relaxed;  /* tests whose allowed relaxed outcome was observed */
 	size_t skipped;  /* tests that ran no iteration (too few harts) */
-	size_t bugs;     /* bug records */
+	size_t bugs;     /* bug records of the litmus tests */
+	size_t visibility; /* bug records test=visibility: a store another hart never saw */
+	const struct rvm_rec *first_vis; /* the first of those, or NULL */
 };
 
 /*
@@ -31,7 +33,9 @@ struct litmus_sum {
 int litmus_write_outputs(const struct rvm_log *log, struct outdir *od, FILE *diag, size_t *invalid,
                          struct litmus_sum *sum);
 
-/* One line: "litmus: bugs=N tests=T relaxed=R skipped=S". */
+/* One line: "litmus: bugs=N tests=T relaxed=R skipped=S"; and, when the
+ * log reports stores that never became visible, a second line:
+ * "visibility: N store(s) never became visible (first: ...)". */
 void litmus_print_verdict(FILE *f, const struct litmus_sum *sum);
 
 #endif

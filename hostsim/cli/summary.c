@@ -102,17 +102,18 @@ static void levels(struct json *j, const struct cache_levels *cl)
 	for (size_t i = 0; cl && i < cl->n; i++) {
 		const struct plateau *p = &cl->lv[i];
 		char name[32];
-		int mem = cache_level_is_memory(cl, i);
+		uint64_t cap;
+		int known = cache_level_capacity(cl, i, &cap);
 
 		cache_level_name(name, sizeof(name), cl, i);
 		json_obj(j, NULL);
 		json_str(j, "level", name);
 		json_u64(j, "first_size_bytes", p->size_first);
 		json_u64(j, "last_size_bytes", p->size_last);
-		if (mem)
-			json_null(j, "capacity_bytes");
+		if (known)
+			json_u64(j, "capacity_bytes", cap);
 		else
-			json_u64(j, "capacity_bytes", p->size_last);
+			json_null(j, "capacity_bytes");
 		json_num(j, "ns_per_load", p->y, 3);
 		json_num(j, "cycles_per_load", p->y2, 3);
 		json_u64(j, "points", p->points);

@@ -431,6 +431,7 @@ L_SC: {
 	if (ok) {
 		if (weak == 2) wm_write(s, h, off2, sz, x[d->rs2], t);
 		else ram_write(s, h, off2, sz, x[d->rs2]);
+		if (weak) wm_l1d_inval(s, h, off2, sz);
 	}
 	x[d->rd] = !ok;
 	if (weak == 2) rv[d->rd] = wm_sync(s, h);
@@ -466,6 +467,7 @@ L_AMO: {
 		wm_write(s, h, off2, sz, nv, t);
 	else
 		ram_write(s, h, off2, sz, nv);
+	if (weak) wm_l1d_inval(s, h, off2, sz);
 	x[d->rd] = old;
 	if (weak == 2) rv[d->rd] = wm_sync(s, h);
 	NEXT();

@@ -21,6 +21,8 @@ struct sim_hart;
 
 /* phandle of hart i's interrupt controller node (/cpus/cpu@i/interrupt-controller) */
 #define SIM_INTC_PHANDLE(i) (1u + (unsigned)(i))
+/* phandle of the LLC's cache node (/cpus/l2-cache), above every hart's */
+#define SIM_LLC_PHANDLE 0x100u
 
 struct sim_dev {
 	const char *name;   /* the DTB node's name: <name>@<base> */

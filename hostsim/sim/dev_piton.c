@@ -1,8 +1,21 @@
 /*
  * --machine openpiton: OpenPiton + Ariane's devices and end of run.
  *
- * UART (fake_uart.v at 0xfff0c2c000): a byte written to offset 0 is printed,
- * writes elsewhere are ignored, every read returns 0xef.
+ * UART at 0xfff0c2c000, by --piton-uart: `fake` (the default) is sims'
+ * fake_uart.v: a byte written to offset 0 is printed, writes elsewhere are
+ * ignored, every read returns 0xef; but for the memory counter window at
+ * +0x800 that tools/rtl-prep.sh memctr adds to the RTL (unless
+ * --no-piton-memctr): the rvmess,memctl-counters layout (READS, WRITES,
+ * LINE, MAGIC; other registers 0), a byte per read (the RTL's bridge answers
+ * one byte, replicated over the lanes), READS and WRITES from a snapshot
+ * taken when byte 0 of READS is read.  `16550` is an FPGA board's 16550 at
+ * the same address (byte registers, 115200 baud set by the chipset, 16-byte
+ * transmit FIFO): a byte written to THR is printed and queued; it takes 10
+ * bit times of the writing hart's clock to leave; a byte written while the
+ * FIFO holds 16 is dropped (stderr says so once), as on the board an image
+ * that does not poll LSR loses bytes.  LSR.THRE reads 1 once the FIFO is
+ * empty (at most the byte in the shift register left), TEMT once that one
+ * has left too.  No counter window there (the board has no fake memory).
  * L2 counters: per tile t (= hart t), 64-bit registers at 0xA900000000 |
  * t << 24 (control: 0x0C00000000000000 enables, anything else disables),
  * 0xAA.. (accesses) and 0xAB.. (misses), values byte-swapped; disabled they
@@ -16,35 +29,112 @@
  * The CLINT is at 0xfff1020000, mtime every 128 core clocks; the DTB in the
  * boot ROM at 0xfff1010000 (a1) says so (timebase clk/128).
  * Ariane's DCACHE CSR 0x701 (bit 0: L1D on, the reset value) reads and
- * writes; switching it on flushes Ariane's L1D.  OpenPiton never
- * invalidates a tile's L1D when another tile stores, so the image flushes
- * it in its wait loops (a spin loop would read a stale copy for ever).
- * With --piton-l1d stale (the default) hostsim does the same: each hart's
- * loads read its own non-coherent copy of the L1D's lines (l1d.h, through
- * wmem.c), which switching CSR 0x701 clears; with --piton-l1d coherent its
- * caches are coherent.  Either way the flushes are counted and printed per
- * hart at a good end.
+ * writes; switching it on flushes Ariane's L1D.  OpenPiton keeps the L1D
+ * coherent, and so does hostsim; with --inject lost-inval each hart's loads
+ * read its own copy of the L1D's lines, which misses other harts'
+ * invalidations (l1d.h, through wmem.c), as the pinned Ariane does under
+ * Verilator 5 (docs/findings.md), and switching CSR 0x701 clears it.  The
+ * flushes are counted and printed per hart at a good end.
  */
 #include <stdio.h>
 #include "sim/sim.h"
 #include "sim/dev.h"
 #include "sim/memsys.h"
 #include "sim/timing.h"
+#include "rvmess/memctl.h"
 
-/* ---- fake UART ---- */
+/* ---- UART: fake_uart.v or an FPGA board's 16550 ---- */
+
+#define UART_BAUD 115200u
+#define UART_FIFO 16u
+
+struct puart {
+	uint8_t ier, lcr, mcr, scr, dll, dlm;
+	uint64_t done;      /* the hart clock at which the last byte queued has left */
+	uint64_t dropped;
+	uint64_t snap_rd, snap_wr; /* fake: the counter window's snapshot */
+};
+
+/* core clocks per byte on the line: 10 bits (start, 8 data, stop) */
+static uint64_t byte_cycles(const struct sim *s)
+{
+	return (s->opt.freq_mhz * 1000000ull * 10 + UART_BAUD - 1) / UART_BAUD;
+}
+
+#define MEMCTR_WIN 0x800u /* the counter window: [0x800, 0x900) */
+
+static uint64_t memctr_reg(struct sim *s, struct puart *u, uint64_t reg)
+{
+	switch (reg) {
+	case RVM_MEMCTL_READS: return u->snap_rd;
+	case RVM_MEMCTL_WRITES: return u->snap_wr;
+	case RVM_MEMCTL_LINE: return 64;
+	case RVM_MEMCTL_MAGIC: return RVM_MEMCTL_MAGIC_VALUE;
+	default: (void)s; return 0;
+	}
+}
 
 static int fuart_load(struct sim *s, struct sim_hart *h, void *st, uint64_t off, unsigned size, uint64_t *v)
 {
-	(void)s; (void)h; (void)st; (void)off; (void)size;
-	*v = 0xefefefefefefefefull;
+	struct puart *u = st;
+	uint64_t now = h->clock, bt = byte_cycles(s), b;
+	(void)size;
+	if (s->opt.piton_uart == SIM_UART_FAKE) {
+		if (s->opt.no_piton_memctr || off < MEMCTR_WIN || off >= MEMCTR_WIN + 0x100) {
+			*v = 0xefefefefefefefefull;
+			return 0;
+		}
+		off -= MEMCTR_WIN;
+		if (off == RVM_MEMCTL_READS) {
+			u->snap_rd = tm_memctl_read(s, RVM_MEMCTL_READS, 8);
+			u->snap_wr = tm_memctl_read(s, RVM_MEMCTL_WRITES, 8);
+		}
+		b = (memctr_reg(s, u, off & ~7ull) >> (8 * (off & 7))) & 0xff;
+		*v = b * 0x0101010101010101ull;
+		return 0;
+	}
+	switch (off & 7) {
+	case 0: *v = (u->lcr & 0x80) ? u->dll : 0; break;           /* RBR: nothing received */
+	case 1: *v = (u->lcr & 0x80) ? u->dlm : u->ier; break;
+	case 2: *v = 0xc1; break;                                   /* IIR: FIFOs on, no interrupt */
+	case 3: *v = u->lcr; break;
+	case 4: *v = u->mcr; break;
+	case 5: *v = (now + bt >= u->done ? 0x20u : 0) | (now >= u->done ? 0x40u : 0); break; /* LSR */
+	case 6: *v = 0; break;
+	default: *v = u->scr; break;
+	}
 	return 0;
 }
 
 static int fuart_store(struct sim *s, struct sim_hart *h, void *st, uint64_t off, unsigned size, uint64_t v)
 {
-	(void)st; (void)size;
-	if (off == 0)
-		sim_console_putc(s, h, (uint8_t)v);
+	struct puart *u = st;
+	(void)size;
+	if (s->opt.piton_uart == SIM_UART_FAKE) {
+		if (off == 0)
+			sim_console_putc(s, h, (uint8_t)v);
+		return 0;
+	}
+	uint64_t now = h->clock, bt = byte_cycles(s);
+	switch (off & 7) {
+	case 0:
+		if (u->lcr & 0x80) {
+			u->dll = (uint8_t)v;
+		} else if (u->done > now + UART_FIFO * bt) { /* 16 waiting besides the one leaving */
+			if (!u->dropped++)
+				fprintf(stderr, "hostsim: openpiton 16550: byte 0x%02x dropped: written while its %u-byte FIFO "
+				        "was full (poll LSR before every byte)\n", (unsigned)(v & 0xff), UART_FIFO);
+		} else {
+			sim_console_putc(s, h, (uint8_t)v);
+			u->done = (u->done > now ? u->done : now) + bt;
+		}
+		break;
+	case 1: if (u->lcr & 0x80) u->dlm = (uint8_t)v; else u->ier = (uint8_t)v; break;
+	case 3: u->lcr = (uint8_t)v; break;
+	case 4: u->mcr = (uint8_t)v; break;
+	case 7: u->scr = (uint8_t)v; break;
+	default: break;                                             /* FCR, LSR, MSR */
+	}
 	return 0;
 }
 
@@ -56,6 +146,7 @@ static int fuart_fdt(const struct sim *s, const struct sim_dev *d, void *fdt)
 
 const struct sim_dev dev_uart_piton = {
 	.name = "uart", .base = 0xfff0c2c000ull, .size = 0x1000, .flags = SIM_DEV_STDOUT,
+	.state_size = sizeof(struct puart),
 	.load = fuart_load, .store = fuart_store, .fdt = fuart_fdt,
 };
 

@@ -51,6 +51,9 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 		e |= fdt_property_u32(f, "rvmess,hpm-event-l1d-miss", MEMSYS_EV_L1D_MISS);
 		e |= fdt_property_u32(f, "rvmess,hpm-event-llc-miss", MEMSYS_EV_LLC_MISS);
 	}
+	/* the caches, when the profile's tree has them and there are any
+	 * (--no-timing: every access costs the same, no cache to describe) */
+	int caches = m->cache_dtb && s->opt.timing;
 	for (unsigned i = 0; i < s->nharts; i++) {
 		snprintf(name, sizeof(name), "cpu@%u", i);
 		e |= fdt_begin_node(f, name);
@@ -60,6 +63,8 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 		e |= fdt_property_string(f, "compatible", "riscv");
 		e |= fdt_property_string(f, "riscv,isa", "rv64ima_zicsr_zifencei");
 		e |= fdt_property_u32(f, "clock-frequency", (uint32_t)(s->opt.freq_mhz * 1000000ull));
+		if (caches && tm_fdt_cpu_cache(s, f, SIM_LLC_PHANDLE))
+			e = -1;
 		e |= fdt_begin_node(f, "interrupt-controller");
 		e |= fdt_property_u32(f, "#address-cells", 0);
 		e |= fdt_property_u32(f, "#interrupt-cells", 1);
@@ -69,6 +74,8 @@ int sim_build_fdt(const struct sim *s, void *buf, int bufsize)
 		e |= fdt_end_node(f);
 		e |= fdt_end_node(f);
 	}
+	if (caches && tm_fdt_llc_node(s, f, SIM_LLC_PHANDLE))
+		e = -1;
 	e |= fdt_end_node(f);
 
 	e |= fdt_begin_node(f, "soc");

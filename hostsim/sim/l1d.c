@@ -68,6 +68,14 @@ void l1d_store(struct l1d *c, uint64_t off, unsigned size, uint64_t v)
 	}
 }
 
+int l1d_holds(struct l1d *c, uint64_t off, unsigned size)
+{
+	for (uint64_t line = off / L1D_LINE; line <= (off + size - 1) / L1D_LINE; line++)
+		if (find(c, line))
+			return 1;
+	return 0;
+}
+
 void l1d_drop(struct l1d *c, uint64_t off, unsigned size)
 {
 	for (uint64_t line = off / L1D_LINE; line <= (off + size - 1) / L1D_LINE; line++) {

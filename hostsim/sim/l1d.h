@@ -1,12 +1,13 @@
 /*
- * A hart's non-coherent copy of Ariane's L1D data (--machine openpiton,
- * --piton-l1d stale: docs/hostsim.md "Machine profiles").
+ * A hart's copy of Ariane's L1D data that misses invalidations (--machine
+ * openpiton --inject lost-inval: docs/hostsim.md "Machine profiles").
  *
- * On OpenPiton + Ariane a store by one tile never invalidates a line
- * another tile's Ariane L1D holds, and `fence` does not flush it; only
- * switching Ariane's DCACHE CSR 0x701 off and on does (docs/platforms.md,
- * "OpenPiton 2x1: why the first runs hung").  This table is the data of
- * one such L1D, with the RTL's geometry (OpenPiton's l15.tmp.h:
+ * OpenPiton keeps Ariane's write-through L1D coherent: the L1.5 forwards the
+ * L2 directory's invalidations to it.  The pinned Ariane under Verilator 5
+ * loses them (docs/findings.md): a line another tile stores to stays in the
+ * L1D, and `fence` does not flush it; only switching Ariane's DCACHE CSR
+ * 0x701 off and on does.  This table is the data of one such L1D, with the
+ * RTL's geometry (OpenPiton's l15.tmp.h:
  * CONFIG_L1D_SIZE 8192, CONFIG_L1D_ASSOCIATIVITY 4,
  * CONFIG_L1D_CACHELINE_WIDTH 128): 4 ways x 128 sets of 16-byte lines,
  * 8 KiB, indexed by the line's address.  Replacement is LRU (Ariane's
@@ -16,7 +17,8 @@
  * A load reads the line's copy when it holds one, else fills a copy from
  * RAM (evicting the least recently used way of the set).  The hart's own
  * stores write RAM (write-through) and update its copy when present, with
- * no allocation; other harts' stores never touch it.  The table knows
+ * no allocation; another hart's store drops the copy only when its
+ * invalidation is not lost (wmem.c rolls the fault's rate for each).  The table knows
  * nothing of harts or RAM beyond the pointer a load passes: wmem.c keeps
  * one per hart and calls it.
  */
@@ -50,7 +52,10 @@ void l1d_clear(struct l1d *c);
 uint64_t l1d_load(struct l1d *c, const uint8_t *ram, uint64_t off, unsigned size);
 /* The hart's own store of [off, off+size): its copies updated where present. */
 void l1d_store(struct l1d *c, uint64_t off, unsigned size, uint64_t v);
-/* The lines holding [off, off+size) dropped (an AMO, LR or SC). */
+/* The lines holding [off, off+size) dropped (an AMO, LR or SC; a delivered
+ * invalidation). */
 void l1d_drop(struct l1d *c, uint64_t off, unsigned size);
+/* 1 when a line holding part of [off, off+size) is in the copy. */
+int l1d_holds(struct l1d *c, uint64_t off, unsigned size);
 
 #endif

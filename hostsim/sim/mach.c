@@ -30,7 +30,7 @@ static const uint8_t piton_fixed[9] = {
 };
 
 const struct sim_machine sim_machine_virt = {
-	.name = "virt", .devs = sim_devs, .ndevs = &sim_ndevs, .hpm_dtb = 1,
+	.name = "virt", .devs = sim_devs, .ndevs = &sim_ndevs, .hpm_dtb = 1, .cache_dtb = 1,
 };
 
 static const struct sim_machine machines[SIM_NMACHINES] = {

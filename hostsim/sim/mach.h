@@ -36,6 +36,8 @@ struct sim_machine {
 	uint64_t fdt_rom;                    /* the DTB's address in a boot ROM; 0: top of RAM */
 	const char *stdout_suffix;           /* appended to /chosen stdout-path */
 	int hpm_dtb;                         /* the DTB names hostsim's HPM event ids (virt) */
+	int cache_dtb;                       /* the DTB describes the caches (virt; the RTL
+	                                        profiles' trees, like their RTL's, name none) */
 	int no_time_csr;                     /* reading `time` traps */
 	/* mhpmevent ids -> memsys events (memsys.h); NULL: the same numbers */
 	const uint8_t *ev_map;
@@ -45,8 +47,8 @@ struct sim_machine {
 	const uint8_t *fixed_ev;
 	unsigned fixed_ev_len;
 	/* Ariane's DCACHE CSR 0x701 (bit 0 = L1D on, reset 1; switching it on
-	 * flushes the L1D, counted per hart: dev_piton.c; with --piton-l1d
-	 * stale it clears the hart's L1D copies, l1d.h) */
+	 * flushes the L1D, counted per hart: dev_piton.c; with --inject
+	 * lost-inval it clears the hart's L1D copies, l1d.h) */
 	int dcache_csr;
 	/* ELF symbols the profile needs (tohost, pass/fail); NULL: none */
 	int (*symbols)(struct sim *s, const uint8_t *elf, size_t len, char *err, size_t errlen);

@@ -12,6 +12,8 @@
  * Pending interrupts are taken at the start of each turn (and right after
  * writes to mstatus/mie and after mret).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -38,17 +40,20 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 		return -1;
 	}
 	s->no_time_csr = s->mach->no_time_csr;
-	if (o->piton_l1d && o->machine != SIM_MACH_OPENPITON) {
-		snprintf(err, errlen, "--piton-l1d applies to --machine openpiton only");
+	if (o->inject[SIM_F_LOST_INVAL] && o->machine != SIM_MACH_OPENPITON) {
+		snprintf(err, errlen, "--inject lost-inval applies to --machine openpiton only (Ariane's L1D, flushed through CSR 0x701)");
 		return -1;
 	}
-	s->opt.piton_l1d = sim_opts_piton_l1d(o);
-	if (s->opt.piton_l1d == SIM_L1D_STALE && !o->timing) {
-		snprintf(err, errlen, "--piton-l1d stale needs the timing model (not --no-timing): add --piton-l1d coherent");
+	if (o->no_piton_memctr && o->machine != SIM_MACH_OPENPITON) {
+		snprintf(err, errlen, "--no-piton-memctr applies to --machine openpiton only");
 		return -1;
 	}
-	if (s->opt.piton_l1d == SIM_L1D_STALE && o->mem_order == SIM_MO_RVWMO) {
-		snprintf(err, errlen, "--piton-l1d stale does not combine with --memory-order rvwmo: add --piton-l1d coherent");
+	if (o->piton_uart && o->machine != SIM_MACH_OPENPITON) {
+		snprintf(err, errlen, "--piton-uart applies to --machine openpiton only");
+		return -1;
+	}
+	if (o->inject[SIM_F_LOST_INVAL] && o->mem_order == SIM_MO_RVWMO) {
+		snprintf(err, errlen, "--inject lost-inval does not combine with --memory-order rvwmo");
 		return -1;
 	}
 	if (s->mach->mtime_div) { /* mtime ticks every mtime_div core clocks */
@@ -61,6 +66,8 @@ int sim_init(struct sim *s, const struct sim_opts *o, char *err, size_t errlen)
 	}
 	if (s->opt.console)
 		s->opt.console = s->opt.strings[0];
+	if (s->opt.dtb)
+		s->opt.dtb = s->opt.strings[2];
 	s->ram_base = SIM_RAM_BASE;
 	s->ram_size = o->mem_size;
 	s->nharts = o->harts;
@@ -112,11 +119,43 @@ static int fdt_to_ram(struct sim *s, const uint8_t *buf, int n, char *err, size_
 	return 0;
 }
 
+/* --dtb FILE: a flattened device tree as it is (the image's own reader
+ * judges its contents); only its header is checked here.  Bytes or -1. */
+static int read_dtb(const char *path, uint8_t *buf, size_t cap, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "--dtb %s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t n = fread(buf, 1, cap, f);
+	int more = fgetc(f) != EOF;
+	fclose(f);
+	uint32_t magic = n >= 8 ? (uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3] : 0;
+	uint32_t total = n >= 8 ? (uint32_t)buf[4] << 24 | (uint32_t)buf[5] << 16 | (uint32_t)buf[6] << 8 | buf[7] : 0;
+	if (magic != 0xd00dfeedu) {
+		snprintf(err, errlen, "--dtb %s: not a flattened device tree (no magic 0xd00dfeed)", path);
+		return -1;
+	}
+	if (more || total > cap) {
+		snprintf(err, errlen, "--dtb %s: larger than %zu bytes", path, cap);
+		return -1;
+	}
+	if (total < 40 || total > n) {
+		snprintf(err, errlen, "--dtb %s: its header says %u bytes, the file has %zu", path, total, n);
+		return -1;
+	}
+	return (int)total;
+}
+
 int sim_start(struct sim *s, char *err, size_t errlen)
 {
 	static uint8_t buf[FDT_MAX];
-	int n = sim_build_fdt(s, buf, sizeof(buf));
-	if (n < 0) {
+	int n;
+	if (s->opt.dtb) {
+		if ((n = read_dtb(s->opt.dtb, buf, sizeof(buf), err, errlen)) < 0)
+			return -1;
+	} else if ((n = sim_build_fdt(s, buf, sizeof(buf))) < 0) {
 		snprintf(err, errlen, "cannot build the device tree");
 		return -1;
 	}
@@ -130,6 +169,32 @@ int sim_start(struct sim *s, char *err, size_t errlen)
 	for (unsigned i = 0; i < s->nharts; i++)
 		sim_hart_reset(s, &s->harts[i], i);
 	return wm_init(s, err, errlen);
+}
+
+int sim_dump_fdt(const struct sim *s, const char *path, char *err, size_t errlen)
+{
+	static uint8_t buf[FDT_MAX];
+	int n = sim_build_fdt(s, buf, sizeof(buf));
+	FILE *f;
+	if (n < 0) {
+		snprintf(err, errlen, "cannot build the device tree");
+		return -1;
+	}
+	f = fopen(path, "wb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+		snprintf(err, errlen, "write error: %s", strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "write error: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 void sim_free(struct sim *s)

@@ -14,6 +14,8 @@ static void usage(FILE *f)
 	sim_opts_print_help(f);
 	fprintf(f,
 	        "  --print-config     print every option in effect as --config lines and exit\n"
+	        "  --dump-dtb FILE    write the device tree the image would get to FILE and exit\n"
+	        "                     (no IMAGE needed; dtc -I dtb -O dts FILE shows it)\n"
 	        "  --version          print the version and exit\n"
 	        "exit status: the image's (finisher), %d unhandled trap, %d limit, %d reset request,\n"
 	        "             %d bad option / config / ELF\n",
@@ -26,7 +28,7 @@ int main(int argc, char **argv)
 {
 	struct sim_opts o;
 	char err[512];
-	const char *image = NULL;
+	const char *image = NULL, *dump_dtb = NULL;
 	int print_config = 0;
 	sim_opts_default(&o);
 
@@ -52,6 +54,14 @@ int main(int argc, char **argv)
 			key[kl] = 0;
 			if (!strcmp(key, "print-config") && !eq) {
 				print_config = 1;
+				continue;
+			}
+			if (!strcmp(key, "dump-dtb")) {
+				if (!eq && i + 1 >= argc) {
+					fprintf(stderr, "hostsim: option --dump-dtb needs a value\n");
+					return SIM_EXIT_USAGE;
+				}
+				dump_dtb = eq ? eq + 1 : argv[++i];
 				continue;
 			}
 			int kind = sim_opts_kind(key);
@@ -99,7 +109,7 @@ int main(int argc, char **argv)
 		}
 		return fflush(stdout) ? 1 : 0;
 	}
-	if (!image) {
+	if (!image && !dump_dtb) {
 		usage(stderr);
 		return SIM_EXIT_USAGE;
 	}
@@ -108,6 +118,13 @@ int main(int argc, char **argv)
 	if (sim_init(&s, &o, err, sizeof(err))) {
 		fprintf(stderr, "hostsim: %s\n", err);
 		return SIM_EXIT_USAGE;
+	}
+	if (dump_dtb) {
+		int rc = sim_dump_fdt(&s, dump_dtb, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "hostsim: %s: %s\n", dump_dtb, err);
+		sim_free(&s);
+		return rc ? 1 : 0;
 	}
 	if (sim_load_elf(&s, image, err, sizeof(err))) {
 		fprintf(stderr, "hostsim: %s: %s\n", image, err);

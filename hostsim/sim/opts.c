@@ -71,18 +71,15 @@ void sim_opts_print(const struct sim_opts *o, FILE *f)
 		fprintf(f, "no-phase-hint=1\n");
 	if (o->no_loop_skip)
 		fprintf(f, "no-loop-skip=1\n");
+	if (o->no_piton_memctr)
+		fprintf(f, "no-piton-memctr=1\n");
 	for (unsigned i = 0; i < 64; i++)
 		if (o->fdt_disabled >> i & 1)
 			fprintf(f, "fdt-disabled=%u\n", i);
-	if (o->machine == SIM_MACH_OPENPITON || o->piton_l1d)
-		fprintf(f, "piton-l1d=%s\n", sim_opts_piton_l1d(o) == SIM_L1D_STALE ? "stale" : "coherent");
-}
-
-int sim_opts_piton_l1d(const struct sim_opts *o)
-{
-	if (o->piton_l1d)
-		return o->piton_l1d;
-	return o->machine == SIM_MACH_OPENPITON && o->timing ? SIM_L1D_STALE : SIM_L1D_COHERENT;
+	if (o->piton_uart)
+		fprintf(f, "piton-uart=16550\n");
+	if (o->dtb)
+		fprintf(f, "dtb=%s\n", o->dtb);
 }
 
 /* --inject NAME[:RATE] */
@@ -160,12 +157,15 @@ static const struct { const char *name, *arg, *help; } core_opts[] = {
 	{ "div-latency", "N", "divide result latency, cycles (default 20)" },
 	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
 	{ "memory-order", "sc|tso|rvwmo", "sc (default): stores visible at once; tso: functional store buffers; rvwmo: also stores drain and loads read out of order" },
-	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback, timer-stuck" },
+	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback, timer-stuck, lost-inval (--machine openpiton: Ariane's L1D misses other harts' invalidations)" },
 	{ "no-phase-hint", NULL, "ignore the image's set-up phase hint (memctl PHASE): time every instruction" },
 	{ "phase-hint", NULL, NULL },
 	{ "no-loop-skip", NULL, "run countdown loops (addi r,r,-1; bnez r back to it) instruction by instruction, not in closed form (same results; for checking that)" },
 	{ "loop-skip", NULL, NULL },
-	{ "piton-l1d", "stale|coherent", "--machine openpiton: stale (default with the timing model): each hart's Ariane L1D keeps its copy of a line another hart stores to until CSR 0x701 flushes it, as on the RTL; coherent: it never goes stale" },
+	{ "no-piton-memctr", NULL, "--machine openpiton: the fake UART without the memory counter window that tools/rtl-prep.sh memctr adds to the RTL (the image then counts L2 misses)" },
+	{ "piton-memctr", NULL, NULL },
+	{ "piton-uart", "fake|16550", "--machine openpiton: fake (default): sims' fake_uart, every read returns 0xef; 16550: an FPGA board's 16550 at the same address, 115200 baud, a 16-byte FIFO that drops bytes written while full" },
+	{ "dtb", "FILE", "this device tree blob instead of the one hostsim builds, placed where the profile puts its own (a board's DTB: docs/platforms.md)" },
 };
 _Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
 
@@ -263,11 +263,16 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		else if (!strcmp(val, "tso")) o->mem_order = SIM_MO_TSO;
 		else if (!strcmp(val, "rvwmo")) o->mem_order = SIM_MO_RVWMO;
 		else return sim_fail(err, errlen, "option memory-order: '%s' is not sc, tso or rvwmo", val);
-	} else if (!strcmp(k, "piton-l1d")) {
-		if (!val) return sim_fail(err, errlen, "option piton-l1d needs a value");
-		if (!strcmp(val, "stale")) o->piton_l1d = SIM_L1D_STALE;
-		else if (!strcmp(val, "coherent")) o->piton_l1d = SIM_L1D_COHERENT;
-		else return sim_fail(err, errlen, "option piton-l1d: '%s' is not stale or coherent", val);
+	} else if (!strcmp(k, "piton-uart")) {
+		if (!val) return sim_fail(err, errlen, "option piton-uart needs a value");
+		if (!strcmp(val, "fake")) o->piton_uart = SIM_UART_FAKE;
+		else if (!strcmp(val, "16550")) o->piton_uart = SIM_UART_16550;
+		else return sim_fail(err, errlen, "option piton-uart: '%s' is not fake or 16550", val);
+	} else if (!strcmp(k, "dtb")) {
+		if (!val || !*val) return sim_fail(err, errlen, "option dtb needs a file name");
+		if (strlen(val) >= sizeof(o->strings[2])) return sim_fail(err, errlen, "option dtb: file name too long");
+		strcpy(o->strings[2], val);
+		o->dtb = o->strings[2];
 	} else if (!strcmp(k, "inject")) {
 		if (set_inject(o, val, err, errlen)) return -1;
 	} else if (!strcmp(k, "console")) {
@@ -282,7 +287,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		o->stamps = o->strings[1];
 	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats") ||
 	           !strcmp(k, "no-phase-hint") || !strcmp(k, "phase-hint") || !strcmp(k, "no-loop-skip") ||
-	           !strcmp(k, "loop-skip")) {
+	           !strcmp(k, "loop-skip") || !strcmp(k, "no-piton-memctr") || !strcmp(k, "piton-memctr")) {
 		/* flags; in a config file they take an optional 0/1 value */
 		uint64_t on = 1;
 		if (val && (sim_parse_u64(val, &on) || on > 1))
@@ -293,6 +298,8 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		else if (!strcmp(k, "phase-hint")) o->no_phase_hint = !on;
 		else if (!strcmp(k, "no-loop-skip")) o->no_loop_skip = (int)on;
 		else if (!strcmp(k, "loop-skip")) o->no_loop_skip = !on;
+		else if (!strcmp(k, "no-piton-memctr")) o->no_piton_memctr = (int)on;
+		else if (!strcmp(k, "piton-memctr")) o->no_piton_memctr = !on;
 		else o->stats = (int)on;
 	} else if (tm_is_option(k)) {
 		struct memsys_cfg c;

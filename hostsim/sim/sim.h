@@ -40,7 +40,8 @@ enum { SIM_MO_SC = 0, SIM_MO_TSO, SIM_MO_RVWMO };
 	X(LOST_WRITE, "lost-write", 10) \
 	X(WRONG_ACK, "wrong-ack", 100) \
 	X(CLEAN_WB, "clean-writeback", 100) \
-	X(TIMER_STUCK, "timer-stuck", 100)
+	X(TIMER_STUCK, "timer-stuck", 100) \
+	X(LOST_INVAL, "lost-inval", 100)
 enum {
 #define SIM_FAULT_ENUM_(id, name, rate) SIM_F_##id,
 	SIM_FAULTS(SIM_FAULT_ENUM_)
@@ -71,16 +72,15 @@ struct sim_opts {
 	/* timing options passed to memsys (name=value, kept verbatim) */
 	unsigned nmemsys;
 	struct { char key[32]; char val[256]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
-	char strings[2][512];    /* storage for the console and stamps paths from a config file */
+	char strings[3][512];    /* storage for the console, stamps and DTB paths from a config file */
+	const char *dtb;         /* --dtb FILE: this device tree instead of the one hostsim builds; NULL none */
 	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
 	int no_phase_hint;       /* --no-phase-hint: the memctl PHASE register is ignored */
 	int no_loop_skip;        /* --no-loop-skip: countdown loops run one instruction at a time (cpu.c) */
-	int piton_l1d;           /* --piton-l1d: SIM_L1D_* (DEFAULT: the profile's, sim_opts_piton_l1d) */
+	int no_piton_memctr;     /* --no-piton-memctr: openpiton's fake UART without rvmess's counter window */
+	int piton_uart;          /* --piton-uart: SIM_UART_* (FAKE: sims' fake_uart, the default) */
 };
-enum { SIM_L1D_DEFAULT = 0, SIM_L1D_COHERENT, SIM_L1D_STALE };
-/* --piton-l1d in effect: stale on --machine openpiton with the timing
- * model unless --piton-l1d coherent; coherent otherwise (l1d.h). */
-int sim_opts_piton_l1d(const struct sim_opts *o);
+enum { SIM_UART_FAKE = 0, SIM_UART_16550 };
 
 void sim_opts_default(struct sim_opts *o);
 /*
@@ -272,6 +272,9 @@ int sim_elf_symbol(const uint8_t *buf, size_t len, const char *name, uint64_t *v
 
 /* fdtgen.c: build the DTB into buf; returns its size or -1. */
 int sim_build_fdt(const struct sim *s, void *buf, int bufsize);
+/* machine.c: write the DTB sim_start would place to the file path
+ * (--dump-dtb); 0, or -1 with err. */
+int sim_dump_fdt(const struct sim *s, const char *path, char *err, size_t errlen);
 
 /* cpu.c */
 /* A store's effect on RAM (code cache, other harts' reservations); off is

@@ -155,6 +155,39 @@ int tm_fdt_props(const struct sim *s, void *fdt)
 	return e ? -1 : 0;
 }
 
+/* A size as one cell when it fits (the specification's <u32>), else two. */
+static int fdt_size_prop(void *fdt, const char *name, uint64_t v)
+{
+	return v <= 0xffffffffull ? fdt_property_u32(fdt, name, (uint32_t)v) : fdt_property_u64(fdt, name, v);
+}
+
+int tm_fdt_cpu_cache(const struct sim *s, void *fdt, uint32_t llc)
+{
+	int e = 0;
+	(void)s;
+	e |= fdt_size_prop(fdt, "d-cache-size", g_cfg.l1d_size);
+	e |= fdt_size_prop(fdt, "d-cache-sets", g_cfg.l1d_size / ((uint64_t)g_cfg.l1d_ways * g_cfg.line));
+	e |= fdt_property_u32(fdt, "d-cache-block-size", g_cfg.line);
+	e |= fdt_property_u32(fdt, "next-level-cache", llc);
+	return e ? -1 : 0;
+}
+
+int tm_fdt_llc_node(const struct sim *s, void *fdt, uint32_t llc)
+{
+	int e = 0;
+	(void)s;
+	e |= fdt_begin_node(fdt, "l2-cache");
+	e |= fdt_property_string(fdt, "compatible", "cache");
+	e |= fdt_property_u32(fdt, "cache-level", 2);
+	e |= fdt_property(fdt, "cache-unified", NULL, 0);
+	e |= fdt_size_prop(fdt, "cache-size", g_cfg.llc_size);
+	e |= fdt_size_prop(fdt, "cache-sets", g_cfg.llc_size / ((uint64_t)g_cfg.llc_ways * g_cfg.line));
+	e |= fdt_property_u32(fdt, "cache-block-size", g_cfg.line);
+	e |= fdt_property_u32(fdt, "phandle", llc);
+	e |= fdt_end_node(fdt);
+	return e ? -1 : 0;
+}
+
 void tm_print_stats(struct sim *s, FILE *f)
 {
 	if (s->ms)

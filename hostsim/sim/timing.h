@@ -84,6 +84,13 @@ void tm_memctl_write(struct sim *s, uint64_t off, unsigned size, uint64_t val);
 
 /* Extra DTB properties describing the caches: called inside /rvmess-hostsim. */
 int tm_fdt_props(const struct sim *s, void *fdt);
+/* The caches in the devicetree's standard properties (specification
+ * v0.4, 3.7.3 and 3.8), from the memsys configuration: a cpu node's L1D
+ * (d-cache-size, -sets, -block-size, next-level-cache = llc), called
+ * inside each cpu node; the LLC's cache node (/cpus/l2-cache: cache-level
+ * 2, unified, size, sets, block size, phandle llc), called inside /cpus. */
+int tm_fdt_cpu_cache(const struct sim *s, void *fdt, uint32_t llc);
+int tm_fdt_llc_node(const struct sim *s, void *fdt, uint32_t llc);
 
 /* Print memsys counters (for --stats). */
 void tm_print_stats(struct sim *s, FILE *f);

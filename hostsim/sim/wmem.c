@@ -55,7 +55,7 @@ struct wm_hart {
 struct wm {
 	int order;               /* SIM_MO_* */
 	int weak;                /* --memory-order tso|rvwmo or an --inject (else only l1d) */
-	struct l1d *l1d;         /* --piton-l1d stale: one per hart (l1d.h), else NULL */
+	struct l1d *l1d;         /* --inject lost-inval: one per hart (l1d.h), else NULL */
 	uint64_t fault_lo;       /* faults touch RAM offsets at or above this (the heap) */
 	struct rng rng;
 	uint8_t *last_writer;    /* lost-write: hart + 1 of the last store per line, 0 none */
@@ -76,11 +76,11 @@ int wm_init(struct sim *s, char *err, size_t errlen)
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
 		any |= s->opt.inject[i] != 0 && i != SIM_F_TIMER_STUCK; /* csr.c: no memory path */
 	any |= s->opt.mem_order != SIM_MO_SC;
-	int l1d = s->opt.piton_l1d == SIM_L1D_STALE; /* the stale L1D copies live on this path */
-	if (!any && !l1d)
+	int l1d = s->opt.inject[SIM_F_LOST_INVAL] != 0; /* the L1D copies live on this path */
+	if (!any)
 		return 0;
 	if (!s->opt.timing)
-		return sim_fail(err, errlen, "--memory-order tso|rvwmo, --inject and --piton-l1d stale need the timing model (not --no-timing)");
+		return sim_fail(err, errlen, "--memory-order tso|rvwmo and --inject need the timing model (not --no-timing)");
 	struct wm *w = calloc(1, sizeof(*w));
 	if (!w || !(w->h = calloc(s->nharts, sizeof(*w->h))))
 		goto oom;
@@ -260,8 +260,10 @@ static void commit(struct sim *s, struct sim_hart *h, const struct wm_entry *e)
 				me->st[i].size = 0;
 	}
 	sim_ram_write(s, h, e->off, e->size, e->val);
-	if (w->l1d) /* write-through: the hart's own copy follows */
+	if (w->l1d) { /* write-through: the hart's own copy follows */
 		l1d_store(&w->l1d[h->id], e->off, e->size, e->val);
+		wm_l1d_inval(s, h, e->off, e->size);
+	}
 	if (w->hist)
 		ver_add(s, h, e->off, e->size, e->due);
 }
@@ -515,6 +517,17 @@ void wm_l1d_drop(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size)
 		l1d_drop(&s->wm->l1d[h->id], off, size);
 }
 
+void wm_l1d_inval(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size)
+{
+	struct wm *w = s->wm;
+
+	if (!w->l1d)
+		return;
+	for (unsigned i = 0; i < s->nharts; i++)
+		if (i != h->id && l1d_holds(&w->l1d[i], off, size) && !wm_fault(s, SIM_F_LOST_INVAL, ~0ull))
+			l1d_drop(&w->l1d[i], off, size); /* delivered */
+}
+
 void wm_l1d_clear(struct sim *s, struct sim_hart *h)
 {
 	if (s->wm && s->wm->l1d)
@@ -535,7 +548,7 @@ void wm_print_stats(const struct sim *s, FILE *f)
 			miss += w->l1d[i].misses;
 			stale += w->l1d[i].stale_hits;
 		}
-		fprintf(f, "  piton-l1d: stale line_hits=%llu line_misses=%llu stale_hits=%llu\n",
+		fprintf(f, "  lost-inval: l1d line_hits=%llu line_misses=%llu stale_hits=%llu\n",
 		        (unsigned long long)hit, (unsigned long long)miss, (unsigned long long)stale);
 	}
 	if (!w->weak)

@@ -2,9 +2,9 @@
  * hostsim weak memory and fault injection (docs/hostsim.md, "Memory order
  * and injected faults").
  *
- * Active (s->wm != NULL) with --memory-order tso|rvwmo, any --inject or
- * --piton-l1d stale (--machine openpiton's default: the per-hart L1D
- * copies of l1d.h, which wm_load consults); the core then runs its weak
+ * Active (s->wm != NULL) with --memory-order tso|rvwmo or any --inject
+ * (lost-inval: the per-hart L1D copies of l1d.h, which wm_load consults,
+ * on --machine openpiton); the core then runs its weak
  * path (cpu.c), which sends every RAM store through a per-hart functional
  * store buffer: an entry becomes visible (is written
  * to RAM) when its memsys completion time has passed and, under tso, every
@@ -85,10 +85,13 @@ int wm_fault(struct sim *s, unsigned fault, uint64_t off);
 #define WM_RV_JITTER 64
 #define WM_RV_WINDOW 500
 
-/* --piton-l1d stale (l1d.h): an AMO, LR or SC by h drops h's copy of the
+/* --inject lost-inval (l1d.h): an AMO, LR or SC by h drops h's copy of the
  * line(s) of [off, off+size); CSR 0x701 switched off or on clears h's
  * table (no-ops without the model). */
 void wm_l1d_drop(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size);
+/* --inject lost-inval: h wrote [off, off+size); every other hart's L1D copy
+ * of the lines is dropped unless the fault loses that invalidation. */
+void wm_l1d_inval(struct sim *s, struct sim_hart *h, uint64_t off, unsigned size);
 void wm_l1d_clear(struct sim *s, struct sim_hart *h);
 
 void wm_print_stats(const struct sim *s, FILE *f);

@@ -15,12 +15,16 @@ FDT_BLOBS    := $(patsubst hostsim/tests/data/%.dts,$(FDT_DATA)/%.dtb,$(FDT_DTS)
                 $(FDT_DATA)/qemu-virt.dtb $(FDT_DATA)/qemu-spike.dtb $(FDT_DATA)/qemu-sifive_u.dtb
 
 UNIT_TESTS    += test_fdt
+test_fdt_LIBS := -lfdt
 test_fdt_SRCS := hostsim/tests/test_fdt.c firmware/lib/fdt.c \
                  platform/common/uart.c platform/common/ns16550.c platform/common/sifive_uart.c
 
 $(FDT_DATA)/%.dtb: hostsim/tests/data/%.dts
 	@mkdir -p $(dir $@)
 	$(call say,DTC,$@)dtc -q -I dts -O dtb -o $@ $<
+
+# a tree that /include/s another
+$(FDT_DATA)/cva6-genesys2-rvmess.dtb: hostsim/tests/data/cva6-genesys2-like.dts
 
 $(FDT_DATA)/virt-like-v16.dtb: hostsim/tests/data/virt-like.dts
 	@mkdir -p $(dir $@)

@@ -4,6 +4,7 @@
  * Good trees: dtc-compiled blobs from hostsim/tests/data/ (*.dts) and the real
  * QEMU virt/spike trees, both dumped at build time (see fdt.mk).
  * Bad trees: mutations of the good ones, and small blobs built by hand here.
+ * Trees describing caches: built here with libfdt's sequential-write API.
  * Every blob handed to fdt_parse sits in a heap buffer of exactly `maxlen`
  * bytes, so the ASan build catches any read past the limit.
  */
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libfdt.h>
 
 #include "rvmess/fdt.h"
 #include "common/uart.h"
@@ -130,6 +132,7 @@ static void assert_refused(const struct fdt_info *fi, int st, size_t maxlen)
 	assert_int_equal(fi->console.base, 0);
 	assert_null(fi->blob);
 	assert_int_equal(fi->mem_size, 0);
+	assert_int_equal(fi->cache_max, 0);
 }
 
 static void expect_refusal(const uint8_t *p, size_t n, const char *reason)
@@ -231,6 +234,59 @@ static void test_jh7110_like(void **state)
 	assert_int_equal(info.nrsv, 1);
 	assert_int_equal(info.rsv[0].base, 0x40000000);
 	assert_int_equal(info.rsv[0].size, 0x80000);
+	free(b.p);
+}
+
+/* The FPGA boards' trees (docs/platforms.md, "FPGA boards"): what the
+ * image reads from them. */
+static void test_cva6_genesys2_like(void **state)
+{
+	struct blob b = load("cva6-genesys2-like.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 1);
+	assert_int_equal(info.harts[0].enabled, 1);
+	assert_int_equal(info.timebase, 25000000); /* clk/2: right, unlike the testharness's tree */
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 0x40000000);
+	assert_int_equal(info.console.base, 0x10000000); /* stdout-path */
+	check_uart(&info, &uart_ns16550, 0x10000000, 2, 4);
+	assert_int_equal(info.clint_base, 0x2000000);
+	assert_int_equal(info.test_base, 0); /* no finisher: the run ends in wfi */
+	assert_int_equal(info.hpm_l1d_miss, 0);
+	assert_int_equal(info.hpm_llc_miss, 0);
+	free(b.p);
+}
+
+/* the same tree with the two properties the JTAG recipe adds on /cpus */
+static void test_cva6_genesys2_rvmess(void **state)
+{
+	struct blob b = load("cva6-genesys2-rvmess.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.timebase, 25000000);
+	check_uart(&info, &uart_ns16550, 0x10000000, 2, 4);
+	assert_int_equal(info.hpm_l1d_miss, 2);
+	assert_int_equal(info.hpm_llc_miss, 2);
+	free(b.p);
+}
+
+static void test_openpiton_genesys2_like(void **state)
+{
+	struct blob b = load("openpiton-genesys2-like.dtb");
+	(void)state;
+	parse_ok(&b);
+	assert_int_equal(info.nharts, 2);
+	assert_int_equal(info.harts[1].hartid, 1);
+	assert_int_equal(info.timebase, 520835);
+	assert_int_equal(info.mem_base, 0x80000000);
+	assert_int_equal(info.mem_size, 0x40000000);
+	/* stdout-path "uart0:..." names a label, not an alias: no console from
+	 * it, and the UART table takes the first 16550 node instead */
+	assert_int_equal(info.console.base, 0);
+	check_uart(&info, &uart_ns16550, 0xfff0c2c000ull, 0, 1);
+	assert_int_equal(info.clint_base, 0xfff1020000ull);
+	assert_int_equal(info.test_base, 0);
 	free(b.p);
 }
 
@@ -342,6 +398,7 @@ static void test_qemu_virt(void **state)
 	assert_int_equal(info.clint_base, 0x2000000);
 	assert_int_equal(info.test_base, 0x100000);
 	assert_int_equal(info.has_htif, 0);
+	assert_int_equal(info.cache_max, 0); /* QEMU's virt tree names no cache */
 	/* also exactly totalsize as the limit */
 	assert_int_equal(parse_copy(b.p, info.totalsize, &info), 0);
 	free(b.p);
@@ -371,6 +428,10 @@ static void test_qemu_sifive_u(void **state)
 	assert_int_equal(info.clint_base, 0x2000000);
 	assert_int_equal(info.test_base, 0);
 	assert_int_equal(info.has_htif, 0);
+	/* its FU540 L2: cache-controller@2010000, compatible
+	 * "sifive,fu540-c000-ccache" (no "cache" string of its own),
+	 * cache-level 2, cache-size 2 MiB */
+	assert_int_equal(info.cache_max, 2u << 20);
 	free(b.p);
 }
 
@@ -429,6 +490,204 @@ static void test_blob_untouched(void **state)
 	assert_memory_equal(copy, b.p, b.n);
 	free(copy);
 	free(b.p);
+}
+
+/* ---- caches (trees built with libfdt) -------------------------------------- */
+
+static uint8_t swbuf[16384];
+
+/* The root and /cpus opened; cpu nodes follow through sw_cpu. */
+static void *sw_begin(void)
+{
+	void *f = swbuf;
+	assert_int_equal(fdt_create(f, sizeof swbuf), 0);
+	assert_int_equal(fdt_finish_reservemap(f), 0);
+	assert_int_equal(fdt_begin_node(f, ""), 0);
+	assert_int_equal(fdt_property_u32(f, "#address-cells", 2), 0);
+	assert_int_equal(fdt_property_u32(f, "#size-cells", 2), 0);
+	assert_int_equal(fdt_begin_node(f, "cpus"), 0);
+	assert_int_equal(fdt_property_u32(f, "#address-cells", 1), 0);
+	assert_int_equal(fdt_property_u32(f, "#size-cells", 0), 0);
+	assert_int_equal(fdt_property_u32(f, "timebase-frequency", 1000000), 0);
+	return f;
+}
+
+/* cpu@id, enabled or not, with one size property (NULL: none); the node is
+ * left open for children when `open` is set. */
+static void sw_cpu(void *f, uint32_t id, int enabled, const char *prop, uint32_t size, int open)
+{
+	char name[32];
+	snprintf(name, sizeof name, "cpu@%u", id);
+	assert_int_equal(fdt_begin_node(f, name), 0);
+	assert_int_equal(fdt_property_string(f, "device_type", "cpu"), 0);
+	assert_int_equal(fdt_property_u32(f, "reg", id), 0);
+	assert_int_equal(fdt_property_string(f, "status", enabled ? "okay" : "disabled"), 0);
+	assert_int_equal(fdt_property_string(f, "riscv,isa", "rv64imac"), 0);
+	if (prop)
+		assert_int_equal(fdt_property_u32(f, prop, size), 0);
+	if (!open)
+		assert_int_equal(fdt_end_node(f), 0);
+}
+
+/* A cache node as the devicetree specification has them: compatible (a
+ * NUL-separated list of len bytes; NULL: none), cache-level (0: none),
+ * cache-unified, cache-size (0: none) with its sets and block size, status
+ * (NULL: none). */
+static void sw_cache(void *f, const char *name, const char *compat, int len, uint32_t level,
+		     uint32_t size, const char *status)
+{
+	assert_int_equal(fdt_begin_node(f, name), 0);
+	if (compat)
+		assert_int_equal(fdt_property(f, "compatible", compat, len), 0);
+	if (level)
+		assert_int_equal(fdt_property_u32(f, "cache-level", level), 0);
+	assert_int_equal(fdt_property(f, "cache-unified", NULL, 0), 0);
+	if (size) {
+		assert_int_equal(fdt_property_u32(f, "cache-size", size), 0);
+		assert_int_equal(fdt_property_u32(f, "cache-sets", size / (16 * 64)), 0);
+		assert_int_equal(fdt_property_u32(f, "cache-block-size", 64), 0);
+	}
+	if (status)
+		assert_int_equal(fdt_property_string(f, "status", status), 0);
+	assert_int_equal(fdt_end_node(f), 0);
+}
+
+/* Close the root, finish, and parse a heap copy of exactly totalsize
+ * bytes; returns cache_max. */
+static uint64_t sw_end(void *f)
+{
+	assert_int_equal(fdt_end_node(f), 0); /* root */
+	assert_int_equal(fdt_finish(f), 0);
+	assert_int_equal(fdt_check_header(f), 0);
+	assert_int_equal(parse_copy(f, fdt_totalsize(f), &info), 0);
+	return info.cache_max;
+}
+
+/* cpu nodes with their L1s and an L2 cache-controller in /soc, as on the
+ * FU740 (HiFive Unmatched): the largest is the L2 */
+static void test_caches_sifive_soc(void **state)
+{
+	static const char compat[] = "sifive,fu740-c000-ccache\0cache";
+	void *f = sw_begin();
+	(void)state;
+	sw_cpu(f, 0, 1, "d-cache-size", 8192, 0); /* the S7 monitor core */
+	for (uint32_t i = 1; i < 5; i++)
+		sw_cpu(f, i, 1, "d-cache-size", 32768, 0);
+	assert_int_equal(fdt_end_node(f), 0); /* cpus */
+	assert_int_equal(fdt_begin_node(f, "soc"), 0);
+	assert_int_equal(fdt_property_u32(f, "#address-cells", 2), 0);
+	assert_int_equal(fdt_property_u32(f, "#size-cells", 2), 0);
+	assert_int_equal(fdt_property_string(f, "compatible", "simple-bus"), 0);
+	assert_int_equal(fdt_begin_node(f, "cache-controller@2010000"), 0);
+	assert_int_equal(fdt_property(f, "compatible", compat, sizeof compat), 0);
+	assert_int_equal(fdt_property_u32(f, "cache-block-size", 64), 0);
+	assert_int_equal(fdt_property_u32(f, "cache-level", 2), 0);
+	assert_int_equal(fdt_property_u32(f, "cache-sets", 2048), 0);
+	assert_int_equal(fdt_property_u32(f, "cache-size", 2u << 20), 0);
+	assert_int_equal(fdt_property(f, "cache-unified", NULL, 0), 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(fdt_end_node(f), 0); /* soc */
+	assert_int_equal(sw_end(f), 2u << 20);
+	assert_int_equal(info.nharts, 5);
+}
+
+/* Which nodes and properties count, one tree at a time. */
+static void test_caches_which(void **state)
+{
+	void *f;
+	(void)state;
+
+	/* nothing about caches: 0 */
+	f = sw_begin();
+	sw_cpu(f, 0, 1, NULL, 0, 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(sw_end(f), 0);
+
+	/* an L1 only: the cpus' d-cache-size (an i-cache-size does not count) */
+	f = sw_begin();
+	sw_cpu(f, 0, 1, "d-cache-size", 16384, 0);
+	sw_cpu(f, 1, 1, "i-cache-size", 65536, 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(sw_end(f), 16384);
+
+	/* a unified L1: the cpu's cache-size */
+	f = sw_begin();
+	sw_cpu(f, 0, 1, "cache-size", 8192, 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(sw_end(f), 8192);
+
+	/* a disabled cpu's L1 does not count */
+	f = sw_begin();
+	sw_cpu(f, 0, 0, "d-cache-size", 1u << 20, 0);
+	sw_cpu(f, 1, 1, "d-cache-size", 32768, 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(sw_end(f), 32768);
+
+	/* an L3 under a cpu node, an L2 in /cpus (compatible "cache", as on
+	 * the TH1520) and an L4 at the root with a cache-level and no
+	 * compatible: the largest of all */
+	f = sw_begin();
+	sw_cpu(f, 0, 1, "d-cache-size", 32768, 1);
+	sw_cache(f, "l3-cache", "cache", 6, 3, 4u << 20, NULL);
+	assert_int_equal(fdt_end_node(f), 0); /* cpu@0 */
+	sw_cache(f, "l2-cache", "cache", 6, 2, 1u << 20, NULL);
+	assert_int_equal(fdt_end_node(f), 0); /* cpus */
+	sw_cache(f, "l4-cache", NULL, 0, 4, 32u << 20, NULL);
+	assert_int_equal(sw_end(f), 32u << 20);
+	assert_int_equal(info.nharts, 1);
+
+	/* ... the one under a cpu node alone, the root's alone */
+	f = sw_begin();
+	sw_cpu(f, 0, 1, NULL, 0, 1);
+	sw_cache(f, "l3-cache", "cache", 6, 3, 4u << 20, NULL);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(sw_end(f), 4u << 20);
+	f = sw_begin();
+	assert_int_equal(fdt_end_node(f), 0);
+	sw_cache(f, "l2-cache", NULL, 0, 2, 3u << 19, NULL);
+	assert_int_equal(sw_end(f), 3u << 19);
+
+	/* a compatible that only contains "cache" (QEMU's sifive_u) and no
+	 * cache-level; a list holding one as its second string */
+	f = sw_begin();
+	assert_int_equal(fdt_end_node(f), 0);
+	sw_cache(f, "cache-controller", "sifive,fu540-c000-ccache", 25, 0, 2u << 20, NULL);
+	assert_int_equal(sw_end(f), 2u << 20);
+	f = sw_begin();
+	assert_int_equal(fdt_end_node(f), 0);
+	sw_cache(f, "cache-controller", "vendor,l2\0sifive,ccache0", 25, 0, 1u << 20, NULL);
+	assert_int_equal(sw_end(f), 1u << 20);
+
+	/* a disabled cache node does not count */
+	f = sw_begin();
+	sw_cpu(f, 0, 1, "d-cache-size", 32768, 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	sw_cache(f, "l2-cache", "cache", 6, 2, 8u << 20, "disabled");
+	assert_int_equal(sw_end(f), 32768);
+
+	/* neither a cache-level nor a compatible containing "cache": not a
+	 * cache node, whatever its properties say */
+	f = sw_begin();
+	assert_int_equal(fdt_end_node(f), 0);
+	sw_cache(f, "dma@1000", "vendor,dma", 11, 0, 64u << 20, NULL);
+	assert_int_equal(sw_end(f), 0);
+
+	/* a 64-bit cache-size counts; one of another length does not */
+	f = sw_begin();
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(fdt_begin_node(f, "l3-cache"), 0);
+	assert_int_equal(fdt_property_u32(f, "cache-level", 3), 0);
+	assert_int_equal(fdt_property_u64(f, "cache-size", 6ull << 30), 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(sw_end(f), 6ull << 30);
+	f = sw_begin();
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(fdt_begin_node(f, "l3-cache"), 0);
+	assert_int_equal(fdt_property_u32(f, "cache-level", 3), 0);
+	assert_int_equal(fdt_property(f, "cache-size", "\0\0\x10", 3), 0);
+	assert_int_equal(fdt_end_node(f), 0);
+	assert_int_equal(sw_end(f), 0);
 }
 
 /* ---- header refusals -------------------------------------------------------- */
@@ -1007,6 +1266,9 @@ int main(void)
 		cmocka_unit_test(test_virt_like),
 		cmocka_unit_test(test_virt_like_v16),
 		cmocka_unit_test(test_jh7110_like),
+		cmocka_unit_test(test_cva6_genesys2_like),
+		cmocka_unit_test(test_cva6_genesys2_rvmess),
+		cmocka_unit_test(test_openpiton_genesys2_like),
 		cmocka_unit_test(test_cells1),
 		cmocka_unit_test(test_cells2),
 		cmocka_unit_test(test_reserved),
@@ -1014,6 +1276,8 @@ int main(void)
 		cmocka_unit_test(test_qemu_virt),
 		cmocka_unit_test(test_qemu_spike),
 		cmocka_unit_test(test_qemu_sifive_u),
+		cmocka_unit_test(test_caches_sifive_soc),
+		cmocka_unit_test(test_caches_which),
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_blob_untouched),
 		cmocka_unit_test(test_bad_header),

@@ -476,8 +476,10 @@ static void test_median(void **state)
 
 /* The cache levels of the random sweep s over pts[0..n-1] (sizes and ns per
  * load set by the caller; cycles per load: twice the ns, a 2 GHz core),
- * with the default plateau options. */
-static void find_levels(struct lat_set *s, struct lat_point *pts, int n, struct cache_levels *cl)
+ * with the default plateau options and what the hdr says (fdt NULL: no
+ * cache_max). */
+static void find_levels(struct lat_set *s, struct lat_point *pts, int n, const struct cache_fdt *fdt,
+			struct cache_levels *cl)
 {
 	struct plateau_opts o;
 	for (int i = 0; i < n; i++)
@@ -485,30 +487,43 @@ static void find_levels(struct lat_set *s, struct lat_point *pts, int n, struct 
 	s->pts = pts;
 	s->n = (size_t)n;
 	plateau_defaults(&o);
-	cache_levels_find(s, &o, cl);
+	cache_levels_find(s, &o, fdt, cl);
+}
+
+/* cache_levels.txt and .csv of cl, read back. */
+static char *levels_files(const struct cache_levels *cl, struct csv_table *t)
+{
+	struct outdir od;
+	char path[256];
+
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(write_cache_levels(cl, &od), 0);
+	assert_int_equal(outdir_commit(&od), 0);
+	snprintf(path, sizeof(path), "%s/cache_levels.csv", tu_tmpdir());
+	assert_int_equal(csv_read(path, t), 0);
+	snprintf(path, sizeof(path), "%s/cache_levels.txt", tu_tmpdir());
+	return slurp(path);
 }
 
 static void test_cache_levels_files(void **state)
 {
+	static const struct cache_fdt l1 = { 1, 32768 };
 	struct lat_set s = { "random", 64, NULL, 0 };
 	struct lat_point pts[16];
 	struct cache_levels cl;
 	struct csv_table t;
-	struct outdir od;
-	char path[256], *txt;
+	char *txt;
 
 	(void)state;
 	for (int i = 0; i < 16; i++) {
 		pts[i].size = 512ull << i;
 		pts[i].nspl = pts[i].size <= 32768 ? 2.0 : 60.0;
 	}
-	find_levels(&s, pts, 16, &cl);
+	/* the FDT's largest cache is the 32 KiB L1: the plateau beyond is memory */
+	find_levels(&s, pts, 16, &l1, &cl);
 	assert_int_equal(cl.n, 2);
-	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
-	assert_int_equal(write_cache_levels(&cl, &od), 0);
-	assert_int_equal(outdir_commit(&od), 0);
-	snprintf(path, sizeof(path), "%s/cache_levels.csv", tu_tmpdir());
-	assert_int_equal(csv_read(path, &t), 0);
+	assert_int_equal(cl.last, CL_LAST_MEMORY);
+	txt = levels_files(&cl, &t);
 	assert_int_equal(t.nrows, 3);
 	assert_string_equal(t.cells[1][0], "L1");
 	assert_string_equal(t.cells[1][3], "32768");
@@ -518,43 +533,256 @@ static void test_cache_levels_files(void **state)
 	assert_string_equal(t.cells[2][3], "");
 	assert_string_equal(t.cells[2][7], "random");
 	csv_table_free(&t);
-	snprintf(path, sizeof(path), "%s/cache_levels.txt", tu_tmpdir());
-	txt = slurp(path);
 	assert_non_null(txt);
 	assert_non_null(strstr(txt, "L1      512 B .. 32 KiB"));
-	assert_non_null(strstr(txt, "memory  64 KiB .. 16 MiB"));
+	assert_non_null(strstr(txt, "memory  64 KiB .. 16 MiB         -          "));
+	assert_null(strstr(txt, "note:"));
+	free(txt);
+	cache_levels_free(&cl);
+
+	/* the same sweep from an image older than cache_max: the last plateau
+	 * is L2, its capacity unknown (16 MiB or more), and a note says why */
+	find_levels(&s, pts, 16, NULL, &cl);
+	assert_int_equal(cl.last, CL_LAST_NO_FDT);
+	txt = levels_files(&cl, &t);
+	assert_int_equal(t.nrows, 3);
+	assert_string_equal(t.cells[2][0], "L2");
+	assert_string_equal(t.cells[2][1], "65536");
+	assert_string_equal(t.cells[2][2], "16777216");
+	assert_string_equal(t.cells[2][3], "");
+	csv_table_free(&t);
+	assert_non_null(strstr(txt, "L2      64 KiB .. 16 MiB         >= 16 MiB      60.000"));
+	assert_non_null(strstr(txt, "note: the sweep ends on L2 (at 16 MiB, its last size) without showing what "
+				    "lies beyond, and the log's hdr has no cache_max (an image older than that key), "
+				    "so L2 may be a cache as well as memory: raise lat_max past the last-level cache\n"));
 	free(txt);
 	cache_levels_free(&cl);
 }
 
 /* A sweep that ends while latency still rises (lat_max below memory): the
- * last plateau is a cache, not memory. */
+ * last plateau is a cache with its capacity, whatever the hdr says. */
 static void test_cache_levels_rising_end(void **state)
 {
+	static const struct cache_fdt l1 = { 1, 32768 };
 	struct lat_set s = { "random", 64, NULL, 0 };
 	struct lat_point pts[12];
 	struct cache_levels cl;
-	char name[32];
+	char name[32], note[512];
+	uint64_t cap;
 
 	(void)state;
 	for (int i = 0; i < 12; i++) {
 		pts[i].size = 512ull << i; /* 512 B .. 1 MiB */
 		pts[i].nspl = pts[i].size <= 32768 ? 2.0 : pts[i].size <= 262144 ? 8.0 : 8.0 + 10 * (i - 9);
 	}
-	find_levels(&s, pts, 12, &cl);
-	assert_int_equal(cl.n, 2);
-	assert_true(cl.rising);
-	assert_false(cache_level_is_memory(&cl, 1));
-	cache_level_name(name, sizeof(name), &cl, 1);
-	assert_string_equal(name, "L2");
-	/* the same sweep ending on its plateau: memory */
-	cache_levels_free(&cl);
-	find_levels(&s, pts, 10, &cl);
+	for (int k = 0; k < 2; k++) {
+		find_levels(&s, pts, 12, k ? &l1 : NULL, &cl);
+		assert_int_equal(cl.n, 2);
+		assert_true(cl.rising);
+		assert_int_equal(cl.last, CL_LAST_RISING);
+		assert_false(cache_level_is_memory(&cl, 1));
+		cache_level_name(name, sizeof(name), &cl, 1);
+		assert_string_equal(name, "L2");
+		assert_true(cache_level_capacity(&cl, 1, &cap));
+		assert_int_equal(cap, 262144);
+		assert_true(cache_levels_note(note, sizeof(note), &cl));
+		assert_string_equal(note, "latency keeps rising after the last plateau (28.000 ns at 1 MiB): "
+					  "memory may lie beyond lat_max; raise lat_max");
+		cache_levels_free(&cl);
+	}
+	/* the same sweep ending on its plateau: memory when the FDT's largest
+	 * cache lies below it, L2 when the FDT names none */
+	find_levels(&s, pts, 10, &l1, &cl);
 	assert_int_equal(cl.n, 2);
 	assert_false(cl.rising);
 	cache_level_name(name, sizeof(name), &cl, 1);
 	assert_string_equal(name, "memory");
+	assert_false(cache_level_capacity(&cl, 1, &cap));
 	cache_levels_free(&cl);
+	find_levels(&s, pts, 10, &(struct cache_fdt){ 1, 0 }, &cl);
+	cache_level_name(name, sizeof(name), &cl, 1);
+	assert_string_equal(name, "L2");
+	assert_false(cache_level_capacity(&cl, 1, &cap));
+	assert_true(cache_levels_note(note, sizeof(note), &cl));
+	assert_non_null(strstr(note, "and the FDT names no cache size (hdr cache_max=0), so L2 may be a cache"));
+	cache_levels_free(&cl);
+}
+
+/* OpenPiton 2x1 (8 KiB L1D and L1.5, two 64 KiB L2 slices) swept to
+ * lat_max=64K: the 16-64 KiB plateau is the L2, not memory, with no
+ * cache_max (the image before the key), with cache_max=0 (OpenPiton's
+ * tree names no cache) and with a tree that describes the 128 KiB L2. */
+static void test_cache_levels_lat_max_inside_llc(void **state)
+{
+	struct lat_set s = { "random", 64, NULL, 0 };
+	struct lat_point pts[8];
+	struct cache_levels cl;
+	char name[32], note[512];
+	static const uint64_t sizes[] = { 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536 };
+	static const double ns[] = { 4.8, 4.3, 4.4, 4.4, 5.7, 24.0, 25.1, 25.3 };
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		pts[i].size = sizes[i];
+		pts[i].nspl = ns[i];
+	}
+	for (int k = 0; k < 3; k++) {
+		struct cache_fdt f = { k > 0, k == 2 ? 128u << 10 : 0 };
+
+		find_levels(&s, pts, 8, k ? &f : NULL, &cl);
+		assert_int_equal(cl.n, 2);
+		assert_int_equal(cl.lv[1].size_first, 16384);
+		assert_int_equal(cl.lv[1].size_last, 65536);
+		assert_false(cache_level_is_memory(&cl, 1));
+		cache_level_name(name, sizeof(name), &cl, 1);
+		assert_string_equal(name, "L2");
+		assert_int_equal(cl.last, k == 2 ? CL_LAST_INSIDE : CL_LAST_NO_FDT);
+		assert_true(cache_levels_note(note, sizeof(note), &cl));
+		if (k == 2)
+			assert_string_equal(note, "L2 starts at 16 KiB, inside the largest cache the FDT describes "
+						  "(128 KiB, hdr cache_max), so it is a cache level, not memory (were its "
+						  "latency memory's, the caches would hold less than the FDT says): raise "
+						  "lat_max past 128 KiB");
+		cache_levels_free(&cl);
+	}
+}
+
+/* make run's system on hostsim: L1 32 KiB, LLC 2 MiB, memory from 2.25 MiB
+ * to lat_max, 16 MiB.  hostsim's tree describes the 2 MiB LLC: memory;
+ * without cache_max the same sweep's last plateau is L3. */
+static void test_cache_levels_hostsim(void **state)
+{
+	static const struct cache_fdt llc = { 1, 2u << 20 };
+	struct lat_set s = { "random", 64, NULL, 0 };
+	struct lat_point pts[64];
+	struct cache_levels cl;
+	char name[32];
+	int n = 0;
+
+	(void)state;
+	for (uint64_t p = 512; p <= (16u << 20); p *= 2)
+		for (int q = 0; q < 4 && p + p * (uint64_t)q / 4 <= (16u << 20); q++) {
+			pts[n].size = p + p * (uint64_t)q / 4;
+			pts[n].nspl = pts[n].size <= 32768 ? 4.0 : pts[n].size <= (2u << 20) ? 34.0 : 120.9;
+			n++;
+		}
+	find_levels(&s, pts, n, &llc, &cl);
+	assert_int_equal(cl.n, 3);
+	assert_int_equal(cl.lv[2].size_first, 2621440);
+	assert_int_equal(cl.last, CL_LAST_MEMORY);
+	cache_level_name(name, sizeof(name), &cl, 2);
+	assert_string_equal(name, "memory");
+	cache_levels_free(&cl);
+	find_levels(&s, pts, n, NULL, &cl);
+	cache_level_name(name, sizeof(name), &cl, 2);
+	assert_string_equal(name, "L3");
+	cache_levels_free(&cl);
+}
+
+/* Where the FDT and the data disagree (docs/formats.md, "Cache levels"). */
+static void test_cache_levels_fdt_contradicted(void **state)
+{
+	struct lat_set s = { "random", 64, NULL, 0 };
+	struct lat_point pts[16];
+	struct cache_levels cl;
+	char name[32], note[512];
+
+	(void)state;
+	/* an L1 to 32 KiB, then 100 ns from 64 KiB to 16 MiB, flat: the FDT
+	 * says 2 MiB of L2, yet sizes no cache it describes holds (4 MiB and
+	 * more) show the same latency: memory, and a note says so */
+	for (int i = 0; i < 16; i++) {
+		pts[i].size = 512ull << i;
+		pts[i].nspl = pts[i].size <= 32768 ? 2.0 : 100.0;
+	}
+	find_levels(&s, pts, 16, &(struct cache_fdt){ 1, 2u << 20 }, &cl);
+	assert_int_equal(cl.last, CL_LAST_MEMORY_FLAT);
+	cache_level_name(name, sizeof(name), &cl, 1);
+	assert_string_equal(name, "memory");
+	assert_true(cache_levels_note(note, sizeof(note), &cl));
+	assert_string_equal(note, "memory starts at 64 KiB, inside the largest cache the FDT describes (2 MiB, hdr "
+				  "cache_max), but its latency stays flat to 16 MiB, beyond any cache the FDT "
+				  "describes: the caches hold less than the FDT says (ways disabled or locked?)");
+	cache_levels_free(&cl);
+	/* ... the same curve to 2 MiB only (lat_max inside the FDT's L2):
+	 * however far above the L1 its latency, it is a cache level by the
+	 * FDT's account, and the note says what to do */
+	find_levels(&s, pts, 13, &(struct cache_fdt){ 1, 2u << 20 }, &cl);
+	assert_int_equal(cl.last, CL_LAST_INSIDE);
+	cache_level_name(name, sizeof(name), &cl, 1);
+	assert_string_equal(name, "L2");
+	cache_levels_free(&cl);
+	/* ... to 3 MiB: past the FDT's 2 MiB but not twice it: still inside */
+	pts[13].size = 3u << 20;
+	find_levels(&s, pts, 14, &(struct cache_fdt){ 1, 2u << 20 }, &cl);
+	assert_int_equal(cl.last, CL_LAST_INSIDE);
+	cache_levels_free(&cl);
+
+	/* the FDT names only the 32 KiB L1, and two plateaus lie beyond it: it
+	 * misses a cache, so the last is not named memory */
+	for (int i = 0; i < 16; i++) {
+		pts[i].size = 512ull << i;
+		pts[i].nspl = pts[i].size <= 32768 ? 2.0 : pts[i].size <= (1u << 20) ? 10.0 : 100.0;
+	}
+	find_levels(&s, pts, 16, &(struct cache_fdt){ 1, 32768 }, &cl);
+	assert_int_equal(cl.n, 3);
+	assert_int_equal(cl.last, CL_LAST_UNDESCRIBED);
+	cache_level_name(name, sizeof(name), &cl, 2);
+	assert_string_equal(name, "L3");
+	assert_true(cache_levels_note(note, sizeof(note), &cl));
+	assert_string_equal(note, "L2 to L3 start beyond the largest cache the FDT describes (32 KiB, hdr cache_max): "
+				  "it does not describe every cache, so L3 is not named memory");
+	cache_levels_free(&cl);
+	/* ... with the 1 MiB L2 in the tree too: memory */
+	find_levels(&s, pts, 16, &(struct cache_fdt){ 1, 1u << 20 }, &cl);
+	assert_int_equal(cl.last, CL_LAST_MEMORY);
+	cache_levels_free(&cl);
+}
+
+/* The hdr's cache_max: absent, a size, 0, not a number, no hdr at all; and
+ * what it makes of make run's sweep on hostsim (2 MiB LLC): memory only when
+ * the hdr says 2 MiB. */
+static void test_cache_levels_hdr(void **state)
+{
+	static const char *const fields[] = { "proto=1 version=x", "proto=1 version=x cache_max=2097152",
+					      "proto=1 version=x cache_max=0", "proto=1 version=x cache_max=2M" };
+	struct lat_set s = { "random", 64, NULL, 0 };
+	struct lat_point pts[16];
+	struct cache_levels cl;
+	struct cache_fdt f;
+	struct rvm_log log;
+	struct diag d;
+	char name[32];
+
+	(void)state;
+	for (int i = 0; i < 16; i++) {
+		pts[i].size = 512ull << i;
+		pts[i].nspl = pts[i].size <= 32768 ? 4.0 : pts[i].size <= (2u << 20) ? 34.0 : 120.9;
+	}
+	for (int k = 0; k < 5; k++) {
+		struct tbuf b = { 0 };
+		size_t invalid = 0;
+
+		tb_rec(&b, k == 4 ? 1 : 0, k == 4 ? "end" : "hdr", 0, k == 4 ? "status=ok" : fields[k]);
+		assert_int_equal(rvm_log_read_mem("h.log", b.s, b.len, NULL, &log), 0);
+		diag_open(&d);
+		lat_hdr_cache_fdt(&log, d.f, &f, &invalid);
+		assert_int_equal(f.known, k == 1 || k == 2);
+		assert_int_equal(f.max, k == 1 ? 2097152 : 0);
+		assert_int_equal(invalid, k == 3);
+		if (k == 3)
+			assert_string_equal(diag_text(&d), "h.log:1: hdr record: bad field 'cache_max' ('2M'), taken as absent\n");
+		else
+			assert_string_equal(diag_text(&d), "");
+		diag_close(&d);
+		find_levels(&s, pts, 16, &f, &cl);
+		assert_int_equal(cl.n, 3);
+		cache_level_name(name, sizeof(name), &cl, 2);
+		assert_string_equal(name, k == 1 ? "memory" : "L3");
+		cache_levels_free(&cl);
+		rvm_log_free(&log);
+		tb_free(&b);
+	}
 }
 
 int main(void)
@@ -574,6 +802,10 @@ int main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_cache_levels_files),
 		cmocka_unit_test(test_cache_levels_rising_end),
+		cmocka_unit_test(test_cache_levels_lat_max_inside_llc),
+		cmocka_unit_test(test_cache_levels_hostsim),
+		cmocka_unit_test(test_cache_levels_fdt_contradicted),
+		cmocka_unit_test(test_cache_levels_hdr),
 	};
 
 	return cmocka_run_group_tests(tests, tu_setup_tmpdir, tu_teardown_tmpdir);

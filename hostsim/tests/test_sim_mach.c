@@ -4,8 +4,9 @@
  * image sees, with the CVA6 DTB's 32768 Hz lie), its boot ROM, timer, time
  * CSR and counter CSRs, and the device quirks: CVA6's UART (4-byte stride,
  * 32-bit access, a byte written before LSR was read is dropped), OpenPiton's
- * write-only UART (reads 0xef), its L2 counter block and the Metro-MPI
- * end-of-test loads.  Expected values are the targets' documented facts
+ * write-only UART (reads 0xef) or, with --piton-uart 16550, an FPGA board's
+ * 16550 (its FIFO fills and drops), its L2 counter block and the Metro-MPI
+ * end-of-test loads; and --dtb (a given blob in the profile's boot ROM).  Expected values are the targets' documented facts
  * (docs/hostsim.md, DESIGN §4), not hostsim's output.
  */
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <libfdt.h>
@@ -24,6 +26,8 @@
 
 static struct sim s;
 static char console[4096];
+/* one more option for the next boot() (then cleared) */
+static const char *extra_key, *extra_val;
 
 static void boot(unsigned machine, unsigned harts)
 {
@@ -31,6 +35,9 @@ static void boot(unsigned machine, unsigned harts)
 	struct sim_opts o;
 	sim_opts_default(&o);
 	assert_int_equal(sim_opts_set(&o, "machine", sim_machine_names[machine], err, sizeof(err)), 0);
+	if (extra_key && sim_opts_set(&o, extra_key, extra_val, err, sizeof(err)))
+		fail_msg("%s: %s", extra_key, err);
+	extra_key = extra_val = NULL;
 	o.harts = harts;
 	o.mem_size = 16u << 20;
 	o.timing = 0;
@@ -182,6 +189,88 @@ static void test_piton_uart_and_end(void **state)
 	assert_int_equal(sim_dev_load(&s, &s.harts[0], 0x8100000008ull, 8, &v), -1);
 }
 
+/* --piton-uart 16550: an FPGA board's UART at the fake one's address, byte
+ * registers, 115200 baud, a 16-byte FIFO behind the shift register; a byte
+ * takes 10 bit times = 4341 clocks at 50 MHz to leave. */
+static void test_piton_uart_16550(void **state)
+{
+	struct sim_hart *h;
+	uint64_t v, bt = 4341;
+	const uint64_t u = 0xfff0c2c000ull;
+	(void)state;
+	extra_key = "piton-uart", extra_val = "16550";
+	boot(SIM_MACH_OPENPITON, 1);
+	h = &s.harts[0];
+	h->clock = 1000;
+	assert_int_equal(sim_dev_load(&s, h, u + 5, 1, &v), 0);
+	assert_int_equal(v, 0x60); /* idle: THR empty, transmitter empty */
+	assert_int_equal(sim_dev_store(&s, h, u, 1, 'a'), 0);
+	assert_int_equal(sim_dev_load(&s, h, u + 5, 1, &v), 0);
+	assert_int_equal(v, 0x20); /* 'a' in the shift register, the FIFO empty */
+	/* back to back: the FIFO takes 16 more, the next is dropped */
+	for (char c = 'b'; c <= 'q'; c++)
+		assert_int_equal(sim_dev_store(&s, h, u, 1, (uint64_t)c), 0);
+	assert_int_equal(sim_dev_load(&s, h, u + 5, 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(sim_dev_store(&s, h, u, 1, 'Z'), 0);
+	assert_string_equal(console, "abcdefghijklmnopq");
+	/* one bit time before the 16th byte has left: still not empty */
+	h->clock = 1000 + 16 * bt - 1;
+	assert_int_equal(sim_dev_load(&s, h, u + 5, 1, &v), 0);
+	assert_int_equal(v, 0);
+	h->clock = 1000 + 16 * bt; /* only 'q' is left, in the shift register */
+	assert_int_equal(sim_dev_load(&s, h, u + 5, 1, &v), 0);
+	assert_int_equal(v, 0x20);
+	h->clock = 1000 + 17 * bt;
+	assert_int_equal(sim_dev_load(&s, h, u + 5, 1, &v), 0);
+	assert_int_equal(v, 0x60);
+	assert_int_equal(sim_dev_store(&s, h, u, 1, 'r'), 0);
+	assert_string_equal(console, "abcdefghijklmnopqr");
+	/* the other registers: scratch and the divisor latch keep what is
+	 * written, IIR says FIFOs on and nothing pending, RBR nothing received */
+	assert_int_equal(sim_dev_store(&s, h, u + 7, 1, 0x5a), 0);
+	assert_int_equal(sim_dev_load(&s, h, u + 7, 1, &v), 0);
+	assert_int_equal(v, 0x5a);
+	assert_int_equal(sim_dev_load(&s, h, u + 2, 1, &v), 0);
+	assert_int_equal(v, 0xc1);
+	assert_int_equal(sim_dev_load(&s, h, u, 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(sim_dev_store(&s, h, u + 3, 1, 0x83), 0);
+	assert_int_equal(sim_dev_store(&s, h, u, 1, 27), 0);
+	assert_int_equal(sim_dev_load(&s, h, u, 1, &v), 0);
+	assert_int_equal(v, 27);
+	assert_int_equal(sim_dev_store(&s, h, u + 3, 1, 0x03), 0);
+	assert_string_equal(console, "abcdefghijklmnopqr"); /* the divisor is no byte */
+}
+
+/* --dtb FILE: that blob, byte for byte, where the profile puts its own */
+static void test_dtb_file(void **state)
+{
+	static uint8_t mine[4096];
+	char path[] = "/tmp/rvmess-test-dtb-XXXXXX";
+	struct fdt_info fi;
+	(void)state;
+	assert_int_equal(fdt_create_empty_tree(mine, sizeof(mine)), 0);
+	int cpus = fdt_add_subnode(mine, 0, "cpus");
+	assert_true(cpus >= 0);
+	assert_int_equal(fdt_setprop_u32(mine, cpus, "timebase-frequency", 520835), 0);
+	assert_int_equal(fdt_pack(mine), 0);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(mine, 1, fdt_totalsize(mine), f), fdt_totalsize(mine));
+	fclose(f);
+	extra_key = "dtb", extra_val = path;
+	boot(SIM_MACH_OPENPITON, 1);
+	remove(path);
+	assert_int_equal(s.harts[0].x[11], 0xfff1010000ull);
+	assert_int_equal(s.fdt_size, fdt_totalsize(mine));
+	read_dtb(&fi);
+	assert_memory_equal(blob, mine, fdt_totalsize(mine));
+	assert_int_equal(fi.timebase, 520835);
+}
+
 static void test_virt_unchanged(void **state)
 {
 	uint64_t v;
@@ -201,6 +290,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_cva6_uart, teardown),
 		cmocka_unit_test_teardown(test_piton_dtb_and_counters, teardown),
 		cmocka_unit_test_teardown(test_piton_uart_and_end, teardown),
+		cmocka_unit_test_teardown(test_piton_uart_16550, teardown),
+		cmocka_unit_test_teardown(test_dtb_file, teardown),
 		cmocka_unit_test_teardown(test_virt_unchanged, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

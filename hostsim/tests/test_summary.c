@@ -123,13 +123,16 @@ static void test_run_info(void **state)
 }
 
 /* A log with three chase records (80, 100, 81 ns per load: median 81) and a
- * lat curve with two levels (10 ns up to 32 KiB, 90 ns beyond). */
+ * lat curve with two levels (10 ns up to 32 KiB, 90 ns beyond), from an
+ * image whose FDT describes a 32 KiB cache: the second level is memory.
+ * Without the hdr's cache_max it is L2, of unknown capacity. */
 static void test_summary_json(void **state)
 {
 	struct tbuf b = { 0 };
 	struct rvm_log log;
 	struct lat_sets sets;
 	struct cache_levels cl;
+	struct cache_fdt cf;
 	struct plateau_opts po;
 	struct run_info ri;
 	size_t invalid = 0;
@@ -137,7 +140,7 @@ static void test_summary_json(void **state)
 	char path[256], f[256], *text;
 
 	(void)state;
-	tb_rec(&b, s++, "hdr", 0, "proto=1 platform=virt mode=M harts=1 cpu_hz=1000000000 version=t\"q");
+	tb_rec(&b, s++, "hdr", 0, "proto=1 platform=virt mode=M harts=1 cpu_hz=1000000000 version=t\"q cache_max=32768");
 	tb_rec(&b, s++, "hart", 0, "idx=0");
 	tb_rec(&b, s++, "chase", 0, "size=1 lines=1 rep=0 loads=100 cycles=1 ticks=1 ns=8000");
 	tb_rec(&b, s++, "chase", 0, "size=1 lines=1 rep=1 loads=100 cycles=1 ticks=1 ns=10000");
@@ -152,7 +155,9 @@ static void test_summary_json(void **state)
 	assert_int_equal(rvm_log_read_mem("mem.log", b.s, b.len, NULL, &log), 0);
 	lat_collect(&log, NULL, &sets, &invalid);
 	plateau_defaults(&po);
-	cache_levels_find(lat_levels_source(&sets), &po, &cl);
+	lat_hdr_cache_fdt(&log, NULL, &cf, &invalid);
+	assert_true(cf.known && cf.max == 32768);
+	cache_levels_find(lat_levels_source(&sets), &po, &cf, &cl);
 	assert_int_equal(cl.n, 2);
 	run_info_find("mem.log", "qemu-virt", &ri);
 
@@ -175,6 +180,19 @@ static void test_summary_json(void **state)
 	assert_non_null(strstr(text, "\"capacity_bytes\": 32768"));
 	assert_non_null(strstr(text, "\"mess\": null"));
 	assert_non_null(strstr(text, "\"clean\": true"));
+	assert_non_null(strstr(text, "\"level\": \"memory\""));
+	free(text);
+	cache_levels_free(&cl);
+
+	cache_levels_find(lat_levels_source(&sets), &po, NULL, &cl);
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(write_summary_json(&in, &od, "summary.json"), 0);
+	assert_int_equal(outdir_commit(&od), 0);
+	text = slurp(path);
+	assert_non_null(strstr(text, "\"lat_memory\": null"));
+	assert_null(strstr(text, "\"level\": \"memory\""));
+	assert_non_null(strstr(text, "\"level\": \"L2\",\n      \"first_size_bytes\": 65536,\n      "
+				     "\"last_size_bytes\": 4194304,\n      \"capacity_bytes\": null"));
 	free(text);
 	cache_levels_free(&cl);
 	lat_sets_free(&sets);

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "platform.h"
+#include "rvmess/cfgschema.h"
 #include "rvmess/rt.h"
 #include "sync.h"
 
@@ -55,7 +56,8 @@ const struct platform plat = {
 static _Thread_local unsigned my_hart;
 unsigned rvm_hartid(void) { return my_hart; }
 void rvm_park(void) { pthread_exit(NULL); }
-void rvm_poll(void) {}
+/* the config block wait.c reads (firmware/cfg.c in the image) */
+const volatile struct rvm_config rvm_config_block = RVM_CFG_DEFAULTS;
 
 static uint64_t now_us(void)
 {

@@ -104,7 +104,13 @@
 	S(integ_delay, NUM, 0, 100000, 1, RVM_SUITE_INTEG, 16, \
 	  "integ: largest random delay before a hart's writes, loop turns") \
 	S(inject_corrupt, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
-	  "fault injection: 1 = at the first Mess point, plant a wrong word in a load array, a store array and the ring (the Mess checks must report them)")
+	  "fault injection: 1 = at the first Mess point, plant a wrong word in a load array, a store array and the ring (the Mess checks must report them)") \
+	S(wait_flush, BOOL, 0, 1, 1, 0, 0, \
+	  "1: flush the data cache before every read of a wait for another hart's store, from the start (a platform known to need it); 0: flush only to check, and report a store that stays invisible (bug test=visibility), then flush") \
+	S(stale_cycles, NUM, 1000, 1000000000, 1, 0, 20000, \
+	  "cycles a store another hart waits for may stay invisible before the wait flushes, looks again and reports it") \
+	S(mess_share, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
+	  "1: every Mess generator's load array is the lead's chase ring (lines two harts read: coherence traffic, e.g. whether clean lines go back to memory); 0: each generator reads its own array")
 
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */

@@ -57,6 +57,13 @@ struct fdt_info {
 	/* mhpmevent values counting the chase's misses: /cpus properties
 	 * rvmess,hpm-event-l1d-miss and rvmess,hpm-event-llc-miss; 0 if absent */
 	uint64_t hpm_l1d_miss, hpm_llc_miss;
+	/* the size in bytes of the largest cache the tree describes, 0 if it
+	 * describes none: the enabled cpu nodes' d-cache-size (or cache-size,
+	 * a unified L1) and every enabled cache node's cache-size (or
+	 * d-cache-size), a cache node being one with a cache-level property or
+	 * a compatible string containing "cache" (devicetree specification,
+	 * "Multi-level and Shared Cache Nodes"; SiFive's cache-controller) */
+	uint64_t cache_max;
 
 	uint32_t          nrsv;       /* /memreserve/ entries and /reserved-memory children */
 	struct fdt_region rsv[RVM_FDT_MAX_RSV];

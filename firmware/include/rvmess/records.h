@@ -15,12 +15,13 @@
 
 #define RVM_RECORD_TYPES(X)                                                                   \
 	X(HDR, hdr, "proto platform mode harts hartids isa timebase mem_base mem_size "      \
-	            "heap_base heap_size fdt cpu_hz version")                                  \
+	            "heap_base heap_size fdt cpu_hz version [cache_max]")                      \
 	X(CFG, cfg, "suites reps warmups timeout_ms max_harts seed chase_size chase_loads "  \
 	            "chase_all_harts inject_hang lat_max lat_loads lat_strides lat_random "    \
 	            "par_max par_kmax [mess_chase_size mess_gen_size mess_window_loads "        \
 	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test] "                       \
-	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt]")                 \
+	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt] "   \
+	            "[wait_flush stale_cycles] [mess_share]")                 \
 	X(FDT, fdt, "status reason off")                                                      \
 	X(PMU, pmu, "counters cycles_csr cycles_err instret_csr instret_err loop_insns "     \
 	            "cycles instret rdcycle rdinstret l1d llc")                                 \
@@ -41,7 +42,7 @@
 	X(TRAP, trap, "cause epc tval")                                                       \
 	X(END, end, "status errors records harts states")                                     \
 	X(LITMUS, litmus, "test threads iters obs outs relaxed verdict")                      \
-	X(BUG, bug, "test outcome count harts kinds")                                        \
+	X(BUG, bug, "test [outcome count harts kinds] [waiter writer addr val cycles where]")                                        \
 	X(INTEG, integ, "check hart words bad [addr [want] got]")
 
 enum rvm_rec_type {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "platform.h"
 #include "rvmess/config.h"
 #include "rvmess/fdt.h"
 #include "rvmess/records.h"
@@ -22,17 +23,87 @@ unsigned rvm_hartid(void);
 static inline void rvm_fence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
 
 void rvm_park(void) __attribute__((noreturn));
-/* In a loop waiting for another hart's store, before each read: the
- * platform's plat.poll, if any (firmware/hart.c). */
+
+/* ---- waiting for another hart's store (firmware/wait.c) -------------------- */
+
+/*
+ * A wait:  rvm_wait_begin(&w, "name");
+ *          while (rvm_wait_poll(&w), (v = word) == old) ;
+ *          rvm_wait_saw(&w, &word, v);
+ * and the hart that stores the word: rvm_pub_begin(&word, v); store;
+ * rvm_pub_end() (or rvm_store_pub).  Where the platform can flush this
+ * hart's data cache (plat.flush), a wait that lasts 4 x stale_cycles
+ * flushes and looks again (then after twice as long, and so on); a value
+ * first seen right after a flush whose store was published more than
+ * stale_cycles before is reported (`bug test=visibility`) and this hart
+ * then flushes before every read of every wait.  wait_flush=1 flushes from
+ * the start and reports nothing.
+ */
+struct rvm_wait {
+	const char *where;  /* names the wait in a finding */
+	uint64_t next;      /* this hart's cycles at the next flush */
+	uint64_t gap;       /* cycles to the next flush: doubles from 4 x stale_cycles */
+	uint32_t polls;
+	uint32_t flushed;   /* the last poll flushed */
+};
+#define RVM_WAIT_LOOK      16u   /* polls between two looks at the cycle counter */
+#define RVM_STALE_MIN      1000u /* stale_cycles below this are taken as this */
+#define RVM_STALE_FIRST    4u    /* the first flush after 4 x stale_cycles */
+#define RVM_STALE_GAP_MAX  128u  /* flushes at least every 128 x stale_cycles */
+/* The work of the calls below (firmware/wait.c); on a platform that cannot
+ * flush they do nothing, and the calls cost a test of plat.flush. */
+void rvm_wait_begin_(struct rvm_wait *w, const char *where);
+void rvm_wait_poll_(struct rvm_wait *w);
+void rvm_wait_saw_(struct rvm_wait *w, const volatile void *addr, uint64_t val);
+void rvm_pub_begin_(const volatile void *addr, uint64_t val);
+void rvm_pub_end_(void);
+static inline void rvm_wait_begin(struct rvm_wait *w, const char *where)
+{
+	w->flushed = 0;
+	if (plat.flush)
+		rvm_wait_begin_(w, where);
+}
+/* Before each read of the awaited word(s). */
+static inline void rvm_wait_poll(struct rvm_wait *w)
+{
+	if (plat.flush)
+		rvm_wait_poll_(w);
+}
+/* The wait ended on value `val` stored at `addr` by another hart. */
+static inline void rvm_wait_saw(struct rvm_wait *w, const volatile void *addr, uint64_t val)
+{
+	if (w->flushed)
+		rvm_wait_saw_(w, addr, val);
+}
+/* The store of `val` to `addr` that other harts wait for: begin before it,
+ * end after it. */
+static inline void rvm_pub_begin(const volatile void *addr, uint64_t val)
+{
+	if (plat.flush)
+		rvm_pub_begin_(addr, val);
+}
+static inline void rvm_pub_end(void)
+{
+	if (plat.flush)
+		rvm_pub_end_();
+}
+/* A 32-bit store of v to *p, published (release ordering). */
+void rvm_store_pub(volatile uint32_t *p, uint32_t v);
+/* Before reading data another hart stored (not in a wait: its payload,
+ * its counts): flushes when this hart flushes for its waits. */
 void rvm_poll(void);
-/* plat.poll itself (NULL when the platform has none): for asm loops that
- * call it only where it exists (firmware/kernels/mess.S). */
+/* 1 when this hart flushes before its reads (wait_flush=1, or after its
+ * visibility finding). */
+int rvm_flushing(void);
+/* rvm_poll when the platform can flush, else NULL: for asm loops that call
+ * it only where it matters (firmware/kernels/mess.S). */
 void (*rvm_poll_fn(void))(void);
 
 /* Wait until *p differs from old and return the new value, sleeping in wfi
- * when the platform can wake harts (else spinning).  Whoever changes *p
+ * when the platform can wake harts (else spinning, as an rvm_wait named
+ * `where`).  Whoever changes *p publishes the store (rvm_store_pub) and
  * calls rvm_wake() for each waiting hart afterwards. */
-uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old);
+uint32_t rvm_wait_change(volatile uint32_t *p, uint32_t old, const char *where);
 void rvm_wake(uint32_t hartid);
 
 /* Hart states (low byte of rvm_hstate[]; the rendezvous generation is above it). */
@@ -80,6 +151,7 @@ struct rvm_run {
 	uint32_t hartids[RVM_MAX_HARTS]; /* participants in logical-index order */
 	uint64_t cpu_hz[RVM_MAX_HARTS];  /* by hartid */
 	const char *isa;
+	int      time_shared;     /* pm_time() reads one timer shared by every hart */
 };
 extern struct rvm_run rvm;
 extern struct fdt_info rvm_fdt;
