@@ -116,6 +116,8 @@ struct ctl {
 	struct ddr_params p;
 	uint64_t fwd, back;    /* ticks: request to the controller, data back to the LLC */
 	uint64_t rd_lat;       /* tCL + burst + back: column command to completion */
+	uint64_t base;         /* ticks: internal time is core time + base, so that the
+	                          state's zero times ("no command yet") bind nothing */
 	unsigned nbk;
 	struct cchan *ch;
 	/* tickets: a ring of (id, completion cycle; 0 unknown) */
@@ -190,7 +192,7 @@ uint64_t ddrctl_lb(const void *st)
 	if (!d->pending)
 		return UINT64_MAX;
 	/* an unknown read's column command is at the frontier or later */
-	return (d->frontier + d->rd_lat) >> TSH;
+	return (d->frontier + d->rd_lat - d->base) >> TSH;
 }
 
 /* ---- queues -------------------------------------------------------------------- */
@@ -547,8 +549,8 @@ static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 	ch->bus_w = w;
 	ch->bus_any = 1;
 	d->st.busy_t += d->p.burst;
-	if (de > d->st.last_t)
-		d->st.last_t = de;
+	if (de - d->base > d->st.last_t)
+		d->st.last_t = de - d->base;
 	if (w) {
 		rk->wr_end = de;
 		rg->wr_end = de;
@@ -557,7 +559,7 @@ static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 	} else {
 		b->pre_ok = mx(b->pre_ok, t + T[DT_RTP]);
 		d->st.rq_res_t += t - q->in;
-		tk_set(d, q->id, t2cyc_up(de + d->back));
+		tk_set(d, q->id, t2cyc_up(de + d->back - d->base));
 	}
 	int64_t row = q->row;
 	dequeue(ch, b, c->prev, c->req);
@@ -645,7 +647,7 @@ void ddrctl_sync(void *st, uint64_t t)
 	if (t <= d->synced)
 		return;
 	d->synced = t;
-	uint64_t end = CYC2T(t) + d->fwd;
+	uint64_t end = CYC2T(t) + d->fwd + d->base;
 	for (unsigned i = 0; i < d->p.nch; i++)
 		run(d, &d->ch[i], end);
 	d->frontier = end;
@@ -704,6 +706,8 @@ static void *ctl_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 	d->back = d->p.front - d->fwd;
 	d->rd_lat = d->p.t[DT_CL] + d->p.burst + d->back;
 	d->nbk = d->p.nra * d->p.nbg * d->p.nba;
+	d->base = d->p.tck << 32; /* (more than any timing: at most 10^6 clocks) */
+	d->frontier = d->base;
 	d->tk_mask = 4095;
 	d->tk_id = calloc(d->tk_mask + 1, sizeof *d->tk_id);
 	d->tk_done = calloc(d->tk_mask + 1, sizeof *d->tk_done);
@@ -736,7 +740,7 @@ static void *ctl_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		}
 		/* rank r refreshes at r * tREFI / ranks + k * tREFI, k >= 1 (as ddr-resv) */
 		for (unsigned r = 0; r < d->p.nra; r++)
-			ch->rk[r].ref_due = d->p.t[DT_REFI] / d->p.tck * r / d->p.nra * d->p.tck + d->p.t[DT_REFI];
+			ch->rk[r].ref_due = d->p.t[DT_REFI] / d->p.tck * r / d->p.nra * d->p.tck + d->p.t[DT_REFI] + d->base;
 	}
 	return d;
 oom:
@@ -752,7 +756,7 @@ static uint64_t ctl_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	uint64_t row;
 	memmodel_ddr_map(d->dev, la, &c, &ra, &bg, &ba, &row);
 	struct cchan *ch = &d->ch[c];
-	uint64_t t = up(CYC2T(now) + d->fwd, d->p.tck);
+	uint64_t t = up(CYC2T(now) + d->fwd + d->base, d->p.tck);
 	if (!d->st.first_t || CYC2T(now) < d->st.first_t)
 		d->st.first_t = CYC2T(now) ? CYC2T(now) : 1;
 	if (t < ch->now) { /* a request from before the frontier: a caller without look-ahead */
