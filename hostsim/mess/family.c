@@ -1,5 +1,6 @@
 /* messsim curve family: the readers, sorting, interpolation (messsim.h). */
 #include "mess/messsim.h"
+#include "mess/textin.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -31,6 +32,8 @@ void messsim_family_init(struct messsim_family *f)
 
 void messsim_family_free(struct messsim_family *f)
 {
+	free(f->warnings);
+	f->warnings = NULL;
 	for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
 		free(f->c[i].kbps);
 		free(f->c[i].ps);
@@ -41,7 +44,11 @@ void messsim_family_free(struct messsim_family *f)
 
 /* ---- one curve ------------------------------------------------------------ */
 
-struct pt { int64_t kbps, ps; };
+struct pt {
+	int64_t kbps, ps;
+	size_t line;              /* the file's line (0: not from a file) */
+	double mbps;              /* as written (for the warnings) */
+};
 
 static int cmp_pt(const void *a, const void *b)
 {
@@ -78,11 +85,107 @@ static int curve_store(struct messsim_curve *c, const struct pt *p, size_t n)
 	return 0;
 }
 
-/* MB/s and ns (or cycles at mhz) -> kB/s and ps, range-checked: 0 or a
- * reason. */
-static const char *to_pt(double mbps, double lat, double mhz, struct pt *p)
+/* ---- rows a real family holds that cannot be curve points ------------------
+ *
+ * Families the Mess project publishes are smoothed (Savitzky-Golay), which
+ * leaves rows no measurement gave: a negative bandwidth near the unloaded
+ * end, a row whose bandwidth dips below that of a row of lower latency on
+ * the rising branch (the curve would jump back there: the lower branch
+ * never reads it), a row repeated.  They are clamped or dropped, and each
+ * file says so in one warning (cleanlog). */
+
+#define CLEAN_SHOWN 4 /* adjustments spelled out in a warning; the rest counted */
+
+struct cleanlog {
+	size_t first;             /* the lowest line adjusted */
+	unsigned n;               /* adjustments */
+	char shown[CLEAN_SHOWN][112];
+};
+
+static void clean_note(struct cleanlog *g, size_t line, const char *fmt, ...)
 {
-	if (!(mbps >= 0))
+	if (!g->n || line < g->first)
+		g->first = line;
+	if (g->n < CLEAN_SHOWN) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(g->shown[g->n], sizeof g->shown[0], fmt, ap);
+		va_end(ap);
+	}
+	g->n++;
+}
+
+/* Append "FILE:LINE: ..." (one line) to the family's warnings. */
+static void clean_warn(struct messsim_family *f, const char *path, const struct cleanlog *g)
+{
+	if (!g->n)
+		return;
+	char w[1024];
+	size_t k = (size_t)snprintf(w, sizeof w, "%s:%zu: %u row%s adjusted (smoothing artefacts): ", path, g->first, g->n,
+	                            g->n == 1 ? "" : "s");
+	for (unsigned i = 0; i < g->n && i < CLEAN_SHOWN && k < sizeof w; i++)
+		k += (size_t)snprintf(w + k, sizeof w - k, "%s%s", i ? "; " : "", g->shown[i]);
+	if (g->n > CLEAN_SHOWN && k < sizeof w)
+		snprintf(w + k, sizeof w - k, "; and %u more", g->n - CLEAN_SHOWN);
+	size_t old = f->warnings ? strlen(f->warnings) : 0, add = strlen(w);
+	char *nw = realloc(f->warnings, old + add + 2);
+	if (!nw)
+		return; /* a warning lost to a full memory: the curve is loaded all the same */
+	memcpy(nw + old, w, add);
+	nw[old + add] = '\n';
+	nw[old + add + 1] = 0;
+	f->warnings = nw;
+}
+
+/* Clean the rows p[0..*n) of one curve (any order; `what` names it in the
+ * notes, "" in a one-curve file): a negative bandwidth is clamped to 0;
+ * sorted by latency, a row equal to the one before is dropped, and on the
+ * rising branch (before the highest bandwidth) a row whose bandwidth is
+ * below one of lower latency is dropped.  Sorts p; *n shrinks. */
+static void curve_clean(struct pt *p, size_t *n, const char *what, struct cleanlog *g)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (p[i].kbps < 0) {
+			clean_note(g, p[i].line, "line %zu%s: bandwidth %.3f MB/s clamped to 0", p[i].line, what, p[i].mbps);
+			p[i].kbps = 0;
+		}
+	qsort(p, *n, sizeof *p, cmp_pt);
+	size_t m = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (m && p[i].kbps == p[m - 1].kbps && p[i].ps == p[m - 1].ps) {
+			clean_note(g, p[i].line, "line %zu%s: the same as line %zu, dropped", p[i].line, what, p[m - 1].line);
+			continue;
+		}
+		p[m++] = p[i];
+	}
+	size_t imax = 0;
+	for (size_t i = 1; i < m; i++)
+		if (p[i].kbps > p[imax].kbps)
+			imax = i;
+	size_t k = 0;
+	int64_t run = INT64_MIN;
+	size_t runline = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (i < imax && p[i].kbps < run) {
+			clean_note(g, p[i].line, "line %zu%s: out of order (%.3f MB/s, below line %zu's %.3f at a lower latency), dropped",
+			           p[i].line, what, (double)p[i].kbps / 1e3, runline, (double)run / 1e3);
+			continue;
+		}
+		if (p[i].kbps > run) {
+			run = p[i].kbps;
+			runline = p[i].line;
+		}
+		p[k++] = p[i];
+	}
+	*n = k;
+}
+
+/* MB/s and ns (or cycles at mhz) -> kB/s and ps, range-checked: 0 or a
+ * reason.  A negative bandwidth is refused unless `negative_ok` (a file's
+ * row: curve_clean() clamps it, with a warning). */
+static const char *to_pt(double mbps, double lat, double mhz, int negative_ok, struct pt *p)
+{
+	if (!(mbps >= 0) && !(negative_ok && mbps > -MESSSIM_MAX_MBPS))
 		return "negative bandwidth";
 	if (!(lat > 0))
 		return "latency is not positive";
@@ -94,6 +197,8 @@ static const char *to_pt(double mbps, double lat, double mhz, struct pt *p)
 		return "latency above 1e9 ns";
 	p->kbps = llround(mbps * 1e3);
 	p->ps = llround(lat * 1e3);
+	p->mbps = mbps;
+	p->line = 0;
 	if (p->ps < 1)
 		p->ps = 1;
 	return NULL;
@@ -110,7 +215,7 @@ int messsim_family_set(struct messsim_family *f, unsigned read_pct, size_t n, co
 	if (!p)
 		return fail(err, errlen, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		const char *why = to_pt(mbps[i], ns[i], 0, &p[i]);
+		const char *why = to_pt(mbps[i], ns[i], 0, 0, &p[i]);
 		if (why) {
 			free(p);
 			return fail(err, errlen, "read %% %u, point %zu: %s", read_pct, i, why);
@@ -261,6 +366,18 @@ int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps)
 	return c->kbps[c->n - 1];
 }
 
+int64_t messsim_curve_kbps_past(const struct messsim_curve *c, int64_t ps)
+{
+	size_t e = c->n - 1;
+	if (ps <= c->ps[e] || e == 0 || c->kbps[e] <= c->kbps[e - 1] || c->ps[e] <= c->ps[e - 1])
+		return messsim_curve_kbps_at(c, ps);
+	/* past the end of a curve still gaining bandwidth: on along its last
+	 * segment */
+	__extension__ __int128 d =
+		(__int128)(c->kbps[e] - c->kbps[e - 1]) * (ps - c->ps[e]) / (c->ps[e] - c->ps[e - 1]);
+	return d > INT64_MAX - c->kbps[e] ? INT64_MAX : c->kbps[e] + (int64_t)d;
+}
+
 /*
  * Memory stress score of bandwidth kbps on curve c (docs/mess.md):
  * 0.5 x position + 0.5 x slope, position = (L(b) - L0) / (Lmax - L0) with
@@ -295,24 +412,10 @@ double messsim_stress_score(const struct messsim_curve *c, int64_t kbps, double 
 
 /* ---- text readers ------------------------------------------------------- */
 
-/* A number cell: digits, '.', exponent, no sign but a leading '-' (refused
- * later as negative), no inf/nan/hex.  0 or -1. */
+/* A number cell: the rule of textin.h, shared with rvmess curves. */
 static int parse_num(const char *s, double *v)
 {
-	const char *p = s;
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
-		return -1;
-	for (const char *q = p; *q; q++)
-		if (!isdigit((unsigned char)*q) && *q != '.' && *q != 'e' && *q != 'E' && *q != '-' && *q != '+')
-			return -1;
-	char *e;
-	errno = 0;
-	*v = strtod(s, &e);
-	if (e == s || *e || errno || !isfinite(*v))
-		return -1;
-	return 0;
+	return mess_text_num(s, v);
 }
 
 /* Read a whole line (any length); NULL at EOF.  *buf grows. */
@@ -357,13 +460,21 @@ static int ptbuf_add(struct ptbuf *b, struct pt p)
 	return 0;
 }
 
+static int64_t curve_max_kbps(const struct pt *p, size_t n)
+{
+	int64_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m = p[i].kbps > m ? p[i].kbps : m;
+	return m;
+}
+
 /* bwlat_<R>.txt: rows "bandwidth latency" (blank, '#' ignored). */
 static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_family *f, char *err,
                       size_t errlen)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
-		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fail(err, errlen, "%s: cannot open: %s", path, mess_text_strerror(errno));
 	struct ptbuf b = { 0 };
 	char *line = NULL;
 	size_t cap = 0, lineno = 0;
@@ -385,13 +496,14 @@ static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_f
 		double v[2];
 		for (int k = 0; k < 2; k++)
 			if (parse_num(tok[k], &v[k])) {
-				rc = fail(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, tok[k]);
+				rc = fail(err, errlen, "%s:%zu: '" MESS_TOKF "' is not a number", path, lineno, MESS_TOKA(tok[k]));
 				break;
 			}
 		if (rc)
 			break;
 		struct pt p;
-		const char *why = to_pt(v[0], v[1], mhz, &p);
+		const char *why = to_pt(v[0], v[1], mhz, 1, &p);
+		p.line = lineno;
 		if (why)
 			rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
 		else if (b.n >= MESSSIM_MAX_POINTS)
@@ -403,6 +515,14 @@ static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_f
 		rc = fail(err, errlen, "%s: read error", path);
 	if (!rc && !b.n)
 		rc = fail(err, errlen, "%s:%zu: no data rows", path, lineno);
+	if (!rc) {
+		struct cleanlog g = { 0 };
+		curve_clean(b.p, &b.n, "", &g);
+		if (curve_max_kbps(b.p, b.n) <= 0)
+			rc = fail(err, errlen, "%s:%zu: no row with a positive bandwidth", path, lineno);
+		else
+			clean_warn(f, path, &g);
+	}
 	if (!rc) {
 		struct messsim_curve *c = &f->c[r / 2];
 		if (curve_store(c, b.p, b.n))
@@ -430,7 +550,7 @@ static void bwlat_readme_labels(const char *dir, struct messsim_family *f)
 {
 	char path[4096], line[256];
 	snprintf(path, sizeof path, "%s/README", dir);
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
 		return;
 	if (!fgets(line, sizeof line, in) || strncmp(line, RVMESS_BWLAT_README, strlen(RVMESS_BWLAT_README))) {
@@ -551,9 +671,9 @@ static int csv_row(char *line, char **cell)
 
 static int load_csv(const char *path, double mhz, struct messsim_family *f, char *err, size_t errlen)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
-		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fail(err, errlen, "%s: cannot open: %s", path, mess_text_strerror(errno));
 	char *line = NULL, *cell[CSV_MAXCOLS];
 	size_t cap = 0, lineno = 0;
 	struct ptbuf b[MESSSIM_NRATIOS] = { { 0 } };
@@ -621,7 +741,7 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 			if (!*cell[cols[k]])
 				rc = fail(err, errlen, "%s:%zu: column %d is empty", path, lineno, cols[k] + 1);
 			else if (parse_num(cell[cols[k]], &v[k]))
-				rc = fail(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, cell[cols[k]]);
+				rc = fail(err, errlen, "%s:%zu: '" MESS_TOKF "' is not a number", path, lineno, MESS_TOKA(cell[cols[k]]));
 		}
 		if (rc)
 			break;
@@ -632,7 +752,8 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 		/* nearest even ratio (Mess 2 rounds this way too) */
 		unsigned r = 2u * (unsigned)floor(v[0] / 2 + 0.5);
 		struct pt pt;
-		const char *why = to_pt(v[1] * bw_scale, v[2], mess1 ? mhz : 0, &pt);
+		const char *why = to_pt(v[1] * bw_scale, v[2], mess1 ? mhz : 0, 1, &pt);
+		pt.line = lineno;
 		if (why)
 			rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
 		else if (b[r / 2].n >= MESSSIM_MAX_POINTS)
@@ -646,9 +767,17 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 	if (!rc && lineno == 0)
 		rc = fail(err, errlen, "%s:1: empty file (no header)", path);
 	unsigned nr = 0, lastr = 0;
+	struct cleanlog g = { 0 };
 	for (unsigned i = 0; !rc && i < MESSSIM_NRATIOS; i++) {
 		if (!b[i].n)
 			continue;
+		char what[24];
+		snprintf(what, sizeof what, " (read %u %%)", 2 * i);
+		curve_clean(b[i].p, &b[i].n, what, &g);
+		if (curve_max_kbps(b[i].p, b[i].n) <= 0) {
+			rc = fail(err, errlen, "%s: read %u %%: no row with a positive bandwidth", path, 2 * i);
+			break;
+		}
 		nr++;
 		lastr = 2 * i;
 		if (curve_store(&f->c[i], b[i].p, b[i].n)) {
@@ -659,6 +788,8 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 		f->c[i].lo = f->c[i].hi = 2 * i;
 		f->measured++;
 	}
+	if (!rc)
+		clean_warn(f, path, &g);
 	if (!rc && nr == 0)
 		rc = fail(err, errlen, "%s:%zu: no data rows (header only)", path, lineno);
 	else if (!rc && nr < 2)
@@ -726,7 +857,7 @@ int messsim_family_load(const char *path, const struct messsim_load_opts *lo, st
 
 /* ---- a family from few kernels ---------------------------------------------- */
 
-struct kpt { double pause, r, mbps, ns; };
+struct kpt { double pause, r, mbps, ns; double rw; size_t line; };
 
 static int cmp_kpt(const void *a, const void *b)
 {
@@ -740,25 +871,37 @@ static int cmp_kpt(const void *a, const void *b)
 	return (x->ns > y->ns) - (x->ns < y->ns);
 }
 
+/* by kernel, pause, then file line: a repeat follows its first row */
+static int cmp_kernel_pause(const void *a, const void *b)
+{
+	const struct kpt *x = a, *y = b;
+	if (x->rw != y->rw)
+		return x->rw < y->rw ? -1 : 1;
+	if (x->pause != y->pause)
+		return x->pause < y->pause ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
 int messsim_family_from_kernels(const char *path, struct messsim_family *f, char *err, size_t errlen)
 {
-	static const char *const want[] = { "pause", "rd_percentage_actual_mean", "bandwidth_mean", "latency_mean" };
+	static const char *const want[] = { "pause", "rd_percentage_actual_mean", "bandwidth_mean", "latency_mean",
+					    "rw_ratio" };
 	messsim_family_init(f);
 	snprintf(f->format, sizeof f->format, "Mess 2 CSV, kernels at equal pause");
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
-		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fail(err, errlen, "%s: cannot open: %s", path, mess_text_strerror(errno));
 	char *line = NULL, *cell[CSV_MAXCOLS];
 	size_t cap = 0, lineno = 0, n = 0, kcap = 0;
 	struct kpt *k = NULL;
-	int col[4] = { -1, -1, -1, -1 }, rc = 0, ncols = 0;
+	int col[5] = { -1, -1, -1, -1, -1 }, rc = 0, ncols = 0;
 	double minns = 0;
 	while (!rc && get_line(in, &line, &cap)) {
 		lineno++;
 		if (lineno == 1) {
 			ncols = csv_split(line, cell, CSV_MAXCOLS);
 			for (int i = 0; i < ncols && i < CSV_MAXCOLS; i++)
-				for (int j = 0; j < 4; j++)
+				for (int j = 0; j < 5; j++)
 					if (!strcmp(cell[i], want[j]))
 						col[j] = i;
 			for (int j = 0; j < 4 && !rc; j++)
@@ -769,17 +912,17 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 		int nc = csv_row(line, cell);
 		if (nc < 0)
 			continue;
-		double v[4];
-		for (int j = 0; j < 4 && !rc; j++) {
+		double v[5] = { 0, 0, 0, 0, -1 };
+		for (int j = 0; j < (col[4] < 0 ? 4 : 5) && !rc; j++) {
 			if (col[j] >= nc || !*cell[col[j]])
 				rc = fail(err, errlen, "%s:%zu: column %s is empty", path, lineno, want[j]);
 			else if (parse_num(cell[col[j]], &v[j]))
-				rc = fail(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, cell[col[j]]);
+				rc = fail(err, errlen, "%s:%zu: '" MESS_TOKF "' is not a number", path, lineno, MESS_TOKA(cell[col[j]]));
 		}
 		if (rc)
 			break;
 		struct pt chk;
-		const char *why = to_pt(v[2] * 1e3, v[3], 0, &chk);
+		const char *why = to_pt(v[2] * 1e3, v[3], 0, 0, &chk);
 		if (why) {
 			rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
 			break;
@@ -800,7 +943,7 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 			k = nk;
 			kcap = nc2;
 		}
-		k[n++] = (struct kpt){ v[0], v[1] * 100, v[2] * 1e3, v[3] };
+		k[n++] = (struct kpt){ v[0], v[1] * 100, v[2] * 1e3, v[3], v[4], lineno };
 		if (n == 1 || v[3] < minns)
 			minns = v[3];
 	}
@@ -812,6 +955,16 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 		rc = fail(err, errlen, "%s:%zu: no data rows (header only)", path, lineno);
 	free(line);
 	fclose(in);
+	/* one row per (kernel, pause), as rvmess curves reads the same file: a
+	 * second one is a duplicate (without an rw_ratio column the kernel is
+	 * not known, and rows are only points) */
+	if (!rc && col[4] >= 0 && n > 1) {
+		qsort(k, n, sizeof *k, cmp_kernel_pause);
+		for (size_t i = 1; i < n && !rc; i++)
+			if (k[i].rw == k[i - 1].rw && k[i].pause == k[i - 1].pause)
+				rc = fail(err, errlen, "%s:%zu: duplicate row: rw_ratio %g pause %.0f is already on line %zu",
+				          path, k[i].line, k[i].rw, k[i].pause, k[i - 1].line);
+	}
 	if (rc) {
 		free(k);
 		return rc;
@@ -863,12 +1016,25 @@ int messsim_family_write(const struct messsim_family *f, const char *dir, const 
 	char p[4096];
 	for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
 		const struct messsim_curve *c = &f->c[i];
+		/* the rows the loader would drop (a repeated row, a dip on the
+		 * rising branch: curve_clean) are not written */
+		struct pt *q = malloc((c->n ? c->n : 1) * sizeof *q);
+		if (!q)
+			return fail(err, errlen, "out of memory");
+		size_t m = c->n;
+		for (size_t j = 0; j < m; j++)
+			q[j] = (struct pt){ c->kbps[j], c->ps[j], j + 1, (double)c->kbps[j] / 1e3 };
+		struct cleanlog g = { 0 };
+		curve_clean(q, &m, "", &g);
 		snprintf(p, sizeof p, "%s/bwlat_%u.txt", dir, c->read_pct);
 		FILE *o = fopen(p, "w");
-		if (!o)
+		if (!o) {
+			free(q);
 			return fail(err, errlen, "%s: %s", p, strerror(errno));
-		for (size_t j = c->n; j-- > 0;)
-			fprintf(o, "%.3f %.3f\n", (double)c->kbps[j] / 1e3, (double)c->ps[j] / 1e3);
+		}
+		for (size_t j = m; j-- > 0;)
+			fprintf(o, "%.3f %.3f\n", (double)q[j].kbps / 1e3, (double)q[j].ps / 1e3);
+		free(q);
 		if (fclose(o))
 			return fail(err, errlen, "%s: write error", p);
 	}

@@ -418,7 +418,7 @@ static const struct memmodel_ops dram_ops = {
 	KEYS(dram_keys), dram_defaults, dram_check,
 	dram_create, dram_request, dram_stats, dram_peak, dram_destroy, NULL,
 };
-static const struct memmodel_ops *const models[] = { &fixed_ops, &md1_ops, &dram_ops, &memmodel_ddr,
+static const struct memmodel_ops *const models[] = { &fixed_ops, &md1_ops, &dram_ops, &memmodel_ddrctl, &memmodel_ddr,
                                                      &memmodel_mess };
 #define NMODELS (sizeof models / sizeof models[0])
 

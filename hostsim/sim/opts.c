@@ -98,7 +98,7 @@ static int set_inject(struct sim_opts *o, const char *val, char *err, size_t err
 			continue;
 		rate = fault_default_rate[i];
 		if (colon && (sim_parse_u64(colon + 1, &rate) || rate < 1 || rate > 100))
-			return sim_fail(err, errlen, "option inject: rate '%s' must be a percentage 1..100", colon + 1);
+			return sim_fail(err, errlen, "option inject: rate '" SIM_TOKF "' must be a percentage 1..100", SIM_TOKA(colon + 1));
 		o->inject[i] = (unsigned)rate;
 		return 0;
 	}
@@ -106,7 +106,7 @@ static int set_inject(struct sim_opts *o, const char *val, char *err, size_t err
 	size_t k = 0;
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
 		k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "", sim_fault_names[i]);
-	return sim_fail(err, errlen, "option inject: unknown fault '%.*s' (known: %s)", (int)n, val, names);
+	return sim_fail(err, errlen, "option inject: unknown fault '%.*s%s' (known: %s)", (int)(n > 40 ? 40 : n), val, n > 40 ? "..." : "", names);
 }
 
 /* Numbers and sizes: the one parser of rvmess (rvmess/numparse.h): decimal,
@@ -123,9 +123,9 @@ static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint6
 	if (!val)
 		return sim_fail(err, errlen, "option %s needs a value", key);
 	if (sim_parse_u64(val, &v))
-		return sim_fail(err, errlen, "option %s: '%s' is not a number", key, val);
+		return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not a number", key, SIM_TOKA(val));
 	if (v < lo || v > hi)
-		return sim_fail(err, errlen, "option %s: %s is out of range %llu..%llu", key, val,
+		return sim_fail(err, errlen, "option %s: " SIM_TOKF " is out of range %llu..%llu", key, SIM_TOKA(val),
 		            (unsigned long long)lo, (unsigned long long)hi);
 	*out = v;
 	return 0;
@@ -201,7 +201,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 	char k[40];
 	size_t n = strlen(key);
 	if (n >= sizeof(k))
-		return sim_fail(err, errlen, "unknown option '%s'", key);
+		return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(key));
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
 
@@ -211,7 +211,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		for (i = 0; i < SIM_NMACHINES && strcmp(val, sim_machine_names[i]); i++)
 			;
 		if (i == SIM_NMACHINES)
-			return sim_fail(err, errlen, "option machine: '%s' is not virt, cva6 or openpiton", val);
+			return sim_fail(err, errlen, "option machine: '" SIM_TOKF "' is not virt, cva6 or openpiton", SIM_TOKA(val));
 		o->machine = i;
 		o->freq_mhz = machine_defaults[i].freq_mhz;
 		o->mem_size = machine_defaults[i].mem_size;
@@ -220,7 +220,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		o->harts = (unsigned)v;
 	} else if (!strcmp(k, "mem-size")) {
 		if (!val) return sim_fail(err, errlen, "option mem-size needs a value");
-		if (sim_parse_u64(val, &v)) return sim_fail(err, errlen, "option mem-size: '%s' is not a size", val);
+		if (sim_parse_u64(val, &v)) return sim_fail(err, errlen, "option mem-size: '" SIM_TOKF "' is not a size", SIM_TOKA(val));
 		if (v < (1ull << 20) || v > (16ull << 30) || (v & 0xfff))
 			return sim_fail(err, errlen, "option mem-size: %s must be 1M..16G and a multiple of 4K", val);
 		o->mem_size = v;
@@ -262,12 +262,12 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		if (!strcmp(val, "sc")) o->mem_order = SIM_MO_SC;
 		else if (!strcmp(val, "tso")) o->mem_order = SIM_MO_TSO;
 		else if (!strcmp(val, "rvwmo")) o->mem_order = SIM_MO_RVWMO;
-		else return sim_fail(err, errlen, "option memory-order: '%s' is not sc, tso or rvwmo", val);
+		else return sim_fail(err, errlen, "option memory-order: '" SIM_TOKF "' is not sc, tso or rvwmo", SIM_TOKA(val));
 	} else if (!strcmp(k, "piton-uart")) {
 		if (!val) return sim_fail(err, errlen, "option piton-uart needs a value");
 		if (!strcmp(val, "fake")) o->piton_uart = SIM_UART_FAKE;
 		else if (!strcmp(val, "16550")) o->piton_uart = SIM_UART_16550;
-		else return sim_fail(err, errlen, "option piton-uart: '%s' is not fake or 16550", val);
+		else return sim_fail(err, errlen, "option piton-uart: '" SIM_TOKF "' is not fake or 16550", SIM_TOKA(val));
 	} else if (!strcmp(k, "dtb")) {
 		if (!val || !*val) return sim_fail(err, errlen, "option dtb needs a file name");
 		if (strlen(val) >= sizeof(o->strings[2])) return sim_fail(err, errlen, "option dtb: file name too long");
@@ -291,7 +291,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		/* flags; in a config file they take an optional 0/1 value */
 		uint64_t on = 1;
 		if (val && (sim_parse_u64(val, &on) || on > 1))
-			return sim_fail(err, errlen, "option %s: '%s' must be 0 or 1", k, val);
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' must be 0 or 1", k, SIM_TOKA(val));
 		if (!strcmp(k, "no-timing")) o->timing = !on;
 		else if (!strcmp(k, "timing")) o->timing = (int)on;
 		else if (!strcmp(k, "no-phase-hint")) o->no_phase_hint = (int)on;
@@ -321,7 +321,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		strcpy(o->memsys[i].key, k);
 		strcpy(o->memsys[i].val, val);
 	} else {
-		return sim_fail(err, errlen, "unknown option '%s'", key);
+		return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(key));
 	}
 	return 0;
 }
@@ -331,14 +331,20 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return sim_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-	char line[1024], why[256];
+	char *line = NULL, why[256];
+	size_t cap = 0;
+	ssize_t len;
 	unsigned lineno = 0;
 	int rc = 0;
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		size_t n = strlen(line);
-		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
+		if (len > 1023) {
 			rc = sim_fail(err, errlen, "%s:%u: line too long", path, lineno);
+			break;
+		}
+		if (n != (size_t)len) { /* the rest of the line would be lost unseen */
+			rc = sim_fail(err, errlen, "%s:%u: a NUL byte in the line (column %zu)", path, lineno, n + 1);
 			break;
 		}
 		char *p = line, *e;
@@ -382,6 +388,7 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 	}
 	if (!rc && ferror(f))
 		rc = sim_fail(err, errlen, "%s: read error", path);
+	free(line);
 	fclose(f);
 	return rc;
 }
