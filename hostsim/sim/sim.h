@@ -93,6 +93,9 @@ enum { SIM_OPT_UNKNOWN = 0, SIM_OPT_VALUE, SIM_OPT_FLAG };
 int sim_opts_kind(const char *key);
 /* One line per command-line option of the core (for --help). */
 void sim_opts_print_help(FILE *f);
+/* The same as a Markdown table (type, range, default, help): the options
+ * table of docs/hostsim.md (hostsim --options-markdown, tools/gen-docs.sh). */
+void sim_opts_print_markdown(FILE *f);
 /* Read key=value lines ('#' comments, blank lines).  Errors "FILE:LINE: reason". */
 int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen);
 /* The core options in effect as --config lines (key=value). */
