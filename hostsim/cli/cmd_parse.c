@@ -1,4 +1,5 @@
-/* rvmess parse LOG -o DIR: validate a console log and write the per-suite files. */
+/* rvmess parse LOG -o DIR: validate a console log and write the per-suite
+ * files (the writers' table: writers.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "cli/out.h"
 #include "cli/summary.h"
 #include "cli/svg.h"
+#include "cli/writers.h"
 #include "rvmess/records.h"
 
 static int write_records_csv(const struct rvm_log *log, struct outdir *od)
@@ -138,25 +140,17 @@ static int help(void)
 
 int cmd_parse(int argc, char **argv)
 {
-	const char *logp = NULL, *dir = NULL, *what = NULL, *target = NULL;
+	const char *logp = NULL, *dir = NULL, *target = NULL;
 	struct run_info ri;
 	int quiet = 0, clean;
 	double peak = 0;
 	int issued = 0;
 	struct plateau_opts po;
 	struct rvm_log log;
-	struct lat_sets sets = { 0 };
-	struct cache_levels cl = { 0 };
-	struct cache_fdt cf;
 	size_t invalid = 0;
-	char files[1024] = "records.csv summary.txt summary.json";
 	struct outdir od;
-	char *mess_buf = NULL;
-	size_t mess_len = 0;
-	FILE *mess_table = NULL;
-	struct litmus_sum lit = { 0 };
-	struct integ_sum ig = { 0 };
-	int have_lit, have_ig;
+	struct parse_run pr = { 0 };
+	struct parse_run *r = &pr;
 
 	plateau_defaults(&po);
 	for (int i = 1; i < argc; i++) {
@@ -226,86 +220,42 @@ int cmd_parse(int argc, char **argv)
 		if (strcmp(r->type, "err") == 0 || strcmp(r->type, "trap") == 0)
 			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, r->line, r->text);
 	}
-	lat_collect(&log, stderr, &sets, &invalid);
-	lat_hdr_cache_fdt(&log, stderr, &cf, &invalid);
-	what = "records.csv";
+	strcpy(r->files, "records.csv summary.txt summary.json");
+	r->log = &log;
+	r->od = &od;
+	r->diag = stderr;
+	r->invalid = &invalid;
+	r->peak = peak;
+	r->issued = issued;
+	r->quiet = quiet;
+	r->po = &po;
+	lat_collect(&log, stderr, &r->sets, &invalid);
+	lat_hdr_cache_fdt(&log, stderr, &r->cf, &invalid);
+	r->what = "records.csv";
 	if (write_records_csv(&log, &od) < 0)
 		goto io_error;
-	if (rvm_log_count(&log, "chase")) {
-		what = "chase.csv";
-		if (write_chase_csv(&log, &od, stderr, &invalid) < 0)
+	for (size_t i = 0; i < parse_nwriters; i++) {
+		const struct parse_writer *w = &parse_writers[i];
+
+		if (w->wanted ? !w->wanted(r) : !rvm_log_count(&log, w->type))
+			continue;
+		r->what = w->what;
+		if (w->write(r, w) < 0)
 			goto io_error;
-		strcat(files, " chase.csv");
-	}
-	if (sets.n) {
-		what = "lat.csv / lat*.xg";
-		if (write_lat_outputs(&sets, &od) < 0)
-			goto io_error;
-		strcat(files, " lat.csv lat_*.xg");
-		for (size_t i = 0; i < sets.n; i++)
-			if (strcmp(sets.sets[i].chain, "stride") == 0) {
-				strcat(files, " lat.xg");
-				break;
-			}
-		cache_levels_find(lat_levels_source(&sets), &po, &cf, &cl);
-		what = "cache_levels.txt / cache_levels.csv";
-		if (write_cache_levels(&cl, &od) < 0)
-			goto io_error;
-		strcat(files, " cache_levels.txt cache_levels.csv");
-		what = "lat.svg";
-		if (lat_write_svg(&sets, &od, "lat.svg") < 0)
-			goto io_error;
-		strcat(files, " lat.svg");
-	}
-	if (rvm_log_count(&log, "par") || rvm_log_count(&log, "parmax")) {
-		what = "par.csv / parmax.csv";
-		if (write_par_outputs(&log, &od, stderr, &invalid) < 0)
-			goto io_error;
-		if (rvm_log_count(&log, "par"))
-			strcat(files, " par.csv");
-		if (rvm_log_count(&log, "parmax")) {
-			strcat(files, " parmax.csv");
-			what = "par.svg";
-			if (par_write_svg(&log, &od, "par.svg") < 0)
-				goto io_error;
-			strcat(files, " par.svg");
-		}
-	}
-	if (rvm_log_count(&log, "mess")) {
-		mess_table = open_memstream(&mess_buf, &mess_len);
-		if (mess_write_outputs(&log, &od, peak, issued, stderr, quiet ? NULL : mess_table, &invalid) < 0) {
-			what = "the mess outputs";
-			goto io_error;
-		}
-		strcat(files, " mess_raw.csv mess.csv bwlat/ mess_metrics.txt mess.svg mess_read.svg");
-	}
-	have_lit = rvm_log_count(&log, "litmus") || rvm_log_count(&log, "bug");
-	if (have_lit) {
-		what = "litmus.csv";
-		if (litmus_write_outputs(&log, &od, stderr, &invalid, &lit) < 0)
-			goto io_error;
-		strcat(files, " litmus.csv");
-	}
-	have_ig = rvm_log_count(&log, "integ") != 0;
-	if (have_ig) {
-		what = "integrity.csv";
-		if (integ_write_outputs(&log, &od, stderr, &invalid, &ig) < 0)
-			goto io_error;
-		strcat(files, " integrity.csv");
 	}
 	clean = rvm_log_clean(&log) && invalid == 0;
-	what = "summary.txt";
-	if (write_summary(&log, &od, invalid, files, clean, &ri, have_lit ? &lit : NULL,
-			  have_ig ? &ig : NULL) < 0)
+	r->what = "summary.txt";
+	if (write_summary(&log, &od, invalid, r->files, clean, &ri, r->have_lit ? &r->lit : NULL,
+			  r->have_ig ? &r->ig : NULL) < 0)
 		goto io_error;
-	what = "summary.json";
+	r->what = "summary.json";
 	{
-		struct summary_in si = { &log, &ri, &cl, peak, invalid, clean };
+		struct summary_in si = { &log, &ri, &r->cl, peak, invalid, clean };
 
 		if (write_summary_json(&si, &od, "summary.json") < 0)
 			goto io_error;
 	}
-	what = "the outputs";
+	r->what = "the outputs";
 	if (outdir_commit(&od) < 0) {
 		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
 		goto fail;
@@ -314,45 +264,45 @@ int cmd_parse(int argc, char **argv)
 	printf("rvmess parse: harts=%zu good=%zu bad=%zu missing=%llu duplicate=%zu complete=%s status=%s\n",
 	       log.harts, log.nrecs, log.bad, (unsigned long long)log.missing, log.duplicates,
 	       log.complete ? "yes" : "no", rvm_status_name(log.status));
-	printf("rvmess parse: wrote %s/ (%s)\n", dir, files);
+	printf("rvmess parse: wrote %s/ (%s)\n", dir, r->files);
 	if (invalid)
 		fprintf(stderr, "%s: %zu record(s) with missing or bad fields left out of the suite files\n",
 			logp, invalid);
 	if (run_info_warning(&ri))
 		printf("WARNING: %s\n", run_info_warning(&ri));
-	if (have_lit) {
+	if (r->have_lit) {
 		fputs("rvmess parse: ", stdout);
-		litmus_print_verdict(stdout, &lit);
+		litmus_print_verdict(stdout, &r->lit);
 	}
-	if (have_ig) {
+	if (r->have_ig) {
 		fputs("rvmess parse: ", stdout);
-		integ_print_verdict(stdout, &ig);
+		integ_print_verdict(stdout, &r->ig);
 	}
-	if (!quiet && sets.n)
-		cache_levels_print(stdout, &cl);
-	if (mess_table)
-		fclose(mess_table);
-	if (!quiet && mess_len)
-		fputs(mess_buf, stdout);
-	free(mess_buf);
-	cache_levels_free(&cl);
-	lat_sets_free(&sets);
+	if (!quiet && r->sets.n)
+		cache_levels_print(stdout, &r->cl);
+	if (r->mess_table)
+		fclose(r->mess_table);
+	if (!quiet && r->mess_len)
+		fputs(r->mess_buf, stdout);
+	free(r->mess_buf);
+	cache_levels_free(&r->cl);
+	lat_sets_free(&r->sets);
 	rvm_log_free(&log);
-	return lit.bugs || lit.visibility || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
+	return r->lit.bugs || r->lit.visibility || r->ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 
 io_error:
 	if (outdir_error(&od)[0])
 		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
 	else
-		fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, what, strerror(errno));
+		fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, r->what, strerror(errno));
 	fprintf(stderr, "rvmess parse: nothing in %s was changed\n", dir);
 	outdir_abort(&od);
 fail:
-	if (mess_table)
-		fclose(mess_table);
-	free(mess_buf);
-	cache_levels_free(&cl);
-	lat_sets_free(&sets);
+	if (r->mess_table)
+		fclose(r->mess_table);
+	free(r->mess_buf);
+	cache_levels_free(&r->cl);
+	lat_sets_free(&r->sets);
 	rvm_log_free(&log);
 	return 2;
 }
