@@ -3,6 +3,9 @@
 # (tools/gen-docs.sh --check: hostsim's options table in docs/hostsim.md,
 # the SVG pictures from docs/pictures/*.txt), and hostsim's --help,
 # --print-config and the docs' table come from the one options table.
+# README and docs name no commit of this repository (history is git log's;
+# upstream pins such as a CVA6 or OpenPiton commit are facts and stay), and
+# the README stays short.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -35,4 +38,18 @@ if [ -z "$bad" ]; then
 else
 	fail docs-print-config-keys "not in --help: $bad"
 fi
+
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	hashes=$(grep -ohP '\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b' README.md docs/*.md | sort -u |
+		while read -r h; do git cat-file -e "$h^{commit}" 2>/dev/null && echo "$h"; done | tr '\n' ' ')
+	if [ -z "$hashes" ]; then
+		pass docs-no-commit-hashes
+	else
+		fail docs-no-commit-hashes "README/docs name commits of this repository: $hashes"
+	fi
+else
+	skip docs-no-commit-hashes "not a git checkout"
+fi
+n=$(wc -l <README.md)
+if [ "$n" -le 200 ]; then pass "docs-readme-short ($n lines)"; else fail docs-readme-short "README.md has $n lines (at most 200)"; fi
 finish
