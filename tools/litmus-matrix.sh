@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The detection matrix on hostsim (docs/litmus.md, "The detection matrix").
 #
-# Rows: every injected fault in every memory order it applies to; columns:
-# the checks (CHECKS below); cell: in how many seeds the check reported the
+# Rows: every injected fault in every memory order it applies to (lost-inval
+# on --machine openpiton with the openpiton image, the others on virt);
+# columns: the checks (CHECKS below); cell: in how many seeds the check reported the
 # fault, and the mean time to detection (simulated instructions of all harts
 # and cycles of the reporting hart when its first detection record was
 # written, from hostsim --console-stamps).  Each seed sets both the image's
 # `seed` key and hostsim's --seed.  Then the clean runs: every memory order
 # at 2, 4 and 8 harts, every seed, every check: the detection records they
 # wrote (must be 0), and the relaxed (allowed) litmus outcomes per test at
-# --harts harts.
+# --harts harts; and the clean runs of the checks meant for lost-inval on
+# --machine openpiton (sc and tso).
 #
 #   tools/litmus-matrix.sh [--harts N] [--seeds N] [--orders "sc tso rvwmo"]
 #       [--faults "f1 f2 ..."] [--checks "litmus traffic integ"] [--iters N]
@@ -32,8 +34,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 HARTS=4 SEEDS=10 ORDERS="sc tso rvwmo" ITERS= OUT=out/litmus-matrix CLEAN=1 DOFAULTS=1 ALL=0
 CLEAN_HARTS="2 4 8"
-FAULTS="fence-noop amo-nonatomic sc-spurious-success stale-read lost-write wrong-ack clean-writeback"
-CHECKS="litmus traffic integ"
+FAULTS="fence-noop amo-nonatomic sc-spurious-success stale-read lost-write wrong-ack clean-writeback lost-inval"
+CHECKS="litmus traffic integ visibility"
 usage() {
 	echo "usage: tools/litmus-matrix.sh [--harts N] [--seeds N] [--orders LIST] [--faults LIST] [--checks LIST] [--iters N] [--clean-harts LIST] [--no-clean] [--no-faults] [--all-cells] [--out DIR]" >&2
 	exit 2
@@ -59,8 +61,8 @@ done
 # ---- the checks ---------------------------------------------------------------
 # litmus: the default litmus suite; a `bug` record (a forbidden outcome)
 check_litmus_cfg() { echo "suites=litmus seed=$1 ${ITERS:+litmus_iters=$ITERS}"; }
-check_litmus_hits() { grep -an '^@RVM [0-9]* bug h=' "$1" | cut -d: -f1; }
-check_litmus_what() { grep -ao '^@RVM [0-9]* bug h=[0-9]* test=[a-z0-9_]*' "$1" | sed 's/.*test=//'; }
+check_litmus_hits() { grep -an '^@RVM [0-9]* bug h=' "$1" | grep -v ' test=visibility ' | cut -d: -f1; }
+check_litmus_what() { grep -ao '^@RVM [0-9]* bug h=[0-9]* test=[a-z0-9_]*' "$1" | grep -v 'test=visibility$' | sed 's/.*test=//'; }
 check_litmus_for() { [ "$1" != clean-writeback ]; } # no functional effect to see
 # traffic: a short Mess run (a store-only and a load-only point); the suite's
 # counter-vs-issued check writes `warn what=wr-excess` when the memory
@@ -74,40 +76,51 @@ check_integ_cfg() { echo "suites=integ seed=$1"; }
 check_integ_hits() { grep -anE '^@RVM [0-9]* integ h=[0-9]* .*bad=[1-9]' "$1" | cut -d: -f1; }
 check_integ_what() { grep -aoE '^@RVM [0-9]* integ h=[0-9]* check=[a-z-]* .*bad=[1-9]' "$1" | sed 's/.*check=\([a-z-]*\).*/\1/'; }
 check_integ_for() { case $1 in stale-read | lost-write) ;; *) return 1 ;; esac; } # lost or stale data
+# visibility: a short run whose rendezvous waits check that each awaited
+# store becomes visible (firmware/wait.c); a `bug test=visibility` record.
+# Only a platform that can flush a hart's data cache checks: openpiton's
+# CSR 0x701, the machine of the lost-inval rows.
+check_visibility_cfg() { echo "suites=lat seed=$1 lat_max=4K lat_loads=100 lat_strides=64 lat_random=0 reps=1 warmups=0"; }
+check_visibility_hits() { grep -an '^@RVM [0-9]* bug h=[0-9]* test=visibility ' "$1" | cut -d: -f1; }
+check_visibility_what() { grep -ao '^@RVM [0-9]* bug h=[0-9]* test=visibility .* where=[a-z-]*' "$1" | sed 's/.*where=/at-/'; }
+check_visibility_for() { [ "$1" = lost-inval ]; }
 
 # Which memory orders a fault applies to: under sc a store is visible at
 # once, so there is nothing for a fence to order or for an ack to hide.
 applies() { # FAULT ORDER
 	case $1:$2 in
-	fence-noop:sc | wrong-ack:sc) return 1 ;;
+	fence-noop:sc | wrong-ack:sc | lost-inval:rvwmo) return 1 ;;
 	esac
 	return 0
 }
+machine_of() { [ "$1" = lost-inval ] && echo openpiton || echo virt; } # FAULT
 
 BUILD=${BUILD:-build}
 HS=$BUILD/bin/hostsim RV=$BUILD/bin/rvmess
-[ -x "$HS" ] && [ -f "$BUILD/images/virt.elf" ] || make --no-print-directory -j2 all >/dev/null || exit 2
+[ -x "$HS" ] && [ -f "$BUILD/images/virt.elf" ] && [ -f "$BUILD/images/openpiton.elf" ] ||
+	make --no-print-directory -j2 all >/dev/null || exit 2
 mkdir -p "$OUT" || exit 2
 for c in $CHECKS; do
 	declare -F "check_${c}_cfg" >/dev/null || { echo "litmus-matrix: unknown check '$c'" >&2; exit 2; }
 done
 
-image() { # CHECK SEED -> path of its image
-	local img=$OUT/$1-s$2.elf
+image() { # CHECK SEED MACHINE -> path of its image
+	local img=$OUT/$1-s$2-$3.elf
 	if [ ! -f "$img" ]; then
-		cp "$BUILD/images/virt.elf" "$img" &&
+		cp "$BUILD/images/$3.elf" "$img" &&
 			"$RV" config "$img" $("check_${1}_cfg" "$2") >/dev/null || { rm -f "$img"; return 1; }
 	fi
 	echo "$img"
 }
 
-# run CHECK SEED ORDER HARTS FAULT -> sets HIT (0/1), INSNS, CYC, WHAT, INJ, LOG
+# run CHECK SEED ORDER HARTS FAULT [MACHINE] -> sets HIT (0/1), INSNS, CYC, WHAT, INJ, LOG
 run() {
-	local c=$1 s=$2 o=$3 h=$4 f=$5 img inject=()
-	img=$(image "$c" "$s") || exit 2
-	LOG=$OUT/$c-$f-$o-h$h-s$s.log
+	local c=$1 s=$2 o=$3 h=$4 f=$5 m=${6:-virt} img inject=() mopt=()
+	img=$(image "$c" "$s" "$m") || exit 2
+	LOG=$OUT/$c-$f-$o-h$h-s$s${6:+-$6}.log
 	[ "$f" = none ] || inject=(--inject "$f")
-	timeout 900 "$HS" --harts "$h" --memory-order "$o" --seed "$s" "${inject[@]}" --stats \
+	[ "$m" = virt ] || mopt=(--machine "$m")
+	timeout 900 "$HS" "${mopt[@]}" --harts "$h" --memory-order "$o" --seed "$s" "${inject[@]}" --stats \
 		--console-stamps "$LOG.stamps" "$img" >"$LOG" 2>"$LOG.stats"
 	INJ=$(grep -o 'injected:.*' "$LOG.stats" | grep -o '=[0-9]*' | tr -d = | awk '{ s += $1 } END { print s + 0 }')
 	local first
@@ -139,7 +152,7 @@ if [ $DOFAULTS = 1 ]; then
 				fi
 				det=0 inj=0 si=0 sc=0 what=""
 				for s in $(seq 1 "$SEEDS"); do
-					run "$c" "$s" "$o" "$HARTS" "$f"
+					run "$c" "$s" "$o" "$HARTS" "$f" "$(machine_of "$f")"
 					[ "$INJ" -gt 0 ] && inj=$((inj + 1))
 					if [ $HIT = 1 ]; then
 						det=$((det + 1)) si=$((si + INSNS)) sc=$((sc + CYC)) what="$what $WHAT"
@@ -186,6 +199,27 @@ if [ $CLEAN = 1 ]; then
 					[ "$c" = litmus ] && [ "$h" = "$HARTS" ] && "$RV" parse "$LOG" -o "$LOG.d" -q >/dev/null 2>&1
 				done
 				echo "$o,$h,$c,$SEEDS,$n" >>"$OUT/clean.csv"
+				recs=$((recs + n))
+			done
+			line="$line  ${h} harts: $recs"
+			[ $recs = 0 ] || all_ok=0
+		done
+		echo "$line"
+	done
+	# the checks meant for lost-inval, on its machine without it
+	pchecks=$(for c in $CHECKS; do check_${c}_for lost-inval && echo "$c"; done | tr '\n' ' ')
+	for o in $ORDERS; do
+		applies lost-inval "$o" && [ -n "$pchecks" ] || continue
+		line="$(printf '%-6s' "$o") openpiton ($pchecks):"
+		for h in $CLEAN_HARTS; do
+			recs=0
+			for c in $pchecks; do
+				n=0
+				for s in $(seq 1 "$SEEDS"); do
+					run "$c" "$s" "$o" "$h" none openpiton
+					n=$((n + $("check_${c}_hits" "$LOG" | wc -l)))
+				done
+				echo "$o-openpiton,$h,$c,$SEEDS,$n" >>"$OUT/clean.csv"
 				recs=$((recs + n))
 			done
 			line="$line  ${h} harts: $recs"

@@ -10,16 +10,21 @@
 # Every mode runs only the jobs whose log is missing, incomplete or damaged
 # (`rvmess merge PLAN --todo`): running a plan again resumes it.  A job runs
 # the plan's target command with $IMAGE = PLAN/images/ID.elf and $SIM = its
-# configuration's hostsim options, standard output to PLAN/logs/ID.log,
+# configuration's hostsim options, standard output to PLAN/logs/ID.log (after
+# a first line "rvmess-job: plan=... job=ID config=NAME sim=OPTIONS" that
+# ties the log to its job: rvmess merge refuses a log without it),
 # standard error to PLAN/logs/ID.err, under the plan's time limit; its pid
-# is in PLAN/logs/ID.pid while it runs.  Locally, the progress (Mess points
+# is in PLAN/logs/ID.pid while it runs.  Every file it writes is made anew
+# (a link or a folder at its path is refused, never written through).  Locally, the progress (Mess points
 # done from the images' `prog` records, jobs finished) is printed every few
 # seconds.  Slurm: the array script is PLAN/slurm.sbatch (--time and --mem
 # from the plan), each task's own output PLAN/slurm/JOB_TASK.out; --wait
 # returns when every task has ended.  Exit status: 0 when every job's log is
 # complete afterwards (for --slurm without --wait: submitted), 1 otherwise,
-# 2 for usage errors.  One local runner at a time per plan (a lock file); do not
-# run a plan locally while its Slurm array is still queued.  Then: rvmess merge PLAN -o OUT.
+# 2 for usage errors and for any step that fails (rvmess merge --todo
+# included: a corrupt manifest is never "nothing to run").  One local runner
+# at a time per plan (a lock on the plan folder); do not run a plan locally
+# while its Slurm array is still queued.  Then: rvmess merge PLAN -o OUT.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 SELF="$ROOT/tools/sweep-run.sh"
@@ -45,12 +50,39 @@ while [ $# -gt 0 ]; do
 done
 case "$jobs" in ''|*[!0-9]*|0) die "-j wants a positive number, got '$jobs'" ;; esac
 
-field() { awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$MAN"; }
+field() { awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$MAN" || die "$MAN: cannot read it"; }
 RVMESS=${RVMESS:-$(field rvmess)}
 [ -x "$RVMESS" ] || RVMESS=$ROOT/build/bin/rvmess
 [ -x "$RVMESS" ] || die "rvmess not found (set RVMESS)"
 
-todo() { "$RVMESS" merge "$PLAN" --todo; }
+# The jobs still to run, one id a line, into the variable named $1: any
+# failure of rvmess merge --todo (a corrupt manifest, an unreadable base.elf,
+# a crash) is the runner's failure, never an empty list
+todo() { # VAR
+	local out rc err
+	err=$(mktemp) || die "mktemp failed"
+	out=$("$RVMESS" merge "$PLAN" --todo 2>"$err"); rc=$?
+	if [ "$rc" != 0 ]; then
+		sed 's/^/sweep-run: /' "$err" >&2
+		rm -f "$err"
+		die "rvmess merge $PLAN --todo failed (exit $rc): cannot tell which jobs to run"
+	fi
+	rm -f "$err"
+	case "$out" in *[!0-9$'\n']*) die "rvmess merge --todo printed something that is not job ids: ${out:0:80}" ;; esac
+	printf -v "$1" '%s' "$out"
+}
+
+# A file made anew: what is at its path (a file, a link: the entry, never
+# what it points to) is removed first; a folder there is refused
+fresh() { # PATH
+	if [ -d "$1" ] && [ ! -L "$1" ]; then die "$1 is a folder, not a file it can write"; fi
+	rm -f -- "$1" || die "cannot replace $1"
+}
+# PATH TEXT: a new file holding TEXT and a newline (created exclusively)
+write_new() {
+	fresh "$1"
+	( set -C; printf '%s\n' "$2" >"$1" ) || die "cannot write $1"
+}
 
 run_task() { # ID
 	local id=$1 cmd time cfg sim log rc pid
@@ -58,15 +90,23 @@ run_task() { # ID
 	cfg=$(awk -F'\t' -v id="$id" '$1 == "job" && $2 == id { print $3 }' "$MAN")
 	[ -n "$cfg" ] || die "no job $id in $MAN"
 	sim=$(awk -F'\t' -v c="$cfg" '$1 == "config" && $2 == c { print $3 }' "$MAN")
-	cmd=$(field command) time=$(field time)
+	cmd=$(field command) time=$(field time) planid=$(field id)
+	[ -n "$cmd" ] && [ -n "$time" ] || die "$MAN: no command or time line"
 	log=$PLAN/logs/$id.log
-	mkdir -p "$PLAN/logs"
-	IMAGE=$PLAN/images/$id.elf SIM=$sim timeout "$time" sh -c "exec $cmd" </dev/null >"$log" 2>"$PLAN/logs/$id.err" &
+	if [ -L "$PLAN/logs" ] || { [ -e "$PLAN/logs" ] && [ ! -d "$PLAN/logs" ]; }; then
+		die "$PLAN/logs is not a folder (a link is refused: job logs are written there)"
+	fi
+	mkdir -p "$PLAN/logs" || die "cannot create $PLAN/logs"
+	fresh "$log"; fresh "$PLAN/logs/$id.err"
+	# the log's first line ties it to this job of this plan (rvmess merge checks it)
+	( set -C; exec 3>"$log" 4>"$PLAN/logs/$id.err" || exit 2
+	  printf 'rvmess-job: plan=%s job=%s config=%s sim=%s\n' "${planid:--}" "$id" "$cfg" "$sim" >&3 || exit 2
+	  IMAGE=$PLAN/images/$id.elf SIM=$sim exec timeout "$time" sh -c "exec $cmd" </dev/null >&3 2>&4 3>&- 4>&- ) &
 	pid=$!
-	echo "$pid" >"$PLAN/logs/$id.pid"
+	write_new "$PLAN/logs/$id.pid" "$pid"
 	wait "$pid"; rc=$?
 	rm -f "$PLAN/logs/$id.pid"
-	echo "$rc" >"$PLAN/logs/$id.status"
+	write_new "$PLAN/logs/$id.status" "$rc"
 	[ "$rc" = 124 ] && echo "sweep-run: job $id: stopped at the plan's time limit (${time}s)" >&2
 	return "$rc"
 }
@@ -93,7 +133,8 @@ fmt_t() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
 run_local() {
 	local ids total start xpid d e rc left
-	ids=$(todo | tr '\n' ' ')
+	todo ids
+	ids=$(printf '%s' "$ids" | tr '\n' ' ')
 	ids=${ids% }
 	njobs=$(awk -F'\t' '$1 == "job"' "$MAN" | wc -l)
 	if [ -z "$ids" ]; then
@@ -113,8 +154,11 @@ run_local() {
 			echo "sweep-run: $d/$total Mess points, $e/$# jobs ended, $(fmt_t $(($(date +%s) - start))) elapsed" >&2
 		fi
 	done
-	wait "$xpid"
-	left=$(todo | tr '\n' ' ')
+	wait "$xpid"; rc=$?
+	# 123: some task failed (its log says how; --todo below names it); else xargs itself failed
+	case $rc in 0|123) ;; *) die "the job launcher (xargs) failed with exit $rc" ;; esac
+	todo left
+	left=$(printf '%s' "$left" | tr '\n' ' ')
 	left=${left% }
 	if [ -n "$left" ]; then
 		echo "sweep-run: jobs still without a complete log: $left (run again to resume)" >&2
@@ -125,8 +169,8 @@ run_local() {
 }
 
 if [ "$mode" = local ] || [ "$mode" = adaptive ]; then
-	exec 9>"$PLAN/.run.lock"
-	flock -n 9 || die "another runner is running $PLAN (its lock: $PLAN/.run.lock)"
+	exec 9<"$PLAN" || die "cannot open $PLAN to lock it"
+	flock -n 9 || die "another runner is running $PLAN (it holds a lock on the folder)"
 fi
 case $mode in
 task)
@@ -139,8 +183,9 @@ local)
 	;;
 adaptive)
 	while :; do
-		run_local || exit 1
-		out=$("$RVMESS" plan --refine "$PLAN") || exit 1
+		run_local || exit $?
+		out=$("$RVMESS" plan --refine "$PLAN"); rc=$?
+		[ "$rc" = 0 ] || die "rvmess plan --refine $PLAN failed (exit $rc): the plan is not finished"
 		echo "$out"
 		case "$out" in *" 0 new jobs"*) break ;; esac
 	done
@@ -148,14 +193,19 @@ adaptive)
 	;;
 slurm)
 	command -v sbatch >/dev/null 2>&1 || die "sbatch not found (Slurm's client; tools/deps.sh installs slurm-wlm)"
-	ids=$(todo | paste -sd, -)
+	todo ids
+	ids=$(printf '%s' "$ids" | paste -sd, -)
 	if [ -z "$ids" ]; then
 		echo "sweep-run: every job of $PLAN has a complete log; nothing to submit"
 		exit 0
 	fi
 	t=$(field time) mem=$(field mem)
-	mkdir -p "$PLAN/slurm"
-	cat >"$PLAN/slurm.sbatch" <<EOF
+	[ -n "$t" ] && [ -n "$mem" ] || die "$MAN: no time or mem line"
+	if [ -L "$PLAN/slurm" ] || { [ -e "$PLAN/slurm" ] && [ ! -d "$PLAN/slurm" ]; }; then die "$PLAN/slurm is not a folder"; fi
+	mkdir -p "$PLAN/slurm" || die "cannot create $PLAN/slurm"
+	if [ -d "$PLAN/slurm.sbatch" ] && [ ! -L "$PLAN/slurm.sbatch" ]; then die "$PLAN/slurm.sbatch is a folder"; fi
+	sb=$(mktemp "$PLAN/.slurm.sbatch.XXXXXX") || die "cannot write into $PLAN"
+	cat >"$sb" <<EOF
 #!/bin/sh
 #SBATCH --job-name=rvmess-sweep
 #SBATCH --time=$((t / 60)):$((t % 60))
@@ -165,12 +215,17 @@ slurm)
 # one task per job of $PLAN (the array index is the job id); written by tools/sweep-run.sh
 exec "$SELF" "$PLAN" --task "\$SLURM_ARRAY_TASK_ID"
 EOF
+	{ [ $? = 0 ] && chmod 644 "$sb" && mv -f -- "$sb" "$PLAN/slurm.sbatch"; } || { rm -f "$sb"; die "cannot write $PLAN/slurm.sbatch"; }
 	w=()
 	[ "$wait" = 1 ] && w=(--wait)
 	echo "sweep-run: sbatch --array=$ids ${w[*]} $* $PLAN/slurm.sbatch"
-	sbatch --array="$ids" "${w[@]}" "$@" "$PLAN/slurm.sbatch" || { [ "$wait" = 1 ] || exit 1; }
+	# without --wait a failure is the submission's; with it, also a task's
+	# (then --todo below tells which jobs are left)
+	sbatch --array="$ids" "${w[@]}" "$@" "$PLAN/slurm.sbatch"; rc=$?
+	[ "$rc" = 0 ] || [ "$wait" = 1 ] || die "sbatch failed (exit $rc): nothing submitted"
 	if [ "$wait" = 1 ]; then
-		left=$(todo | paste -sd' ' -)
+		todo left
+		left=$(printf '%s' "$left" | paste -sd' ' -)
 		[ -z "$left" ] || { echo "sweep-run: jobs still without a complete log: $left (run again to resume)" >&2; exit 1; }
 		echo "sweep-run: every array task ended with a complete log; merge: $RVMESS merge $PLAN -o OUT"
 	fi

@@ -15,29 +15,8 @@ if [ ! -x "$RVMESS" ]; then
 	exit 1
 fi
 
-# ---- record generator --------------------------------------------------------
-CRC_TABLE=()
-for ((i = 0; i < 256; i++)); do
-	c=$i
-	for ((k = 0; k < 8; k++)); do
-		if ((c & 1)); then c=$(((c >> 1) ^ 0xEDB88320)); else c=$((c >> 1)); fi
-	done
-	CRC_TABLE[i]=$c
-done
-crc32() { # string -> 8 hex digits
-	local s=$1 c=0xFFFFFFFF i b
-	for ((i = 0; i < ${#s}; i++)); do
-		printf -v b '%d' "'${s:i:1}"
-		c=$((CRC_TABLE[(c ^ b) & 0xFF] ^ (c >> 8)))
-	done
-	printf '%08x' $((c ^ 0xFFFFFFFF))
-}
-rec() { # seq type hart fields...
-	local seq=$1 type=$2 hart=$3 body
-	shift 3
-	body="@RVM $seq $type h=$hart${*:+ $*}"
-	printf '%s *%s\n' "$body" "$(crc32 "$body")"
-}
+# ---- record generator (ci/records.sh: crc32, rec) ----------------------------
+. ci/records.sh
 [ "$(crc32 123456789)" = cbf43926 ] || { fail crc32_helper "crc32(123456789) != cbf43926"; exit 1; }
 
 # A complete run: hdr, cfg, 2 harts, chase, lat (2 chains, 3-level curve),
@@ -316,7 +295,8 @@ else pass parse_stale_outputs; fi
 # `curves` into a parse directory removes none of parse's files, and a parse
 # after it none of curves' (each command owns its manifest entries)
 run_parse "$T/mess1.log" "$T/o_stale"
-"$RVMESS" curves "$T/o_stale/mess.csv" -o "$T/o_stale" >/dev/null 2>"$T/err.txt"; crc=$?
+cp "$T/o_stale/mess.csv" "$T/stale-mess.csv" # (curves never replaces its input: not the parse's mess.csv)
+"$RVMESS" curves "$T/stale-mess.csv" -o "$T/o_stale" >/dev/null 2>"$T/err.txt"; crc=$?
 run_parse "$T/only.log" "$T/o_stale"
 if [ $crc = 0 ] && [ -s "$T/o_stale/chase.csv" ] && [ -s "$T/o_stale/mess.svg" ] && [ -s "$T/o_stale/bwlat/bwlat_100.txt" ] &&
 	[ ! -e "$T/o_stale/mess_raw.csv" ] && grep -qx 'curves mess.svg' "$T/o_stale/.rvmess-manifest"; then

@@ -2,16 +2,27 @@
  * rvmess capture DEVICE|- -o LOG: record a board's (or any target's) console.
  *
  * Reads a serial port (set raw at --baud) or stdin, appends every byte to
- * LOG the moment it arrives (plain write(2), nothing buffered: an
- * interrupted capture keeps all it read), and stops after the line that
- * holds the `end` record (docs/protocol.md: `@RVM <seq> end ` anywhere in a
- * line), at --timeout, or when the input ends.  Bytes after the end line are
- * not written.  Then it parses LOG like `rvmess parse LOG -o DIR` (DIR: --out,
- * default LOG's directory) and exits with the parse status.
+ * LOG the moment it arrives (plain write(2), nothing buffered: LOG can be
+ * followed live, and an interrupted capture keeps all it read), and stops
+ * after the line that holds the `end` record (docs/protocol.md:
+ * `@RVM <seq> end ` anywhere in a line), at --timeout, when the input ends or
+ * on SIGINT, SIGTERM or SIGHUP.  Bytes after the end line are not written.
+ * Then it parses LOG like `rvmess parse LOG -o DIR` (DIR: --out, default
+ * LOG's directory) and exits with the parse status.
+ *
+ * LOG is a regular file or nothing yet (a symlink, a FIFO, a device, a
+ * folder at its path is refused), never an input or one of the parse's
+ * outputs: the device itself, the file behind stdin, or a name parse writes
+ * into DIR (records.csv, summary.txt, ...) is refused before anything is
+ * read or LOG is touched.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +33,6 @@
 #include "cli/cmds.h"
 
 #define USAGE "usage: rvmess capture DEVICE|- -o LOG [--baud N] [--timeout S] [--out DIR] [--quiet]\n"
-#define LINE_KEEP 4096 /* the first bytes of a line, where the end record is looked for */
 
 static int usage(void)
 {
@@ -34,10 +44,13 @@ static int help(void)
 {
 	printf(USAGE
 	       "Record a console (a board's serial port, or stdin with -) into LOG as it\n"
-	       "arrives, until the line with the `end` record, then parse LOG.\n"
+	       "arrives, until the line with the `end` record (or SIGINT, SIGTERM, SIGHUP),\n"
+	       "then parse LOG.\n"
 	       "  DEVICE        a serial port (e.g. /dev/ttyUSB0), set raw (8N1, no flow\n"
 	       "                control, no echo) at --baud; or - for stdin\n"
-	       "  -o LOG        the log file, replaced (a symlink is refused)\n"
+	       "  -o LOG        the log file, written as bytes arrive (a symlink, FIFO or other\n"
+	       "                non-regular file, the input itself or a name the parse writes\n"
+	       "                into its folder is refused)\n"
 	       "  --baud N      serial speed (default 115200); ignored for non-terminals\n"
 	       "  --timeout S   stop after S seconds without the end record (default: wait\n"
 	       "                for ever, until the end record or the end of the input)\n"
@@ -83,19 +96,45 @@ static int set_raw(int fd, unsigned long baud, const char *dev)
 	return 0;
 }
 
-/* 1 when the line holds `@RVM <digits> end ` */
-static int end_line(const char *s, size_t n)
+/*
+ * Is `@RVM <digits> end ` somewhere in the current line?  A matcher fed one
+ * byte at a time, so that a line of any length is seen whole (the end record
+ * may follow megabytes of noise on its line).  st counts the pattern's
+ * characters matched so far: 0..5 of "@RVM ", 6 while in the digits, then
+ * 7..11 for " end ".  '@' only ever starts the pattern, so a mismatch
+ * restarts at 0, or at 1 when the byte is '@'.
+ */
+struct end_match {
+	unsigned st;
+	int found;
+};
+
+static void end_feed(struct end_match *m, char c)
 {
-	for (size_t i = 0; i + 5 <= n; i++) {
-		size_t j = i + 5, d;
-		if (memcmp(s + i, "@RVM ", 5))
-			continue;
-		for (d = j; d < n && s[d] >= '0' && s[d] <= '9'; d++)
-			;
-		if (d > j && n - d >= 5 && !memcmp(s + d, " end ", 5))
-			return 1;
+	static const char pre[] = "@RVM ", post[] = " end ";
+
+	if (m->found)
+		return;
+	if (m->st < 5) {
+		if (c == pre[m->st]) {
+			m->st++;
+			return;
+		}
+	} else if (m->st == 5 || m->st == 6) { /* digits: at least one, then " end " */
+		if (c >= '0' && c <= '9') {
+			m->st = 6;
+			return;
+		}
+		if (m->st == 6 && c == ' ') {
+			m->st = 8;
+			return;
+		}
+	} else if (c == post[m->st - 7]) {
+		if (++m->st == 12)
+			m->found = 1;
+		return;
 	}
-	return 0;
+	m->st = c == '@' ? 1 : 0;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -119,20 +158,30 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-enum how { HOW_END, HOW_TIMEOUT, HOW_EOF };
+enum how { HOW_END, HOW_TIMEOUT, HOW_EOF, HOW_SIGNAL };
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
 
 /* Copy in -> out until the end line, the timeout (0: none) or EOF. */
 static int pump(int in, int out, const char *dev, const char *logp, double timeout,
 		enum how *how, unsigned long long *total)
 {
-	static char line[LINE_KEEP];
-	size_t ll = 0;
+	struct end_match m = { 0, 0 };
 	char buf[4096];
 	double t0 = now_s();
 
 	*total = 0;
 	for (;;) {
 		int wait_ms = -1;
+		if (stop_sig) {
+			*how = HOW_SIGNAL;
+			return 0;
+		}
 		if (timeout > 0) {
 			double left = timeout - (now_s() - t0);
 			if (left <= 0) {
@@ -153,7 +202,7 @@ static int pump(int in, int out, const char *dev, const char *logp, double timeo
 			continue; /* the deadline check above ends it */
 		ssize_t n = read(in, buf, sizeof buf);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
+			continue; /* (a stop signal is seen at the top) */
 		if (n == 0 || (n < 0 && errno == EIO)) { /* end of input; a hung-up terminal */
 			*how = HOW_EOF;
 			return 0;
@@ -166,14 +215,14 @@ static int pump(int in, int out, const char *dev, const char *logp, double timeo
 		int found = 0;
 		for (size_t i = 0; i < (size_t)n; i++) {
 			if (buf[i] == '\n') {
-				if (end_line(line, ll)) {
+				if (m.found) {
 					keep = i + 1;
 					found = 1;
 					break;
 				}
-				ll = 0;
-			} else if (ll < sizeof line) {
-				line[ll++] = buf[i];
+				m.st = 0;
+			} else {
+				end_feed(&m, buf[i]);
 			}
 		}
 		if (write_all(out, buf, keep) < 0) {
@@ -244,6 +293,41 @@ int cmd_capture(int argc, char **argv)
 	if (!dev || !logp)
 		return usage();
 
+	/* where LOG goes and what it must not be */
+	char *ldir;
+	const char *base;
+	{
+		const char *slash = strrchr(logp, '/');
+		base = slash ? slash + 1 : logp;
+		ldir = !slash ? strdup(".") : slash == logp ? strdup("/") : strndup(logp, (size_t)(slash - logp));
+		if (!ldir)
+			return 2;
+		if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+			fprintf(stderr, "rvmess capture: %s: not a file name\n", logp);
+			free(ldir);
+			return 2;
+		}
+	}
+	struct stat lst, ist;
+	int have_log = lstat(logp, &lst) == 0;
+	if (have_log && !S_ISREG(lst.st_mode)) {
+		fprintf(stderr, "rvmess capture: %s: %s; capture writes a regular file, never through one\n", logp,
+			S_ISLNK(lst.st_mode) ? "a symlink: refused" : "exists and is not a regular file");
+		free(ldir);
+		return 2;
+	}
+	{
+		/* parse writes its files into DIR: LOG must not be one of them */
+		char rd[PATH_MAX], rl[PATH_MAX];
+		const char *pd = dir ? dir : ldir;
+		if (parse_output_name(base) && realpath(ldir, rl) && realpath(pd, rd) && !strcmp(rl, rd)) {
+			fprintf(stderr, "rvmess capture: %s is a name the parse writes into %s; the parse would replace "
+				"the log (choose another name, or --out DIR)\n", logp, pd);
+			free(ldir);
+			return 2;
+		}
+	}
+
 	if (!strcmp(dev, "-")) {
 		in = 0;
 		dev = "stdin";
@@ -251,29 +335,65 @@ int cmd_capture(int argc, char **argv)
 		in = open(dev, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 		if (in < 0) {
 			fprintf(stderr, "rvmess capture: %s: cannot open: %s\n", dev, strerror(errno));
+			free(ldir);
 			return 2;
 		}
 	}
-	if (isatty(in) && set_raw(in, baud, dev) < 0)
+	if (have_log && fstat(in, &ist) == 0 && ist.st_dev == lst.st_dev && ist.st_ino == lst.st_ino) {
+		fprintf(stderr, "rvmess capture: %s is the input itself (%s); capture never writes over its input\n",
+			logp, dev);
+		if (in != 0)
+			close(in);
+		free(ldir);
 		return 2;
-	out = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (out < 0) {
-		fprintf(stderr, "rvmess capture: %s: cannot write: %s%s\n", logp, strerror(errno),
-			errno == ELOOP ? " (a symlink: refused)" : "");
+	}
+	if (isatty(in) && set_raw(in, baud, dev) < 0) {
+		free(ldir);
 		return 2;
+	}
+
+	/* LOG itself: created or truncated only now, never through a link, and
+	 * only a regular file (a FIFO's open would block: O_NONBLOCK, then
+	 * checked) */
+	out = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (out < 0 || fstat(out, &lst) < 0 || !S_ISREG(lst.st_mode) ||
+	    fcntl(out, F_SETFL, fcntl(out, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int e = out < 0 ? errno : ENODEV;
+		fprintf(stderr, "rvmess capture: %s: cannot write: %s%s\n", logp, strerror(e),
+			e == ELOOP ? " (a symlink: refused)" : e == ENODEV || e == ENXIO ? " (not a regular file)" : "");
+		if (out >= 0)
+			close(out);
+		if (in != 0)
+			close(in);
+		free(ldir);
+		return 2;
+	}
+	{
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_stop; /* no SA_RESTART: poll returns */
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
 	}
 	fprintf(stderr, "rvmess capture: reading %s into %s until the end record%s\n", dev, logp,
 		timeout > 0 ? "" : " (no timeout: Ctrl-C stops, the log keeps what arrived)");
 	t0 = now_s();
 	rc = pump(in, out, dev, logp, timeout, &how, &total);
+	if (rc == 0 && fsync(out) < 0 && errno != EINVAL && errno != EROFS) {
+		fprintf(stderr, "rvmess capture: %s: %s\n", logp, strerror(errno));
+		rc = -1;
+	}
 	if (close(out) < 0 && rc == 0) {
 		fprintf(stderr, "rvmess capture: %s: %s\n", logp, strerror(errno));
 		rc = -1;
 	}
 	if (in != 0)
 		close(in);
-	if (rc < 0)
+	if (rc < 0) {
+		free(ldir);
 		return 2;
+	}
 	switch (how) {
 	case HOW_END:
 		fprintf(stderr, "rvmess capture: end record after %.1f s, %llu bytes in %s\n",
@@ -287,25 +407,17 @@ int cmd_capture(int argc, char **argv)
 		fprintf(stderr, "rvmess capture: %s ended before the end record, %llu bytes in %s\n",
 			dev, total, logp);
 		break;
+	case HOW_SIGNAL:
+		fprintf(stderr, "rvmess capture: stopped by signal %d before the end record, %llu bytes in %s\n",
+			(int)stop_sig, total, logp);
+		break;
 	}
 
 	/* the parse, as `rvmess parse LOG -o DIR [-q]` */
-	char *d = NULL;
-	if (!dir) {
-		const char *slash = strrchr(logp, '/');
-		if (!slash)
-			dir = ".";
-		else if (slash == logp)
-			dir = "/";
-		else {
-			d = strndup(logp, (size_t)(slash - logp));
-			if (!d)
-				return 2;
-			dir = d;
-		}
-	}
+	if (!dir)
+		dir = ldir;
 	char *pargv[] = { "parse", (char *)logp, "-o", (char *)dir, "-q", NULL };
 	rc = cmd_parse(quiet ? 5 : 4, pargv);
-	free(d);
+	free(ldir);
 	return rc;
 }

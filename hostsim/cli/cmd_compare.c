@@ -13,6 +13,7 @@
 #include "cli/plateau.h"
 #include "cli/svg.h"
 #include "cli/util.h"
+#include "mess/textin.h"
 
 /* ---- loading ------------------------------------------------------------------ */
 
@@ -170,12 +171,12 @@ static int load_lat(struct cmp_run *r, char *err, size_t errlen)
 static int load_mess(struct cmp_run *r, char *err, size_t errlen)
 {
 	char path[4096], why[256];
-	FILE *f = fopen(path_join(path, sizeof(path), r->dir, "mess.csv"), "r");
+	FILE *f = mess_text_open(path_join(path, sizeof(path), r->dir, "mess.csv"));
 
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, mess_text_strerror(errno));
 		return -1;
 	}
 	if (mess_read_csv(f, &r->mess, why, sizeof(why)) < 0) {
@@ -202,9 +203,9 @@ int cmp_run_load(const char *dir, struct cmp_run *r, char *err, size_t errlen)
 		return -1;
 	}
 	/* a run directory has at least the parse's summary */
-	f = fopen(path_join(path, sizeof(path), dir, "summary.txt"), "r");
+	f = mess_text_open(path_join(path, sizeof(path), dir, "summary.txt"));
 	if (!f) {
-		snprintf(err, errlen, "%s: not a parsed run (%s: %s)", dir, path, strerror(errno));
+		snprintf(err, errlen, "%s: not a parsed run (%s: %s)", dir, path, mess_text_strerror(errno));
 		return -1;
 	}
 	{
@@ -569,7 +570,17 @@ int cmd_compare(int argc, char **argv)
 		int bad;
 
 		svg_set_warning(w0 ? w0 : w1);
-		bad = outdir_open(&od, out, "compare") < 0 || !(f = outdir_create(&od, "compare.txt"));
+		bad = outdir_open(&od, out, "compare") < 0;
+		for (int w = 0; w < 2 && !bad; w++) { /* what it read is never replaced */
+			static const char *const in[] = { "summary.txt", "cache_levels.csv", "chase.csv", "lat.csv",
+							  "mess.csv" };
+			char p[4096];
+
+			for (size_t k = 0; k < sizeof(in) / sizeof(in[0]); k++)
+				if (path_join(p, sizeof(p), dirs[w], in[k]))
+					outdir_input(&od, p);
+		}
+		bad = bad || !(f = outdir_create(&od, "compare.txt"));
 		if (f) {
 			cmp_report(f, &r[0], &r[1]);
 			bad = outdir_close(&od, f) != 0 || cmp_write_svg(&r[0], &r[1], &od, "compare.svg") < 0;

@@ -101,25 +101,28 @@ fail:
 int cfg_apply_file(struct rvm_config *c, const char *path, int *errors)
 {
 	FILE *f = fopen(path, "r");
-	char line[4096], key[128], why[256];
+	char *line = NULL, key[128], why[256];
+	size_t cap = 0;
+	ssize_t len;
 	unsigned long ln = 0;
 
 	if (!f) {
 		fprintf(stderr, "rvmess: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *h, *p = line;
-		size_t n = strlen(line);
+		size_t n = (size_t)len;
 
 		ln++;
-		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
-			int ch;
-
-			fprintf(stderr, "%s:%lu: line too long\n", path, ln);
+		if (n > 4095) {
+			fprintf(stderr, "%s:%lu: line too long (%zu bytes, at most 4095)\n", path, ln, n);
 			(*errors)++;
-			while ((ch = fgetc(f)) != EOF && ch != '\n')
-				;
+			continue;
+		}
+		if (strlen(line) != n) { /* the rest of the line would be lost unseen */
+			fprintf(stderr, "%s:%lu: a NUL byte in the line (column %zu)\n", path, ln, strlen(line) + 1);
+			(*errors)++;
 			continue;
 		}
 		h = strchr(line, '#');
@@ -137,6 +140,7 @@ int cfg_apply_file(struct rvm_config *c, const char *path, int *errors)
 			(*errors)++;
 		}
 	}
+	free(line);
 	if (ferror(f)) {
 		fprintf(stderr, "rvmess: %s: read error\n", path);
 		fclose(f);

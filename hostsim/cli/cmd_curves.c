@@ -9,6 +9,7 @@
 #include "cli/lat.h"
 #include "cli/mess_out.h"
 #include "cli/out.h"
+#include "mess/textin.h"
 
 #define USAGE "usage: rvmess curves MESS.csv [-o DIR] [--peak GBPS]\n"
 
@@ -62,15 +63,9 @@ int cmd_curves(int argc, char **argv)
 	}
 	if (!csv)
 		return usage();
-	FILE *in = fopen(csv, "r");
-	struct stat st;
-	if (in && fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(in);
-		in = NULL;
-		errno = EISDIR;
-	}
+	FILE *in = mess_text_open(csv); /* a regular file, as every curve reader wants */
 	if (!in) {
-		fprintf(stderr, "rvmess curves: %s: %s\n", csv, strerror(errno));
+		fprintf(stderr, "rvmess curves: %s: %s\n", csv, mess_text_strerror(errno));
 		return 2;
 	}
 	struct mess_family f;
@@ -95,7 +90,7 @@ int cmd_curves(int argc, char **argv)
 		struct outdir od;
 		FILE *o = NULL;
 		int bad = outdir_open(&od, dir, "curves") < 0 ||
-		          !(o = outdir_create(&od, "mess.csv")) || mess_write_csv(&f, o) < 0 ||
+		          (outdir_input(&od, csv), !(o = outdir_create(&od, "mess.csv"))) || mess_write_csv(&f, o) < 0 ||
 		          outdir_close(&od, o) < 0 ||
 		          mess_write_svg(&f, NULL, &od, "mess.svg", csv, peak, unl) < 0 ||
 		          mess_write_svg_by_read(&f, &od, "mess_read.svg", csv, peak, unl) < 0 ||

@@ -16,6 +16,7 @@
 #include "cli/out.h"
 #include "cli/plan.h"
 #include "cli/sweep.h"
+#include "cli/util.h"
 
 #define USAGE "usage: rvmess merge PLAN -o OUT [--quiet] [--peak GBPS] [--issued]\n" \
 	      "       rvmess merge PLAN --todo\n"
@@ -30,38 +31,24 @@ static int help(void)
 {
 	printf(USAGE
 	       "Read every job log of the plan directory PLAN (PLAN/logs/<job>.log), validate each as\n"
-	       "`rvmess parse` does, name every planned point that is missing, failed (the image\n"
-	       "reported an error after it) or duplicated, and write the good points as one family\n"
+	       "`rvmess parse` does, refuse one that is not the job's (the runner's first line, the\n"
+	       "cfg record against the plan), name every planned point that is missing, failed (the\n"
+	       "image reported an error after it) or duplicated, and write the good points as one family\n"
 	       "per configuration: OUT/merged.log and every file parse writes (with several\n"
 	       "configurations: OUT/<name>/ each, plus OUT/compare.csv and OUT/compare.txt side by\n"
 	       "side).  --quiet, --peak and --issued go to parse.\n"
 	       "--todo prints the ids of the jobs whose log is missing, incomplete or damaged, one a\n"
 	       "line: what a resumed run runs.\n"
-	       "Exit status: 0 every point good and every parse clean; 1 points missing, failed or\n"
-	       "duplicated, or a parse not clean (the outputs are written anyway); 2 usage or I/O\n"
+	       "All of OUT is replaced at once.\n"
+	       "Exit status: 0 every job's log done and the plan's, every point good, every parse\n"
+	       "clean; 1 otherwise: a job --todo lists, points missing, failed or duplicated (the\n"
+	       "outputs are written anyway, the merged log ends with status=fail); 2 usage or I/O\n"
 	       "error, or a manifest with problems (each named as FILE:LINE: reason).\n");
 	return 0;
 }
 
-static const char *job_state(const struct rvm_log *g)
-{
-	if (!g)
-		return "no log";
-	if (g->runs > 1)
-		return "two runs in one log";
-	if (!g->has_hdr)
-		return "no hdr record";
-	if (!g->has_end)
-		return "incomplete log (no end record)";
-	if (g->missing)
-		return "incomplete log (records missing)";
-	if (g->bad)
-		return "bad records in the log";
-	return NULL;
-}
-
-/* metrics of a merged log, for compare.txt */
-static int family_metrics(const char *logpath, struct mess_metrics *m)
+/* metrics of a merged log (in memory), for compare.txt */
+static int family_metrics(const char *buf, size_t len, struct mess_metrics *m)
 {
 	struct rvm_log g;
 	struct mess_sample *s = NULL;
@@ -69,7 +56,7 @@ static int family_metrics(const char *logpath, struct mess_metrics *m)
 	long n;
 	int rc = -1;
 
-	if (rvm_log_read(logpath, NULL, &g) < 0)
+	if (!buf || rvm_log_read_mem("merged.log", buf, len, NULL, &g) < 0)
 		return -1;
 	n = mess_collect(&g, NULL, &s, NULL, 0);
 	if (n > 0 && mess_family_build(s, (size_t)n, &f) == 0) {
@@ -81,16 +68,14 @@ static int family_metrics(const char *logpath, struct mess_metrics *m)
 	return rc;
 }
 
-static int write_compare(const struct sweep_logs *L, const struct plan *p, const char *out, char dirs[][PATH_MAX])
+/* compare.csv and compare.txt into od (OUT), from the merged logs in memory */
+static int write_compare(const struct sweep_logs *L, const struct plan *p, struct outdir *od, char **mbuf,
+			 size_t *mlen)
 {
-	struct outdir od;
-	FILE *f;
+	FILE *f = outdir_create(od, "compare.csv");
 
-	if (outdir_open(&od, out, "merge") < 0)
-		goto fail;
-	f = outdir_create(&od, "compare.csv");
 	if (!f)
-		goto fail_od;
+		return -1;
 	fprintf(f, "mix,pause");
 	for (size_t c = 0; c < p->nconfigs; c++)
 		fprintf(f, ",%s_lat_ns,%s_bw_gbps", p->configs[c].name, p->configs[c].name);
@@ -139,19 +124,17 @@ static int write_compare(const struct sweep_logs *L, const struct plan *p, const
 					fprintf(f, "%s\n", row);
 			}
 	}
-	if (outdir_close(&od, f) < 0)
-		goto fail_od;
-	f = outdir_create(&od, "compare.txt");
+	if (outdir_close(od, f) < 0)
+		return -1;
+	f = outdir_create(od, "compare.txt");
 	if (!f)
-		goto fail_od;
+		return -1;
 	fprintf(f, "%-12s %12s %22s %22s %6s  %s\n", "config", "unloaded_ns", "sat_bw_gbps(min-max)",
 		"max_lat_ns(min-max)", "waves", "hostsim options");
 	for (size_t c = 0; c < p->nconfigs; c++) {
 		struct mess_metrics m;
-		char path[PATH_MAX + 16];
 
-		snprintf(path, sizeof(path), "%s/merged.log", dirs[c]);
-		if (family_metrics(path, &m) < 0) {
+		if (family_metrics(mbuf[c], mlen[c], &m) < 0) {
 			fprintf(f, "%-12s %12s %22s %22s %6s  %s\n", p->configs[c].name, "-", "-", "-", "-",
 				p->configs[c].sim);
 			continue;
@@ -161,28 +144,38 @@ static int write_compare(const struct sweep_logs *L, const struct plan *p, const
 			p->configs[c].sim);
 		mess_metrics_free(&m);
 	}
-	if (outdir_close(&od, f) < 0)
-		goto fail_od;
-	return outdir_commit(&od) < 0 ? -1 : 0;
-fail_od:
-	fprintf(stderr, "rvmess merge: %s\n", outdir_error(&od));
-	outdir_abort(&od);
-	return -1;
-fail:
-	fprintf(stderr, "rvmess merge: %s\n", outdir_error(&od));
-	return -1;
+	return outdir_close(od, f);
+}
+
+/* Is configuration c's set whole: every job of it with a done log of the
+ * plan, every point good, none twice, nothing unplanned?  (merge --todo
+ * lists a job exactly when it makes this 0.) */
+static int config_clean(const struct sweep_logs *L, const struct plan *p, unsigned c)
+{
+	for (size_t i = 0; i < p->njobs; i++)
+		if (p->jobs[i].config == c && sweep_job_state(L, i))
+			return 0;
+	for (size_t i = 0; i < L->set.n; i++)
+		if (L->set.pt[i].config == c && (L->set.pt[i].state != PT_GOOD || L->set.pt[i].copies > 1))
+			return 0;
+	return L->set.unexpected == 0;
 }
 
 int cmd_merge(int argc, char **argv)
 {
 	const char *plandir = NULL, *out = NULL, *peak = NULL;
-	int todo = 0, quiet = 0, issued = 0, rc = 0;
+	int todo = 0, rc = 0, read_rc;
 	struct plan p;
 	struct sweep_logs L;
 	struct merge_counts mc;
+	struct parse_opts po;
+	struct parse_report *rep = NULL;
+	struct outdir od;
 	char path[PATH_MAX];
-	char (*dirs)[PATH_MAX] = NULL;
+	char **mbuf = NULL;
+	size_t *mlen = NULL, njobs_bad = 0, nforeign = 0, nmerged = 0;
 
+	parse_opts_default(&po);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
 			return help();
@@ -193,22 +186,30 @@ int cmd_merge(int argc, char **argv)
 		else if (strcmp(argv[i], "--todo") == 0)
 			todo = 1;
 		else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
-			quiet = 1;
+			po.quiet = 1;
 		else if (strcmp(argv[i], "--issued") == 0)
-			issued = 1;
+			po.issued = 1;
 		else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rvmess merge: unknown option (or one without its value) '%s'\n", argv[i]);
+			fprintf(stderr, "rvmess merge: unknown option (or one without its value) '" TOKF "'\n", TOKA(argv[i]));
 			return usage();
 		} else if (!plandir)
 			plandir = argv[i];
 		else {
-			fprintf(stderr, "rvmess merge: unexpected argument '%s'\n", argv[i]);
+			fprintf(stderr, "rvmess merge: unexpected argument '" TOKF "'\n", TOKA(argv[i]));
 			return usage();
 		}
 	}
 	if (!plandir || (!out && !todo) || (out && todo))
 		return usage();
-	snprintf(path, sizeof(path), "%s/%s", plandir, PLAN_MANIFEST);
+	if (peak && mess_parse_peak(peak, &po.peak) < 0) {
+		fprintf(stderr, "rvmess merge: --peak wants a bandwidth in GB/s in 0.001..%g, got '" TOKF "'\n",
+			MESS_MAX_GBPS, TOKA(peak));
+		return 2;
+	}
+	if (!path_join(path, sizeof(path), plandir, PLAN_MANIFEST)) {
+		fprintf(stderr, "rvmess merge: %s: %s\n", plandir, strerror(errno));
+		return 2;
+	}
 	switch (plan_read_file(path, stderr, &p)) {
 	case 0:
 		break;
@@ -219,21 +220,33 @@ int cmd_merge(int argc, char **argv)
 		fprintf(stderr, "rvmess merge: %s: not a usable plan (problems above)\n", path);
 		return 2;
 	}
-	sweep_logs_read(&L, &p, plandir, todo ? NULL : stderr);
+	read_rc = sweep_logs_read(&L, &p, plandir, todo ? NULL : stderr);
+	if (read_rc < 0) {
+		if (todo) /* (merge said why without --todo) */
+			fprintf(stderr, "rvmess merge: %s/base.elf is needed to check the job logs: cannot say which "
+				"jobs are done\n", plandir);
+		rc = 2;
+		goto done;
+	}
 	if (todo) {
 		for (size_t i = 0; i < p.njobs; i++)
-			if (!merge_log_done(L.log[i]))
+			if (sweep_job_state(&L, i))
 				printf("%zu\n", i);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = 2;
 		goto done;
 	}
 
 	/* the report: jobs, then points */
 	for (size_t i = 0; i < p.njobs; i++) {
-		const char *st = job_state(L.log[i]);
+		const char *st = sweep_job_state(&L, i);
 
-		if (st)
-			fprintf(stderr, "rvmess merge: job %zu (%s/logs/%zu.log): %s\n", i, plandir, i, st);
-		else if (L.log[i]->status != RVM_STATUS_OK)
+		if (st) {
+			njobs_bad++;
+			nforeign += L.why[i] != NULL;
+			fprintf(stderr, "rvmess merge: job %zu (%s/logs/%zu.log): %s%s\n", i, plandir, i,
+				L.why[i] ? "refused: " : "", st);
+		} else if (L.log[i]->status != RVM_STATUS_OK)
 			fprintf(stderr, "rvmess merge: job %zu (%s/logs/%zu.log): the run ended with status=fail\n", i,
 				plandir, i);
 	}
@@ -253,86 +266,119 @@ int cmd_merge(int argc, char **argv)
 	}
 	merge_count(&L.set, &mc);
 
-	dirs = calloc(p.nconfigs, sizeof(*dirs));
-	if (!dirs)
+	/* every output, one set: merged.log and parse's files per configuration,
+	 * compare.csv and compare.txt, committed at once */
+	if (outdir_open(&od, out, "merge") < 0) {
+		fprintf(stderr, "rvmess merge: %s\n", outdir_error(&od));
+		rc = 2;
+		goto done;
+	}
+	outdir_input(&od, path);
+	for (size_t i = 0; i < p.njobs; i++) {
+		char lp[PATH_MAX];
+
+		snprintf(lp, sizeof(lp), "%s/logs/%zu.log", plandir, i);
+		outdir_input(&od, lp);
+	}
+	rep = calloc(p.nconfigs, sizeof(*rep));
+	mbuf = calloc(p.nconfigs, sizeof(*mbuf));
+	mlen = calloc(p.nconfigs, sizeof(*mlen));
+	if (!rep || !mbuf || !mlen)
 		abort();
 	for (size_t c = 0; c < p.nconfigs; c++) {
-		char logpath[PATH_MAX + 16], tmp[PATH_MAX + 32];
-		FILE *f;
+		const char *sub = p.nconfigs == 1 ? NULL : p.configs[c].name;
+		struct outdir mv, pv;
+		struct rvm_log g;
+		char shown[PATH_MAX + 64];
+		FILE *mf;
 		long n;
-		int prc;
 
-		if (p.nconfigs == 1)
-			snprintf(dirs[c], PATH_MAX, "%s", out);
-		else
-			snprintf(dirs[c], PATH_MAX, "%s/%s", out, p.configs[c].name);
-		if (mkdir_p(dirs[c]) < 0) {
-			fprintf(stderr, "rvmess merge: %s: %s\n", dirs[c], strerror(errno));
-			rc = 2;
-			goto done;
-		}
-		snprintf(logpath, sizeof(logpath), "%s/merged.log", dirs[c]);
-		snprintf(tmp, sizeof(tmp), "%s/.merged.log.tmp", dirs[c]);
-		f = fopen(tmp, "w");
-		if (!f) {
-			fprintf(stderr, "rvmess merge: %s: %s\n", tmp, strerror(errno));
-			rc = 2;
-			goto done;
-		}
-		n = sweep_write_merged(&L, &p, (unsigned)c, f);
-		if (fclose(f) != 0 || n < 0) {
-			unlink(tmp);
-			if (n < 0)
-				fprintf(stderr, "rvmess merge: configuration %s: no job log with a hdr record: nothing to merge\n",
-					p.configs[c].name);
-			else
-				fprintf(stderr, "rvmess merge: %s: %s\n", tmp, strerror(errno));
+		mf = open_memstream(&mbuf[c], &mlen[c]);
+		if (!mf)
+			abort();
+		n = sweep_write_merged(&L, &p, (unsigned)c, config_clean(&L, &p, (unsigned)c), mf);
+		fclose(mf);
+		if (n < 0) {
+			fprintf(stderr, "rvmess merge: configuration %s: no job log with a hdr record: nothing to merge\n",
+				p.configs[c].name);
+			free(mbuf[c]);
+			mbuf[c] = NULL;
 			rc = 2;
 			continue;
 		}
-		if (rename(tmp, logpath) < 0) {
-			fprintf(stderr, "rvmess merge: %s: %s\n", logpath, strerror(errno));
-			unlink(tmp);
-			rc = 2;
-			continue;
+		if (outdir_sub(&mv, &od, sub, "merge") < 0 || outdir_sub(&pv, &od, sub, "parse") < 0)
+			goto io_error;
+		snprintf(shown, sizeof(shown), "%s/merged.log", mv.dir);
+		mf = outdir_create(&mv, "merged.log");
+		if (!mf || fwrite(mbuf[c], 1, mlen[c], mf) != mlen[c] || outdir_close(&mv, mf) < 0) {
+			outdir_commit(&mv);
+			outdir_commit(&pv);
+			goto io_error;
 		}
-		{
-			char *pa[12];
-			int na = 0;
-
-			pa[na++] = "parse";
-			pa[na++] = logpath;
-			pa[na++] = "-o";
-			pa[na++] = dirs[c];
-			pa[na++] = "--target";
-			pa[na++] = p.target;
-			if (quiet)
-				pa[na++] = "--quiet";
-			if (issued)
-				pa[na++] = "--issued";
-			if (peak) {
-				pa[na++] = "--peak";
-				pa[na++] = (char *)peak;
-			}
-			pa[na] = NULL;
-			if (p.nconfigs > 1)
-				printf("rvmess merge: configuration %s (%s)\n", p.configs[c].name, p.configs[c].sim);
-			fflush(stdout);
-			prc = cmd_parse(na, pa);
-		}
-		if (prc == 2)
+		outdir_commit(&mv); /* (a view: frees it) */
+		if (rvm_log_read_mem(shown, mbuf[c], mlen[c], stderr, &g) < 0)
+			abort();
+		po.target = p.target;
+		if (parse_into(&g, shown, &pv, &po, &rep[c]) < 0) {
+			rvm_log_free(&g);
+			outdir_commit(&pv);
+			fprintf(stderr, "rvmess merge: nothing in %s was changed\n", out);
+			outdir_abort(&od);
 			rc = 2;
-		else if (prc != 0 && rc == 0)
+			goto done;
+		}
+		rvm_log_free(&g);
+		outdir_commit(&pv);
+		nmerged++;
+		if (rep[c].status == 2)
+			rc = 2;
+		else if (rep[c].status != 0 && rc == 0)
 			rc = 1;
 	}
-	if (p.nconfigs > 1 && rc != 2 && write_compare(&L, &p, out, dirs) < 0)
+	if (!nmerged) {
+		fprintf(stderr, "rvmess merge: nothing in %s was changed\n", out);
+		outdir_abort(&od);
 		rc = 2;
-	if (rc == 0 && (mc.missing || mc.failed || mc.duplicated || L.set.unexpected))
+		goto done;
+	}
+	if (p.nconfigs > 1 && write_compare(&L, &p, &od, mbuf, mlen) < 0)
+		goto io_error;
+	if (outdir_commit(&od) < 0) {
+		fprintf(stderr, "rvmess merge: %s\n", outdir_error(&od));
+		fprintf(stderr, "rvmess merge: nothing in %s was changed\n", out);
+		rc = 2;
+		goto done;
+	}
+	for (size_t c = 0; c < p.nconfigs; c++) {
+		if (!mbuf[c])
+			continue;
+		if (p.nconfigs > 1)
+			printf("rvmess merge: configuration %s (%s)\n", p.configs[c].name, p.configs[c].sim);
+		parse_report_print(&rep[c]);
+	}
+	if (rc == 0 && (mc.missing || mc.failed || mc.duplicated || L.set.unexpected || njobs_bad))
 		rc = 1;
-	printf("rvmess merge: points=%zu good=%zu missing=%zu failed=%zu duplicated=%zu unexpected=%zu configurations=%zu\n",
-	       L.set.n, mc.good, mc.missing, mc.failed, mc.duplicated, L.set.unexpected, p.nconfigs);
+	printf("rvmess merge: points=%zu good=%zu missing=%zu failed=%zu duplicated=%zu unexpected=%zu configurations=%zu"
+	       " jobs=%zu todo=%zu refused=%zu result=%s\n",
+	       L.set.n, mc.good, mc.missing, mc.failed, mc.duplicated, L.set.unexpected, p.nconfigs, p.njobs, njobs_bad,
+	       nforeign, rc == 0 ? "clean" : "unclean");
+	goto done;
+
+io_error:
+	fprintf(stderr, "rvmess merge: %s\n", outdir_error(&od));
+	fprintf(stderr, "rvmess merge: nothing in %s was changed\n", out);
+	outdir_abort(&od);
+	rc = 2;
 done:
-	free(dirs);
+	if (rep)
+		for (size_t c = 0; c < p.nconfigs; c++)
+			parse_report_free(&rep[c]);
+	if (mbuf)
+		for (size_t c = 0; c < p.nconfigs; c++)
+			free(mbuf[c]);
+	free(rep);
+	free(mbuf);
+	free(mlen);
 	sweep_logs_free(&L);
 	plan_free(&p);
 	return rc;

@@ -138,26 +138,172 @@ static int help(void)
 	return 0;
 }
 
-int cmd_parse(int argc, char **argv)
+void parse_opts_default(struct parse_opts *o)
 {
-	const char *logp = NULL, *dir = NULL, *target = NULL;
+	memset(o, 0, sizeof(*o));
+	plateau_defaults(&o->po);
+}
+
+void parse_report_free(struct parse_report *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof(*r));
+}
+
+void parse_report_print(const struct parse_report *r)
+{
+	if (r->out)
+		fputs(r->out, stdout);
+	fflush(stdout);
+	if (r->err)
+		fputs(r->err, stderr);
+}
+
+/* The names parse may write into its folder (parse_output_name). */
+int parse_output_name(const char *name)
+{
+	static const char *const fixed[] = {
+		"records.csv", "summary.txt", "summary.json", "chase.csv", "lat.csv", "lat.xg", "cache_levels.txt",
+		"cache_levels.csv", "lat.svg", "par.csv", "parmax.csv", "par.svg", "mess_raw.csv", "mess.csv",
+		"mess_metrics.txt", "mess.svg", "mess_read.svg", "litmus.csv", "integrity.csv", OUTDIR_MANIFEST,
+		"bwlat",
+	};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!strcmp(name, fixed[i]))
+			return 1;
+	for (size_t i = 0; i < parse_nwriters; i++) /* RECORDS_CSV rows: TYPE.csv */
+		if (parse_writers[i].type && !strcmp(name, parse_writers[i].what))
+			return 1;
+	return n > 7 && !strncmp(name, "lat_", 4) && !strcmp(name + n - 3, ".xg");
+}
+
+int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const struct parse_opts *o,
+	       struct parse_report *rep)
+{
+	const char *dir = od->dir;
 	struct run_info ri;
-	int quiet = 0, clean;
-	double peak = 0;
-	int issued = 0;
-	struct plateau_opts po;
-	struct rvm_log log;
+	int clean;
 	size_t invalid = 0;
-	struct outdir od;
+	size_t outlen = 0, errlen = 0;
+	FILE *out = NULL, *err = NULL;
 	struct parse_run pr = { 0 };
 	struct parse_run *r = &pr;
+	int rc = -1;
+	double peak = o->peak;
 
-	plateau_defaults(&po);
+	memset(rep, 0, sizeof(*rep));
+	run_info_find(logp, o->target, &ri);
+	svg_set_warning(run_info_warning(&ri));
+	/* failures the image itself reported */
+	for (size_t i = 0; i < log->nrecs; i++) {
+		const struct rvm_rec *rec = &log->recs[i];
+
+		if (strcmp(rec->type, "err") == 0 || strcmp(rec->type, "trap") == 0)
+			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, rec->line, rec->text);
+	}
+	strcpy(r->files, "records.csv summary.txt summary.json");
+	r->log = log;
+	r->od = od;
+	r->diag = stderr;
+	r->invalid = &invalid;
+	r->peak = peak;
+	r->issued = o->issued;
+	r->quiet = o->quiet;
+	r->po = &o->po;
+	lat_collect(log, stderr, &r->sets, &invalid);
+	lat_hdr_cache_fdt(log, stderr, &r->cf, &invalid);
+	r->what = "records.csv";
+	if (write_records_csv(log, od) < 0)
+		goto io_error;
+	for (size_t i = 0; i < parse_nwriters; i++) {
+		const struct parse_writer *w = &parse_writers[i];
+
+		if (w->wanted ? !w->wanted(r) : !rvm_log_count(log, w->type))
+			continue;
+		r->what = w->what;
+		if (w->write(r, w) < 0)
+			goto io_error;
+	}
+	clean = rvm_log_clean(log) && invalid == 0;
+	r->what = "summary.txt";
+	if (write_summary(log, od, invalid, r->files, clean, &ri, r->have_lit ? &r->lit : NULL,
+			  r->have_ig ? &r->ig : NULL) < 0)
+		goto io_error;
+	r->what = "summary.json";
+	{
+		struct summary_in si = { log, &ri, &r->cl, peak, invalid, clean };
+
+		if (write_summary_json(&si, od, "summary.json") < 0)
+			goto io_error;
+	}
+
+	/* what it prints once the files are in place */
+	out = open_memstream(&rep->out, &outlen);
+	err = open_memstream(&rep->err, &errlen);
+	if (!out || !err)
+		abort();
+	fprintf(out, "rvmess parse: harts=%zu good=%zu bad=%zu missing=%llu duplicate=%zu complete=%s status=%s\n",
+		log->harts, log->nrecs, log->bad, (unsigned long long)log->missing, log->duplicates,
+		log->complete ? "yes" : "no", rvm_status_name(log->status));
+	fprintf(out, "rvmess parse: wrote %s/ (%s)\n", dir, r->files);
+	if (invalid)
+		fprintf(err, "%s: %zu record(s) with missing or bad fields left out of the suite files\n",
+			logp, invalid);
+	if (run_info_warning(&ri))
+		fprintf(out, "WARNING: %s\n", run_info_warning(&ri));
+	if (r->have_lit) {
+		fputs("rvmess parse: ", out);
+		litmus_print_verdict(out, &r->lit);
+	}
+	if (r->have_ig) {
+		fputs("rvmess parse: ", out);
+		integ_print_verdict(out, &r->ig);
+	}
+	if (!o->quiet && r->sets.n)
+		cache_levels_print(out, &r->cl);
+	if (r->mess_table)
+		fclose(r->mess_table);
+	r->mess_table = NULL;
+	if (!o->quiet && r->mess_len)
+		fputs(r->mess_buf, out);
+	fclose(out);
+	fclose(err);
+	rep->status = r->lit.bugs || r->lit.visibility || r->ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
+	rep->clean = clean;
+	rc = 0;
+	goto done;
+
+io_error:
+	if (outdir_error(od)[0])
+		fprintf(stderr, "rvmess parse: %s\n", outdir_error(od));
+	else
+		fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, r->what, strerror(errno));
+done:
+	if (r->mess_table)
+		fclose(r->mess_table);
+	free(r->mess_buf);
+	cache_levels_free(&r->cl);
+	lat_sets_free(&r->sets);
+	return rc;
+}
+
+int cmd_parse(int argc, char **argv)
+{
+	const char *logp = NULL, *dir = NULL;
+	struct parse_opts o;
+	struct parse_report rep;
+	struct rvm_log log;
+	struct outdir od;
+
+	parse_opts_default(&o);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-			quiet = 1;
+			o.quiet = 1;
 		} else if (strcmp(argv[i], "--tol") == 0 && i + 1 < argc) {
 			char *e;
 			double t = strtod(argv[++i], &e);
@@ -166,13 +312,13 @@ int cmd_parse(int argc, char **argv)
 				fprintf(stderr, "rvmess parse: --tol wants a percentage in (0, 100), got '%s'\n", argv[i]);
 				return 2;
 			}
-			po.tol = t / 100;
+			o.po.tol = t / 100;
 		} else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
-			target = argv[++i];
+			o.target = argv[++i];
 		} else if (strcmp(argv[i], "--issued") == 0) {
-			issued = 1;
+			o.issued = 1;
 		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
-			if (mess_parse_peak(argv[++i], &peak) < 0) {
+			if (mess_parse_peak(argv[++i], &o.peak) < 0) {
 				fprintf(stderr, "rvmess parse: --peak wants a bandwidth in GB/s in 0.001..%g, got '%s'\n", MESS_MAX_GBPS, argv[i]);
 				return 2;
 			}
@@ -196,7 +342,7 @@ int cmd_parse(int argc, char **argv)
 		return usage();
 
 	if (rvm_log_read(logp, stderr, &log) < 0) {
-		fprintf(stderr, "rvmess parse: %s: %s\n", logp, strerror(errno));
+		fprintf(stderr, "rvmess parse: %s: %s\n", logp, rvm_log_strerror(errno));
 		return 2;
 	}
 	if (log.runs > 1) {
@@ -210,99 +356,26 @@ int cmd_parse(int argc, char **argv)
 		rvm_log_free(&log);
 		return 2;
 	}
-
-	run_info_find(logp, target, &ri);
-	svg_set_warning(run_info_warning(&ri));
-	/* failures the image itself reported */
-	for (size_t i = 0; i < log.nrecs; i++) {
-		const struct rvm_rec *r = &log.recs[i];
-
-		if (strcmp(r->type, "err") == 0 || strcmp(r->type, "trap") == 0)
-			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, r->line, r->text);
+	outdir_input(&od, logp);
+	if (parse_into(&log, logp, &od, &o, &rep) < 0) {
+		fprintf(stderr, "rvmess parse: nothing in %s was changed\n", dir);
+		outdir_abort(&od);
+		rvm_log_free(&log);
+		return 2;
 	}
-	strcpy(r->files, "records.csv summary.txt summary.json");
-	r->log = &log;
-	r->od = &od;
-	r->diag = stderr;
-	r->invalid = &invalid;
-	r->peak = peak;
-	r->issued = issued;
-	r->quiet = quiet;
-	r->po = &po;
-	lat_collect(&log, stderr, &r->sets, &invalid);
-	lat_hdr_cache_fdt(&log, stderr, &r->cf, &invalid);
-	r->what = "records.csv";
-	if (write_records_csv(&log, &od) < 0)
-		goto io_error;
-	for (size_t i = 0; i < parse_nwriters; i++) {
-		const struct parse_writer *w = &parse_writers[i];
-
-		if (w->wanted ? !w->wanted(r) : !rvm_log_count(&log, w->type))
-			continue;
-		r->what = w->what;
-		if (w->write(r, w) < 0)
-			goto io_error;
-	}
-	clean = rvm_log_clean(&log) && invalid == 0;
-	r->what = "summary.txt";
-	if (write_summary(&log, &od, invalid, r->files, clean, &ri, r->have_lit ? &r->lit : NULL,
-			  r->have_ig ? &r->ig : NULL) < 0)
-		goto io_error;
-	r->what = "summary.json";
-	{
-		struct summary_in si = { &log, &ri, &r->cl, peak, invalid, clean };
-
-		if (write_summary_json(&si, &od, "summary.json") < 0)
-			goto io_error;
-	}
-	r->what = "the outputs";
 	if (outdir_commit(&od) < 0) {
 		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
-		goto fail;
+		fprintf(stderr, "rvmess parse: nothing in %s was changed\n", dir);
+		parse_report_free(&rep);
+		rvm_log_free(&log);
+		return 2;
 	}
+	{
+		int status = rep.status;
 
-	printf("rvmess parse: harts=%zu good=%zu bad=%zu missing=%llu duplicate=%zu complete=%s status=%s\n",
-	       log.harts, log.nrecs, log.bad, (unsigned long long)log.missing, log.duplicates,
-	       log.complete ? "yes" : "no", rvm_status_name(log.status));
-	printf("rvmess parse: wrote %s/ (%s)\n", dir, r->files);
-	if (invalid)
-		fprintf(stderr, "%s: %zu record(s) with missing or bad fields left out of the suite files\n",
-			logp, invalid);
-	if (run_info_warning(&ri))
-		printf("WARNING: %s\n", run_info_warning(&ri));
-	if (r->have_lit) {
-		fputs("rvmess parse: ", stdout);
-		litmus_print_verdict(stdout, &r->lit);
+		parse_report_print(&rep);
+		parse_report_free(&rep);
+		rvm_log_free(&log);
+		return status;
 	}
-	if (r->have_ig) {
-		fputs("rvmess parse: ", stdout);
-		integ_print_verdict(stdout, &r->ig);
-	}
-	if (!quiet && r->sets.n)
-		cache_levels_print(stdout, &r->cl);
-	if (r->mess_table)
-		fclose(r->mess_table);
-	if (!quiet && r->mess_len)
-		fputs(r->mess_buf, stdout);
-	free(r->mess_buf);
-	cache_levels_free(&r->cl);
-	lat_sets_free(&r->sets);
-	rvm_log_free(&log);
-	return r->lit.bugs || r->lit.visibility || r->ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
-
-io_error:
-	if (outdir_error(&od)[0])
-		fprintf(stderr, "rvmess parse: %s\n", outdir_error(&od));
-	else
-		fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, r->what, strerror(errno));
-	fprintf(stderr, "rvmess parse: nothing in %s was changed\n", dir);
-	outdir_abort(&od);
-fail:
-	if (r->mess_table)
-		fclose(r->mess_table);
-	free(r->mess_buf);
-	cache_levels_free(&r->cl);
-	lat_sets_free(&r->sets);
-	rvm_log_free(&log);
-	return 2;
 }

@@ -3,6 +3,7 @@
  * rvmess plan --refine DIR: the next points of an adaptive plan.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,45 +84,37 @@ static void suites_text(uint32_t suites, char *out, size_t len)
 			snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "", rvm_suite_names[i]);
 }
 
-/* The image of job j: base with the job's suites and points. */
-static int write_job_image(const char *dir, const struct plan_job *j, unsigned char *buf, size_t len,
-			   const struct elf_section *sec, const struct rvm_config *base)
+/* A file of the plan: into od (staged, committed with the others). */
+static int write_file(struct outdir *od, const char *name, const unsigned char *buf, size_t len, unsigned mode)
 {
-	struct rvm_config c = *base;
-	char path[PATH_MAX], key[64], why[256], val[4096];
+	FILE *f = outdir_create_mode(od, name, mode);
 
-	snprintf(val, sizeof(val), "suites=%s", j->suites);
-	if (cfg_assign(&c, val, key, sizeof(key), why, sizeof(why)) < 0) {
-		fprintf(stderr, "rvmess plan: job %u: %s: %s\n", j->id, key, why);
+	if (!f || fwrite(buf, 1, len, f) != len || outdir_close(od, f) < 0) {
+		if (f && !outdir_error(od)[0])
+			outdir_close(od, f);
+		fprintf(stderr, "rvmess plan: %s\n", outdir_error(od));
 		return -1;
 	}
-	if (j->mess) {
-		int n = snprintf(val, sizeof(val), "mess_mix=");
+	return 0;
+}
 
-		for (size_t i = 0; i < j->nmix; i++)
-			n += snprintf(val + n, sizeof(val) - (size_t)n, "%s%u", i ? "," : "", j->mix[i]);
-		if (cfg_assign(&c, val, key, sizeof(key), why, sizeof(why)) < 0) {
-			fprintf(stderr, "rvmess plan: job %u: %s: %s\n", j->id, key, why);
-			return -1;
-		}
-		n = snprintf(val, sizeof(val), "mess_pause=");
-		for (size_t i = 0; i < j->npause; i++)
-			n += snprintf(val + n, sizeof(val) - (size_t)n, "%s%llu", i ? "," : "",
-				      (unsigned long long)j->pause[i]);
-		if (cfg_assign(&c, val, key, sizeof(key), why, sizeof(why)) < 0) {
-			fprintf(stderr, "rvmess plan: job %u: %s: %s\n", j->id, key, why);
-			return -1;
-		}
+/* The image of job j: base with the job's suites and points, into od as
+ * images/<id>.elf. */
+static int write_job_image(struct outdir *od, const struct plan_job *j, unsigned char *buf, size_t len,
+			   const struct elf_section *sec, const struct rvm_config *base)
+{
+	struct rvm_config c;
+	char name[64], key[64], why[256];
+
+	if (sweep_job_config(base, j, &c, key, sizeof(key), why, sizeof(why)) < 0) {
+		fprintf(stderr, "rvmess plan: job %u: %s: %s\n", j->id, key, why);
+		return -1;
 	}
 	if (cfg_check_block(&c, stderr, "rvmess plan: the image would refuse"))
 		return -1;
 	cfg_block_write(&c, buf + sec->offset);
-	snprintf(path, sizeof(path), "%s/images/%u.elf", dir, j->id);
-	if (cfg_write_atomic(path, buf, len, 0644) < 0) {
-		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	snprintf(name, sizeof(name), "images/%u.elf", j->id);
+	return write_file(od, name, buf, len, 0644);
 }
 
 /* Read an rvmess image and its config block. */
@@ -143,27 +136,35 @@ static unsigned char *load_image(const char *path, size_t *len, struct elf_secti
 	return buf;
 }
 
-static int write_manifest(const char *dir, const struct plan *p)
+static int write_manifest(struct outdir *od, const struct plan *p)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
-	FILE *f;
+	FILE *f = outdir_create_mode(od, PLAN_MANIFEST, 0644);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, PLAN_MANIFEST);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, PLAN_MANIFEST);
-	f = fopen(tmp, "w");
-	if (!f || plan_write(p, f) < 0 || fsync(fileno(f)) < 0) {
-		fprintf(stderr, "rvmess plan: %s: %s\n", tmp, strerror(errno));
-		if (f)
-			fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(f) < 0 || rename(tmp, path) < 0) {
-		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
-		unlink(tmp);
+	if (!f || plan_write(p, f) < 0 || outdir_close(od, f) < 0) {
+		fprintf(stderr, "rvmess plan: %s\n", outdir_error(od)[0] ? outdir_error(od) : strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+/* 32 hex digits from the kernel's random source: the plan's id. */
+static char *new_plan_id(void)
+{
+	unsigned char r[16];
+	char *id = malloc(33);
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (!id || fd < 0 || read(fd, r, sizeof(r)) != (ssize_t)sizeof(r)) {
+		fprintf(stderr, "rvmess plan: /dev/urandom: cannot read the plan's id\n");
+		if (fd >= 0)
+			close(fd);
+		free(id);
+		return NULL;
+	}
+	close(fd);
+	for (int i = 0; i < 16; i++)
+		snprintf(id + 2 * i, 3, "%02x", r[i]);
+	return id;
 }
 
 /* The runner next to this rvmess: BIN/../../tools/sweep-run.sh */
@@ -191,30 +192,27 @@ static void runner_path(char *out, size_t len)
 		out[0] = '\0';
 }
 
-static int write_runner(const char *dir)
+static int write_runner(struct outdir *od)
 {
-	char path[PATH_MAX], runner[PATH_MAX];
-	FILE *f;
+	char runner[PATH_MAX], *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc;
 
+	if (!m)
+		abort();
 	runner_path(runner, sizeof(runner));
-	snprintf(path, sizeof(path), "%s/run.sh", dir);
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	fprintf(f, "#!/bin/sh\n# Runs this plan: ./run.sh [-j N] (local), ./run.sh --slurm [--wait] (Slurm),\n"
+	fprintf(m, "#!/bin/sh\n# Runs this plan: ./run.sh [-j N] (local), ./run.sh --slurm [--wait] (Slurm),\n"
 		   "# ./run.sh --task ID (one job).  docs/sweeps.md.\n");
 	if (runner[0])
-		fprintf(f, "exec '%s' \"$(dirname \"$0\")\" \"$@\"\n", runner);
+		fprintf(m, "exec '%s' \"$(dirname \"$0\")\" \"$@\"\n", runner);
 	else
-		fprintf(f, "echo 'run.sh: tools/sweep-run.sh was not found beside this rvmess; "
+		fprintf(m, "echo 'run.sh: tools/sweep-run.sh was not found beside this rvmess; "
 			   "run it by hand: tools/sweep-run.sh DIR' >&2\nexit 2\n");
-	if (fchmod(fileno(f), 0755) < 0 || fclose(f) < 0) {
-		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	fclose(m);
+	rc = write_file(od, "run.sh", (const unsigned char *)text, len, 0755);
+	free(text);
+	return rc;
 }
 
 static int parse_u64_arg(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v)
@@ -222,6 +220,28 @@ static int parse_u64_arg(const char *opt, const char *s, uint64_t min, uint64_t 
 	if (rvm_parse_u64(s, v) || *v < min || *v > max) {
 		fprintf(stderr, "rvmess plan: %s wants a number in %llu..%llu, got '%s'\n", opt,
 			(unsigned long long)min, (unsigned long long)max, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* DIR/logs, where the runner writes: a folder of its own, never a link */
+static int logs_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!path_join(path, sizeof(path), dir, "logs")) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "rvmess plan: %s: not a folder (a link is refused: the runner writes the job logs here)\n",
+			path);
 		return -1;
 	}
 	return 0;
@@ -244,6 +264,7 @@ int cmd_plan(int argc, char **argv)
 	struct rvm_config cfg;
 	char key[128], why[256], path[PATH_MAX], rest[256], absimg[PATH_MAX];
 	struct stat st;
+	struct outdir od;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -417,6 +438,11 @@ int cmd_plan(int argc, char **argv)
 			memcpy(c->name, s, (size_t)(eq - s));
 			c->name[eq - s] = '\0';
 			s = eq + 1;
+			if (!plan_name_ok(c->name)) {
+				fprintf(stderr, "rvmess plan: --sim %s=...: a configuration name is 1..%d of "
+					"[A-Za-z0-9_.-], not . or .. (merge writes OUT/NAME/)\n", c->name, PLAN_NAME_MAX - 1);
+				goto done;
+			}
 		}
 		c->sim = strdup(s);
 		for (int k = 0; k < i; k++)
@@ -482,27 +508,40 @@ int cmd_plan(int argc, char **argv)
 	p.mem_mb = mem_mb;
 	p.time_s = time_s ? time_s : point_time ? 3 * ppj * point_time + 60 : 3600;
 
-	/* the directory */
+	p.id = new_plan_id();
+	if (!p.id)
+		goto done;
+
+	/* the directory: every file staged, then renamed in (the manifest last) */
 	snprintf(path, sizeof(path), "%s/%s", dir, PLAN_MANIFEST);
-	if (stat(path, &st) == 0) {
+	if (lstat(path, &st) == 0) {
 		fprintf(stderr, "rvmess plan: %s already holds a plan (%s); choose a new directory\n", dir, path);
 		goto done;
 	}
-	snprintf(path, sizeof(path), "%s/images", dir);
-	if (mkdir_p(path) < 0 || (snprintf(path, sizeof(path), "%s/logs", dir), mkdir_p(path)) < 0) {
-		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+	if (outdir_open_flags(&od, dir, "plan", OUTDIR_FILEWISE | OUTDIR_NO_MANIFEST) < 0) {
+		fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
 		goto done;
 	}
+	outdir_input(&od, image);
 	cfg_block_write(&cfg, buf + sec.offset);
-	snprintf(path, sizeof(path), "%s/base.elf", dir);
-	if (cfg_write_atomic(path, buf, len, 0644) < 0) {
-		fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno));
+	if (write_file(&od, "base.elf", buf, len, 0644) < 0) {
+		outdir_abort(&od);
 		goto done;
 	}
 	for (size_t i = 0; i < p.njobs; i++)
-		if (write_job_image(dir, &p.jobs[i], buf, len, &sec, &cfg) < 0)
+		if (write_job_image(&od, &p.jobs[i], buf, len, &sec, &cfg) < 0) {
+			outdir_abort(&od);
 			goto done;
-	if (write_runner(dir) < 0 || write_manifest(dir, &p) < 0)
+		}
+	if (write_runner(&od) < 0 || write_manifest(&od, &p) < 0) {
+		outdir_abort(&od);
+		goto done;
+	}
+	if (outdir_commit(&od) < 0) {
+		fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
+		goto done;
+	}
+	if (logs_dir(dir) < 0)
 		goto done;
 	{
 		size_t pts = 0;
@@ -550,7 +589,12 @@ static int refine(const char *dir)
 		plan_free(&p);
 		return 2;
 	}
-	sweep_logs_read(&L, &p, dir, NULL);
+	if (sweep_logs_read(&L, &p, dir, stderr) < 0) {
+		sweep_logs_free(&L);
+		plan_free(&p);
+		free(buf);
+		return 2;
+	}
 	before = p.njobs;
 	for (size_t c = 0; c < p.nconfigs; c++) {
 		unsigned mixes[PLAN_MAX_LIST];
@@ -594,11 +638,27 @@ static int refine(const char *dir)
 next_curve:;
 		}
 	}
-	for (size_t i = before; i < p.njobs; i++)
-		if (write_job_image(dir, &p.jobs[i], buf, len, &sec, &cfg) < 0)
+	if (added) {
+		struct outdir od;
+
+		if (outdir_open_flags(&od, dir, "plan", OUTDIR_FILEWISE | OUTDIR_NO_MANIFEST) < 0) {
+			fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
 			goto out;
-	if (added && write_manifest(dir, &p) < 0)
-		goto out;
+		}
+		for (size_t i = before; i < p.njobs; i++)
+			if (write_job_image(&od, &p.jobs[i], buf, len, &sec, &cfg) < 0) {
+				outdir_abort(&od);
+				goto out;
+			}
+		if (write_manifest(&od, &p) < 0) {
+			outdir_abort(&od);
+			goto out;
+		}
+		if (outdir_commit(&od) < 0) {
+			fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
+			goto out;
+		}
+	}
 	printf("rvmess plan: refine: %zu new job%s\n", added, added == 1 ? "" : "s");
 	rc = 0;
 out:

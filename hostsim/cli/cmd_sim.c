@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cli/cmds.h"
+#include "cli/config.h"
 #include "cli/svg.h"
 #include "mess/messsim.h"
 
@@ -389,12 +390,36 @@ static int do_profile(const struct args *a, struct messsim *s)
 		}
 		struct svg_plot pl = { .title = "memory stress: profile windows over the curve family",
 		                       .xlabel = "bandwidth (GB/s)", .ylabel = "latency (ns)", .x_from_zero = 1 };
-		FILE *o = fopen(a->out, "w");
-		if (!o || svg_write(o, &pl, ser, ns) || fclose(o)) {
-			fprintf(stderr, "rvmess sim: %s: cannot write\n", a->out);
+		/* written whole beside it and renamed over it: a link or a FIFO
+		 * at the path is replaced, never written through; never the
+		 * profile itself */
+		char *buf = NULL;
+		size_t len = 0;
+		struct stat si, so;
+		mode_t um = umask(0);
+		int bad;
+		FILE *o;
+
+		umask(um);
+		if (stat(a->file, &si) == 0 && stat(a->out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			fprintf(stderr, "rvmess sim: %s: is the profile it reads; not replaced\n", a->out);
 			rc = 2;
-		} else
-			printf("%s written\n", a->out);
+		} else if (!(o = open_memstream(&buf, &len))) {
+			fprintf(stderr, "rvmess sim: %s: cannot write: %s\n", a->out, strerror(errno));
+			rc = 2;
+		} else {
+			bad = svg_write(o, &pl, ser, ns) != 0;
+			bad |= fclose(o) != 0;
+			if (bad) {
+				fprintf(stderr, "rvmess sim: %s: cannot write: out of memory (nothing changed)\n", a->out);
+				rc = 2;
+			} else if (cfg_write_atomic(a->out, (const unsigned char *)buf, len, 0666 & ~um) < 0) {
+				fprintf(stderr, "rvmess sim: %s: cannot write: %s (nothing changed)\n", a->out, strerror(errno));
+				rc = 2;
+			} else
+				printf("%s written\n", a->out);
+		}
+		free(buf);
 		for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
 			free(cx[i]);
 			free(cy[i]);

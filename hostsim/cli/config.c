@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/util.h"
 #include "rvmess/cfgschema.h"
 #include "rvmess/numparse.h"
 
@@ -190,10 +191,10 @@ static int parse_value(const struct rvm_cfg_key *k, const char *s, uint32_t inde
 	int rc;
 
 	if (k->type == RVM_CFG_T_BOOL && strcmp(s, "0") != 0 && strcmp(s, "1") != 0)
-		return WHY("'%s' is not 0 or 1", s);
+		return WHY("'" TOKF "' is not 0 or 1", TOKA(s));
 	rc = rvm_parse_num(s, v);
 	if (rc != RVM_NUM_OK)
-		return WHY("'%s' is not a number: %s", s, rvm_num_why(rc));
+		return WHY("'" TOKF "' is not a number: %s", TOKA(s), rvm_num_why(rc));
 	why[0] = '\0';
 	if (rvm_cfg_check_value(k, *v, index, first_problem, &w))
 		return -1;
@@ -213,7 +214,7 @@ static int split_list(const char *val, char elems[][32], unsigned max, char *why
 		size_t len = c ? (size_t)(c - p) : strlen(p);
 
 		if (len == 0)
-			return WHY("empty element in list '%s'", val);
+			return WHY("empty element in list '" TOKF "'", TOKA(val));
 		if (n == max)
 			return WHY("more than %u values", max);
 		if (len >= 32)
@@ -226,6 +227,17 @@ static int split_list(const char *val, char elems[][32], unsigned max, char *why
 		p = c + 1;
 	}
 	return (int)n;
+}
+
+/* "chase,lat,par,...": every suite the image knows, from its name table. */
+static const char *suite_list(void)
+{
+	static char buf[RVM_SUITE_COUNT * 16];
+
+	if (!buf[0])
+		for (unsigned s = 0; s < RVM_SUITE_COUNT; s++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", s ? "," : "", rvm_suite_names[s]);
+	return buf;
 }
 
 static int parse_suites(const char *val, uint32_t *bits, char *why, size_t whylen)
@@ -249,7 +261,7 @@ static int parse_suites(const char *val, uint32_t *bits, char *why, size_t whyle
 				found = 1;
 			}
 		if (!found)
-			return WHY("unknown suite '%s' (want chase,lat,par,mess,check or all)", el[i]);
+			return WHY("unknown suite '" TOKF "' (want %s or all)", TOKA(el[i]), suite_list());
 	}
 	return 0;
 }

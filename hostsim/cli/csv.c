@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mess/textin.h"
 
 
 int csv_open(struct csv *c, struct outdir *od, const char *name, const char *header)
@@ -163,7 +164,7 @@ int csv_parse(const char *buf, size_t len, struct csv_table *t)
 
 int csv_read(const char *path, struct csv_table *t)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = mess_text_open(path); /* a regular file: never a FIFO that blocks */
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
 	int rc;

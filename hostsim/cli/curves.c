@@ -1,6 +1,8 @@
 /* Mess curve family: combine, smooth, metrics, Mess file formats (see curves.h). */
 #include "cli/curves.h"
 #include "cli/out.h"
+#include "cli/util.h"
+#include "mess/textin.h"
 
 #include <errno.h>
 #include <math.h>
@@ -560,12 +562,10 @@ static size_t split(char *line, char **f, size_t max)
 	return n;
 }
 
+/* A number cell: one rule with the Mess simulator's readers (mess/textin.h) */
 static int parse_num(const char *s, double *v)
 {
-	char *end;
-	errno = 0;
-	*v = strtod(s, &end);
-	return end != s && *end == '\0' && errno == 0 && isfinite(*v) ? 0 : -1;
+	return mess_text_num(s, v);
 }
 
 struct row_key {
@@ -625,8 +625,8 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 				goto fail;
 			}
 			if (parse_num(fld[idx[k]], &v[k]) != 0) {
-				snprintf(err, errlen, "%zu: column %s: not a number: '%s'", lineno,
-				         csv_cols[k], fld[idx[k]]);
+				snprintf(err, errlen, "%zu: column %s: not a number: '" TOKF "'", lineno,
+				         csv_cols[k], TOKA(fld[idx[k]]));
 				goto fail;
 			}
 		}
@@ -636,16 +636,23 @@ int mess_read_csv(FILE *in, struct mess_family *f, char *err, size_t errlen)
 			         "non-positive latency, or a percentage outside 0..100)", lineno);
 			goto fail;
 		}
+		/* the group's read % as Mess 2 rounds it: an even integer (it is the
+		 * index of the group's bwlat file: 50 and 51 would share one) */
+		if (v[0] != floor(v[0]) || (long)v[0] % 2) {
+			snprintf(err, errlen, "%zu: column read_pct_rounded: '" TOKF "' is not an even percentage 0..100",
+			         lineno, TOKA(fld[idx[0]]));
+			goto fail;
+		}
 		if (v[1] > MESS_MAX_PAUSE || v[1] != floor(v[1])) {
-			snprintf(err, errlen, "%zu: column pause: '%s' is not an integer in 0..2^53",
-			         lineno, fld[idx[1]]);
+			snprintf(err, errlen, "%zu: column pause: '" TOKF "' is not an integer in 0..2^53",
+			         lineno, TOKA(fld[idx[1]]));
 			goto fail;
 		}
 		for (size_t k = 2; k <= 8; k++) {
 			double lim = k == 4 ? 1 : (k == 2 || k == 3 || k == 7) ? MESS_MAX_GBPS : MESS_MAX_NS;
 			if (v[k] > lim) {
-				snprintf(err, errlen, "%zu: column %s: %s is beyond the limit %g %s", lineno,
-				         csv_cols[k], fld[idx[k]], lim,
+				snprintf(err, errlen, "%zu: column %s: " TOKF " is beyond the limit %g %s", lineno,
+				         csv_cols[k], TOKA(fld[idx[k]]), lim,
 				         (k == 2 || k == 3 || k == 7) ? "GB/s" : "ns");
 				goto fail;
 			}

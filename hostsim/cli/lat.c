@@ -22,9 +22,9 @@ static int need(const struct rvm_log *log, const struct rvm_rec *r, FILE *diag,
 			const char *v = logrec_get(r, keys[i]);
 
 			if (diag)
-				fprintf(diag, "%s:%lu: %s record: %s field '%s'%s%s%s, record skipped\n",
+				fprintf(diag, "%s:%lu: %s record: %s field '%s'%s" TOKF "%s, record skipped\n",
 					log->path, r->line, r->type, v ? "bad" : "missing", keys[i],
-					v ? " ('" : "", v ? v : "", v ? "')" : "");
+					v ? " ('" : "", TOKA(v ? v : ""), v ? "')" : "");
 			return -1;
 		}
 	}
@@ -100,8 +100,8 @@ void lat_collect(const struct rvm_log *log, FILE *diag, struct lat_sets *out, si
 
 		if (!chain || (strcmp(chain, "stride") != 0 && strcmp(chain, "random") != 0)) {
 			if (diag)
-				fprintf(diag, "%s:%lu: lat record: %s chain '%s' (want stride|random), record skipped\n",
-					log->path, r->line, chain ? "bad" : "missing", chain ? chain : "");
+				fprintf(diag, "%s:%lu: lat record: %s chain '" TOKF "' (want stride|random), record skipped\n",
+					log->path, r->line, chain ? "bad" : "missing", TOKA(chain ? chain : ""));
 			(*invalid)++;
 			continue;
 		}

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rvmess/crc32.h"
 #include "rvmess/records.h"
@@ -189,6 +190,10 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 	crc = rvm_crc32(0, s, (size_t)(body_end - s));
 	if (crc != crc_line)
 		return WHY("bad crc (computed %08x, record says %08x)", crc, crc_line);
+	/* Every length below is body_end - p with p <= body_end: a record that
+	 * is only the prefix and a checksum ("@RVM *...") ends before p. */
+	if (body_end < s + PREFIX_LEN)
+		return WHY("truncated record (no sequence number, type and h= field)");
 
 	/* Syntax of the checksummed part. */
 	for (p = s; p < body_end; p++) {
@@ -643,27 +648,44 @@ int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,
 	return 0;
 }
 
-int rvm_log_read(const char *path, FILE *diag, struct rvm_log *log)
+int rvm_log_read_max(const char *path, size_t max, FILE *diag, struct rvm_log *log)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f;
+	struct stat st;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
 
 	memset(log, 0, sizeof(*log));
+	f = fopen(path, "rb");
 	if (!f)
 		return -1;
+	/* a log is a file or a stream; a device (/dev/zero, a serial port: that
+	 * is what `rvmess capture` records) or a directory is not */
+	if (fstat(fileno(f), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode))) {
+		fclose(f);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+		return -1;
+	}
 	for (;;) {
 		size_t n;
 
 		if (cap - len < 65536) {
 			cap = cap ? 2 * cap : 1 << 20;
+			if (cap > max + 65536)
+				cap = max + 65536;
 			buf = xrealloc(buf, cap);
 		}
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
 		if (n == 0)
 			break;
+		if (len > max) { /* more than max bytes: not a console log */
+			fclose(f);
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
 	}
 	if (ferror(f)) {
 		int e = errno ? errno : EIO;
@@ -677,6 +699,20 @@ int rvm_log_read(const char *path, FILE *diag, struct rvm_log *log)
 	rc = rvm_log_read_mem(path, buf, len, diag, log);
 	free(buf);
 	return rc;
+}
+
+int rvm_log_read(const char *path, FILE *diag, struct rvm_log *log)
+{
+	return rvm_log_read_max(path, RVM_LOG_MAX, diag, log);
+}
+
+const char *rvm_log_strerror(int e)
+{
+	switch (e) {
+	case EFBIG: return "longer than 1 GiB: not a console log (rvmess reads at most 1 GiB)";
+	case ENODEV: return "a device, not a log file (rvmess capture DEVICE -o LOG records a console)";
+	default: return strerror(e);
+	}
 }
 
 void rvm_log_free(struct rvm_log *log)

@@ -54,8 +54,15 @@ struct rvm_log {
 };
 
 /* Read and validate a log file.  Returns 0 on success (whatever the log's
- * quality), -1 on an I/O error with errno set.  diag may be NULL. */
+ * quality), -1 on an I/O error with errno set: ENODEV for a device (a log is
+ * a file or a stream), EISDIR, EFBIG past RVM_LOG_MAX bytes (/dev/zero
+ * through a pipe ends there, not when memory runs out).  diag may be NULL. */
+#define RVM_LOG_MAX (1ull << 30)
 int rvm_log_read(const char *path, FILE *diag, struct rvm_log *log);
+/* The same with another size limit (tests). */
+int rvm_log_read_max(const char *path, size_t max, FILE *diag, struct rvm_log *log);
+/* errno of rvm_log_read as a reason: ENODEV and EFBIG in words, else strerror. */
+const char *rvm_log_strerror(int e);
 
 /* Same on a buffer (may contain NULs; need not end with a newline). */
 int rvm_log_read_mem(const char *name, const char *buf, size_t len, FILE *diag,

@@ -24,6 +24,7 @@ void plan_free(struct plan *p)
 	free(p->command);
 	free(p->image);
 	free(p->rvmess);
+	free(p->id);
 	for (size_t i = 0; i < p->nconfigs; i++)
 		free(p->configs[i].sim);
 	free(p->configs);
@@ -54,6 +55,7 @@ struct rd {
 	FILE *diag;
 	unsigned long line;
 	int problems;
+	size_t job_lines;        /* job lines so far, good or bad: the next id */
 };
 
 static void problem(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -112,9 +114,10 @@ static long list(const char *s, uint64_t *v, size_t max, const char **why)
 	return n ? (long)n : -1;
 }
 
-static int name_ok(const char *s)
+int plan_name_ok(const char *s)
 {
-	if (!*s || strlen(s) >= PLAN_NAME_MAX)
+	/* a directory under merge's OUT: never "." or ".." */
+	if (!*s || strlen(s) >= PLAN_NAME_MAX || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
 		return 0;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
@@ -153,7 +156,7 @@ static void set_num(struct rd *r, uint64_t *dst, int *seen, const char *key, cha
 	}
 	*seen = 1;
 	if (num(f[1], &v) || v < min || v > max) {
-		problem(r, "%s: '%s' is not a number in %llu..%llu", key, f[1], (unsigned long long)min,
+		problem(r, "%s: '" TOKF "' is not a number in %llu..%llu", key, TOKA(f[1]), (unsigned long long)min,
 			(unsigned long long)max);
 		return;
 	}
@@ -172,25 +175,28 @@ static void read_job(struct rd *r, struct plan *p, char **f, int nf)
 		problem(r, "a job line has 6 fields (job ID CONFIG SUITES MIXES PAUSES), this one %d", nf);
 		return;
 	}
+	/* a bad job line still takes its place: one bad line is one problem,
+	 * not a reason to call every later job out of order */
+	r->job_lines++;
 	if (num(f[1], &id)) {
-		problem(r, "job id '%s' is not a number", f[1]);
+		problem(r, "job id '" TOKF "' is not a number", TOKA(f[1]));
 		return;
 	}
-	if (id != p->njobs) {
+	if (id != r->job_lines - 1) {
 		problem(r, "job id %llu out of order: jobs are numbered 0, 1, ... in order (want %zu)",
-			(unsigned long long)id, p->njobs);
+			(unsigned long long)id, r->job_lines - 1);
 		return;
 	}
 	for (c = 0; c < p->nconfigs; c++)
 		if (strcmp(p->configs[c].name, f[2]) == 0)
 			break;
 	if (c == p->nconfigs) {
-		problem(r, "job %llu: configuration '%s' is not defined above", (unsigned long long)id, f[2]);
+		problem(r, "job %llu: configuration '" TOKF "' is not defined above", (unsigned long long)id, TOKA(f[2]));
 		return;
 	}
 	if (!*f[3] || strspn(f[3], "abcdefghijklmnopqrstuvwxyz,") != strlen(f[3])) {
-		problem(r, "job %llu: suites '%s' is not a comma-separated list of suite names",
-			(unsigned long long)id, f[3]);
+		problem(r, "job %llu: suites '" TOKF "' is not a comma-separated list of suite names",
+			(unsigned long long)id, TOKA(f[3]));
 		return;
 	}
 	{
@@ -207,7 +213,7 @@ static void read_job(struct rd *r, struct plan *p, char **f, int nf)
 	}
 	n = list(f[4], v, PLAN_MAX_LIST, &why);
 	if (n < 0) {
-		problem(r, "job %llu: mixes '%s': %s", (unsigned long long)id, f[4], why);
+		problem(r, "job %llu: mixes '" TOKF "': %s", (unsigned long long)id, TOKA(f[4]), why);
 		goto bad;
 	}
 	for (long i = 0; i < n; i++) {
@@ -221,7 +227,7 @@ static void read_job(struct rd *r, struct plan *p, char **f, int nf)
 	j->nmix = (size_t)n;
 	n = list(f[5], v, PLAN_MAX_LIST, &why);
 	if (n < 0) {
-		problem(r, "job %llu: pauses '%s': %s", (unsigned long long)id, f[5], why);
+		problem(r, "job %llu: pauses '" TOKF "': %s", (unsigned long long)id, TOKA(f[5]), why);
 		goto bad;
 	}
 	for (long i = 0; i < n; i++) {
@@ -269,7 +275,7 @@ static void check_overlap(struct rd *r, struct plan *p)
 
 int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 {
-	struct rd r = { name, diag, 0, 0 };
+	struct rd r = { name, diag, 0, 0, 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -316,7 +322,7 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 				break;
 			}
 			if (nf != 2 || num(f[1], &v) || v != PLAN_VERSION) {
-				problem(&r, "manifest version '%s', this rvmess reads version %d", nf > 1 ? f[1] : "",
+				problem(&r, "manifest version '" TOKF "', this rvmess reads version %d", TOKA(nf > 1 ? f[1] : ""),
 					PLAN_VERSION);
 				break;
 			}
@@ -331,6 +337,10 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 			set_str(&r, &p->image, f[0], f, nf);
 		} else if (strcmp(f[0], "rvmess") == 0) {
 			set_str(&r, &p->rvmess, f[0], f, nf);
+		} else if (strcmp(f[0], "id") == 0) {
+			set_str(&r, &p->id, f[0], f, nf);
+			if (p->id && (strlen(p->id) != 32 || strspn(p->id, "0123456789abcdef") != 32))
+				problem(&r, "id '" TOKF "' is not 32 lowercase hex digits", TOKA(p->id));
 		} else if (strcmp(f[0], "reps") == 0) {
 			set_num(&r, &v, &seen_reps, f[0], f, nf, 1, 100);
 			p->reps = (unsigned)v;
@@ -353,18 +363,18 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 			}
 			p->adapt_tol = strtod(f[1], &e);
 			if (*e || e == f[1] || !(p->adapt_tol > 0 && p->adapt_tol < 1)) {
-				problem(&r, "adaptive tolerance '%s' is not a fraction in (0, 1)", f[1]);
+				problem(&r, "adaptive tolerance '" TOKF "' is not a fraction in (0, 1)", TOKA(f[1]));
 				continue;
 			}
 			if (num(f[2], &v) || v < 2 || v > PLAN_MAX_LIST) {
-				problem(&r, "adaptive budget '%s' is not a number of points in 2..%d", f[2],
+				problem(&r, "adaptive budget '" TOKF "' is not a number of points in 2..%d", TOKA(f[2]),
 					PLAN_MAX_LIST);
 				continue;
 			}
 			p->adapt_budget = (unsigned)v;
 			n = list(f[3], p->cand, PLAN_MAX_LIST, &why);
 			if (n < 2) {
-				problem(&r, "adaptive pauses '%s': %s", f[3], n < 0 ? why : "want at least 2");
+				problem(&r, "adaptive pauses '" TOKF "': %s", TOKA(f[3]), n < 0 ? why : "want at least 2");
 				continue;
 			}
 			for (long i = 1; i < n; i++)
@@ -380,14 +390,14 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 				problem(&r, "a config line has 3 fields (config NAME HOSTSIM-OPTIONS), this one %d", nf);
 				continue;
 			}
-			if (!name_ok(f[1])) {
-				problem(&r, "configuration name '%s': want 1..%d of [A-Za-z0-9_.-]", f[1],
+			if (!plan_name_ok(f[1])) {
+				problem(&r, "configuration name '" TOKF "': want 1..%d of [A-Za-z0-9_.-], not . or ..", TOKA(f[1]),
 					PLAN_NAME_MAX - 1);
 				continue;
 			}
 			for (size_t c = 0; c < p->nconfigs; c++)
 				if (strcmp(p->configs[c].name, f[1]) == 0) {
-					problem(&r, "configuration '%s' defined twice", f[1]);
+					problem(&r, "configuration '" TOKF "' defined twice", TOKA(f[1]));
 					goto next;
 				}
 			p->configs = xrealloc(p->configs, (p->nconfigs + 1) * sizeof(*p->configs));
@@ -396,7 +406,7 @@ int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p)
 		} else if (strcmp(f[0], "job") == 0) {
 			read_job(&r, p, f, nf);
 		} else {
-			problem(&r, "unknown line kind '%s'", f[0]);
+			problem(&r, "unknown line kind '" TOKF "'", TOKA(f[0]));
 		}
 next:;
 	}
@@ -460,6 +470,8 @@ int plan_write(const struct plan *p, FILE *o)
 		fprintf(o, "image\t%s\n", p->image);
 	if (p->rvmess)
 		fprintf(o, "rvmess\t%s\n", p->rvmess);
+	if (p->id)
+		fprintf(o, "id\t%s\n", p->id);
 	fprintf(o, "reps\t%u\ntime\t%llu\nmem\t%llu\n", p->reps, (unsigned long long)p->time_s,
 		(unsigned long long)p->mem_mb);
 	if (p->ncand) {

@@ -43,6 +43,8 @@ struct plan {
 	char *command;           /* shell command; $IMAGE = the job's image, $SIM = its options */
 	char *image;             /* the image the plan was made from */
 	char *rvmess;            /* the rvmess that made it (the runner's --todo) */
+	char *id;                /* the plan's own id (32 hex digits; NULL in an older
+	                          * manifest): the runner writes it into every job log */
 	unsigned reps;           /* the image's reps: records per point */
 	uint64_t time_s;         /* a job's time limit (Slurm --time) */
 	uint64_t mem_mb;         /* a job's memory (Slurm --mem) */
@@ -66,6 +68,10 @@ struct plan {
 int plan_read(const char *name, FILE *in, FILE *diag, struct plan *p);
 int plan_read_file(const char *path, FILE *diag, struct plan *p);
 void plan_free(struct plan *p);
+
+/* A configuration name: 1..PLAN_NAME_MAX-1 of [A-Za-z0-9_.-], not "." or
+ * ".." (merge writes OUT/<name>/).  1 when good. */
+int plan_name_ok(const char *s);
 
 /* Write p as a manifest.  0, or -1 on a write error. */
 int plan_write(const struct plan *p, FILE *out);

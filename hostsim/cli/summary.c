@@ -11,6 +11,7 @@
 #include "cli/mess_out.h"
 #include "cli/plateau.h"
 #include "cli/util.h"
+#include "mess/textin.h"
 
 static void set_target(struct run_info *ri, const char *t, size_t n, const char *source)
 {
@@ -45,7 +46,7 @@ void run_info_find(const char *logpath, const char *target_opt, struct run_info 
 			    (int)sizeof(path)
 		  : snprintf(path, sizeof(path), "run.txt") < 0)
 		return;
-	f = fopen(path, "r");
+	f = mess_text_open(path); /* a FIFO named run.txt would block */
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {

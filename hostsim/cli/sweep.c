@@ -2,43 +2,302 @@
 #include "cli/sweep.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/elf.h"
 #include "cli/util.h"
+#include "rvmess/cfgschema.h"
 #include "rvmess/crc32.h"
 
-void sweep_logs_read(struct sweep_logs *L, const struct plan *p, const char *dir, FILE *diag)
-{
-	char path[PATH_MAX];
+/* RVM_REC_MAX of firmware/include/rvmess/rt.h (which needs a platform.h):
+ * the longest record an image prints. */
+#define RVM_REC_MAX 1024
 
+static char *xstrdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xstrdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xrealloc(NULL, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+int sweep_job_config(const struct rvm_config *base, const struct plan_job *j, struct rvm_config *c, char *key,
+		     size_t keylen, char *why, size_t whylen)
+{
+	char val[4096];
+	int n;
+
+	*c = *base;
+	snprintf(val, sizeof(val), "suites=%s", j->suites);
+	if (cfg_assign(c, val, key, keylen, why, whylen) < 0)
+		return -1;
+	if (!j->mess)
+		return 0;
+	n = snprintf(val, sizeof(val), "mess_mix=");
+	for (size_t i = 0; i < j->nmix; i++)
+		n += snprintf(val + n, sizeof(val) - (size_t)n, "%s%u", i ? "," : "", j->mix[i]);
+	if (cfg_assign(c, val, key, keylen, why, whylen) < 0)
+		return -1;
+	n = snprintf(val, sizeof(val), "mess_pause=");
+	for (size_t i = 0; i < j->npause; i++)
+		n += snprintf(val + n, sizeof(val) - (size_t)n, "%s%llu", i ? "," : "", (unsigned long long)j->pause[i]);
+	return cfg_assign(c, val, key, keylen, why, whylen);
+}
+
+/* The text of the cfg record an image configured as c prints, from its type
+ * on ("cfg h=H key=value ..."), cut where the image cuts a record
+ * (firmware/cfg.c cfg_record, firmware/record.c). */
+static void cfg_record_body(const struct rvm_config *c, uint64_t hart, char *buf, size_t len)
+{
+	size_t n = 0;
+
+#define PUTS(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+	PUTS("cfg h=%llu", (unsigned long long)hart);
+	for (unsigned i = 0; i < rvm_cfg_nkeys; i++) {
+		const struct rvm_cfg_key *k = &rvm_cfg_keys[i];
+
+		if (k->recif && !(c->suites & k->recif))
+			continue;
+		PUTS(" %s=", k->name);
+		if (k->list) {
+			uint32_t m = rvm_cfg_count(c, k);
+
+			if (m > k->maxn)
+				m = k->maxn;
+			if (m > 64)
+				m = 64;
+			if (!m)
+				PUTS("-");
+			for (uint32_t j = 0; j < m; j++)
+				PUTS("%s%u", j ? "," : "", (uint32_t)rvm_cfg_get(c, k, j));
+		} else if (k->type == RVM_CFG_T_SUITES) {
+			int first = 1;
+
+			for (unsigned su = 0; su < RVM_SUITE_COUNT; su++)
+				if (c->suites & (1u << su)) {
+					PUTS("%s%s", first ? "" : ",", rvm_suite_names[su]);
+					first = 0;
+				}
+			if (first)
+				PUTS("-");
+		} else {
+			PUTS("%llu", (unsigned long long)rvm_cfg_get(c, k, 0));
+		}
+	}
+#undef PUTS
+	if (n > RVM_REC_MAX - 1 && len > RVM_REC_MAX - 1)
+		buf[RVM_REC_MAX - 1] = '\0';
+}
+
+/* The runner's first line of a log ("rvmess-job: ..."), or NULL. */
+static char *job_line(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char *buf, *nl;
+	size_t len = 0;
+	ssize_t got;
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	buf = xrealloc(NULL, 65537);
+	while (len < 65536 && (got = read(fd, buf + len, 65536 - len)) > 0)
+		len += (size_t)got;
+	close(fd);
+	buf[len] = '\0';
+	nl = memchr(buf, '\n', len);
+	if (!nl || strncmp(buf, SWEEP_JOB_LINE, strlen(SWEEP_JOB_LINE)) != 0) {
+		free(buf);
+		return NULL;
+	}
+	*nl = '\0';
+	return buf;
+}
+
+/* Does job i's log belong to it?  NULL, or why not (allocated). */
+static char *refusal(const struct plan *p, const char *dir, size_t i, const char *path, const struct rvm_log *log,
+		     const struct rvm_config *base)
+{
+	const struct plan_job *j = &p->jobs[i];
+	const struct plan_config *cf = &p->configs[j->config];
+	char *line = job_line(path), *want, *why = NULL;
+	const struct rvm_rec *cfg = NULL;
+	struct rvm_config c;
+	char key[64], r[256], body[RVM_REC_MAX + 64];
+	size_t it = 0;
+
+	if (!line && !p->id)
+		goto cfg; /* a plan from before ids: its runner wrote no such line; the cfg record still */
+	if (!line)
+		return xstrdup_printf("the log does not start with the runner's \"rvmess-job:\" line: it cannot show "
+				      "it was run for this job (run it with %s/run.sh --task %zu)", dir, i);
+	want = xstrdup_printf(SWEEP_JOB_LINE "plan=%s job=%zu config=%s sim=%s", p->id ? p->id : "-", i, cf->name,
+			      cf->sim);
+	if (strcmp(line, want) != 0) {
+		char got[160];
+		unsigned long gj;
+
+		snprintf(got, sizeof(got), "%s", line + strlen(SWEEP_JOB_LINE));
+		if (p->id && !strstr(line, p->id))
+			why = xstrdup_printf("another plan's log (its first line: %s; this plan's id is %s)", got, p->id);
+		else if (sscanf(strstr(line, "job=") ? strstr(line, "job=") : "", "job=%lu", &gj) != 1 || gj != i)
+			why = xstrdup_printf("another job's log (its first line: %s)", got);
+		else
+			why = xstrdup_printf("run with other options (its first line: %s; the manifest's configuration "
+					     "%s is '%s')", got, cf->name, cf->sim);
+	}
+	free(want);
+	free(line);
+	if (why)
+		return why;
+cfg:
+	cfg = rvm_log_next(log, "cfg", &it);
+	if (!cfg)
+		return log->nrecs ? xstrdup_printf("no cfg record: the log cannot show its image's configuration") : NULL;
+	if (sweep_job_config(base, j, &c, key, sizeof(key), r, sizeof(r)) < 0)
+		return xstrdup_printf("the job's configuration cannot be made from the plan's base image: %s: %s", key, r);
+	cfg_record_body(&c, cfg->hart, body, sizeof(body));
+	{
+		const char *text = strchr(cfg->text + 5, ' '); /* "@RVM <seq> " */
+
+		if (!text || strcmp(text + 1, body) != 0) {
+			/* name the first field that differs */
+			char wk[64] = "", wv[160] = "", gv[160] = "";
+			const char *b = body, *t = text ? text + 1 : "";
+
+			while (*b && *t) {
+				const char *be = strchr(b, ' '), *te = strchr(t, ' ');
+				size_t bl = be ? (size_t)(be - b) : strlen(b), tl = te ? (size_t)(te - t) : strlen(t);
+
+				if (bl != tl || memcmp(b, t, bl)) {
+					const char *eq = memchr(b, '=', bl), *teq = memchr(t, '=', tl);
+
+					snprintf(wk, sizeof(wk), "%.*s", eq ? (int)(eq - b) : (int)bl, b);
+					snprintf(wv, sizeof(wv), "%.*s", eq ? (int)(bl - (size_t)(eq + 1 - b)) : 0, eq ? eq + 1 : "");
+					snprintf(gv, sizeof(gv), "%.*s", (int)(teq ? tl - (size_t)(teq + 1 - t) : tl), teq ? teq + 1 : t);
+					break;
+				}
+				b += bl + (be ? 1 : 0);
+				t += tl + (te ? 1 : 0);
+			}
+			return xstrdup_printf("its cfg record (line %lu) is not the job's image's configuration%s%s%s%s%s%s",
+					      cfg->line, wk[0] ? ": " : "", wk, wk[0] ? " is " : "", gv,
+					      wk[0] ? ", the plan's " : "", wv);
+		}
+	}
+	return NULL;
+}
+
+int sweep_logs_read(struct sweep_logs *L, const struct plan *p, const char *dir, FILE *diag)
+{
+	char path[PATH_MAX], why[256];
+	struct rvm_config base;
+	int base_ok = 0, rc = 0;
+
+	memset(L, 0, sizeof(*L));
 	L->n = p->njobs;
 	L->log = xrealloc(NULL, (p->njobs ? p->njobs : 1) * sizeof(*L->log));
+	L->why = xrealloc(NULL, (p->njobs ? p->njobs : 1) * sizeof(*L->why));
 	merge_init(&L->set, p);
+	snprintf(path, sizeof(path), "%s/base.elf", dir);
+	{
+		size_t len;
+		unsigned char *buf = cfg_read_all(path, &len);
+		struct elf_section sec;
+
+		if (!buf) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+		} else if (elf_find_section(buf, len, RVM_CFG_SECTION, &sec, why, sizeof(why)) != 0 ||
+			   cfg_block_read(buf + sec.offset, (size_t)sec.size, &base, why, sizeof(why)) < 0) {
+			snprintf(why, sizeof(why), "not an rvmess image with a readable config block");
+		} else {
+			base_ok = 1;
+		}
+		free(buf);
+		if (!base_ok) {
+			if (diag)
+				fprintf(diag, "rvmess: %s: %s: the plan's base image is needed to check that each job log "
+					"is the job's\n", path, why);
+			rc = -1;
+		}
+	}
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct rvm_log *log = xrealloc(NULL, sizeof(*log));
 
+		L->why[i] = NULL;
 		snprintf(path, sizeof(path), "%s/logs/%zu.log", dir, i);
 		if (rvm_log_read(path, diag, log) < 0) {
+			free(log);
+			log = NULL;
+		} else if (!base_ok) {
+			L->why[i] = xstrdup_printf("not checked: the plan's base.elf is unreadable");
+		} else {
+			L->why[i] = refusal(p, dir, i, path, log, &base);
+		}
+		if (log && L->why[i]) {
+			rvm_log_free(log);
 			free(log);
 			log = NULL;
 		}
 		L->log[i] = log;
 		merge_add_log(&L->set, p, (unsigned)i, log, diag);
 	}
+	return rc;
 }
 
 void sweep_logs_free(struct sweep_logs *L)
 {
-	for (size_t i = 0; i < L->n; i++)
+	for (size_t i = 0; i < L->n; i++) {
 		if (L->log[i]) {
 			rvm_log_free(L->log[i]);
 			free(L->log[i]);
 		}
+		free(L->why[i]);
+	}
 	free(L->log);
+	free(L->why);
 	merge_free(&L->set);
 	memset(L, 0, sizeof(*L));
+}
+
+const char *sweep_job_state(const struct sweep_logs *L, size_t i)
+{
+	const struct rvm_log *g = L->log[i];
+
+	if (L->why[i])
+		return L->why[i];
+	if (!g)
+		return "no log";
+	if (g->runs > 1)
+		return "two runs in one log";
+	if (!g->has_hdr)
+		return "no hdr record";
+	if (!g->has_end)
+		return "incomplete log (no end record)";
+	if (g->missing)
+		return "incomplete log (records missing)";
+	if (g->bad)
+		return "bad records in the log";
+	return NULL;
 }
 
 int sweep_point_planned(const struct plan *p, unsigned c, unsigned mix, uint64_t pause)
@@ -157,7 +416,7 @@ static int run_record(const char *type)
 	return 0;
 }
 
-long sweep_write_merged(const struct sweep_logs *L, const struct plan *p, unsigned c, FILE *out)
+long sweep_write_merged(const struct sweep_logs *L, const struct plan *p, unsigned c, int clean, FILE *out)
 {
 	int lead_mess;
 	const struct rvm_log *lead = lead_log(L, p, c, &lead_mess);
@@ -264,7 +523,7 @@ long sweep_write_merged(const struct sweep_logs *L, const struct plan *p, unsign
 			}
 	{
 		char recs[32], errs[32];
-		const char *over[] = { "status", e.errors ? "fail" : "ok", "errors", errs, "records", recs };
+		const char *over[] = { "status", e.errors || !clean ? "fail" : "ok", "errors", errs, "records", recs };
 		struct rvm_rec fake = { 0 };
 
 		snprintf(recs, sizeof(recs), "%llu", (unsigned long long)e.seq);

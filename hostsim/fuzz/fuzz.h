@@ -40,6 +40,25 @@ void fuzz_write(const char *path, const void *data, size_t size);
  * Returns the command's exit status. */
 int fuzz_cmd(int (*cmd)(int, char **), const char *out_path, const char *arg0, ...);
 
+/* A whole file (NULL when unreadable); *len its size.  The caller frees. */
+char *fuzz_read(const char *path, size_t *len);
+
+/* Copy a file (aborts on error: the harness's). */
+void fuzz_copy(const char *from, const char *to);
+
+/* A file's size, or -1. */
+long long fuzz_file_size(const char *path);
+
+/* `rvmess merge --todo`'s output in path, its exit status rc: when 0, only
+ * ascending job ids, one a line. */
+void fuzz_check_todo(const char *path, int rc);
+
+/* 1 when RVMESS_FUZZ_LOADER=1 (tools/fuzz.sh -l, make fuzz FUZZ_LOADER=1):
+ * the log, manifest and curves targets then stop after their loader stage
+ * (the readers in memory), without the commands and their files, so that a
+ * campaign reaches millions of inputs (docs/fuzzing.md). */
+int fuzz_loader_only(void);
+
 /* Report a broken property of the code under test and abort (a crash for
  * the fuzzer and the replay alike). */
 _Noreturn void fuzz_fail(const char *fmt, ...);

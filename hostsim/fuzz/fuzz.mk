@@ -9,7 +9,7 @@
 # Sources follow the unit tests' lists (test_sim_elf, test_fdt, test_sim_opts), so a
 # refactor that keeps those tests linking keeps these linking too.
 
-FUZZ_TARGETS := log curves config elf fdt simcfg
+FUZZ_TARGETS := log curves config elf fdt simcfg manifest merge capture
 FUZZ_TIME    ?= 60
 FUZZ_ARGS    ?=
 FUZZ_CC      ?= clang
@@ -22,6 +22,9 @@ fuzz_elf_SRCS    := hostsim/fuzz/fuzz_elf.c $(RVMESS_LIB_SRCS) \
                     $(filter-out hostsim/tests/%,$(test_sim_elf_SRCS))
 fuzz_fdt_SRCS    := hostsim/fuzz/fuzz_fdt.c $(filter-out hostsim/tests/%,$(test_fdt_SRCS))
 fuzz_simcfg_SRCS := hostsim/fuzz/fuzz_simcfg.c $(filter-out hostsim/tests/%,$(test_sim_opts_SRCS))
+fuzz_manifest_SRCS := hostsim/fuzz/fuzz_manifest.c $(RVMESS_LIB_SRCS)
+fuzz_merge_SRCS  := hostsim/fuzz/fuzz_merge.c $(RVMESS_LIB_SRCS)
+fuzz_capture_SRCS := hostsim/fuzz/fuzz_capture.c $(RVMESS_LIB_SRCS)
 FUZZ_LIBS        := -lfdt -lm
 
 # The image `rvmess config` patches in the config target: virt.elf's config
@@ -34,6 +37,16 @@ $(FUZZ_CFG_IMAGE): $(BUILD)/images/virt.elf
 
 # the FDT reader's UART driver table (platform/common/uart.c), as test_fdt builds it
 $(foreach d,$(FZ)/asan $(FZ)/obj,$(patsubst %.c,$(d)/%.o,$(fuzz_fdt_SRCS))): HCFLAGS += -Iplatform
+
+# The base image of the merge and manifest targets' plans: the config
+# section with the grid of hostsim/fuzz/merge-grid.cfg, the grid the merge
+# seeds were run with (so their logs' cfg records are their jobs' own).
+FUZZ_MERGE_BASE := $(FZ)/merge-base.elf
+$(FUZZ_MERGE_BASE): $(FUZZ_CFG_IMAGE) hostsim/fuzz/merge-grid.cfg $(BUILD)/bin/rvmess
+	$(call say,CONFIG,$@)$(BUILD)/bin/rvmess config $< --file hostsim/fuzz/merge-grid.cfg -o $@ >/dev/null
+FUZZ_MERGE_OBJS := $(foreach t,merge manifest,$(FZ)/asan/hostsim/fuzz/fuzz_$(t).o $(FZ)/obj/hostsim/fuzz/fuzz_$(t).o)
+$(FUZZ_MERGE_OBJS): HCFLAGS += -DFUZZ_MERGE_BASE='"$(FUZZ_MERGE_BASE)"'
+$(FUZZ_MERGE_OBJS): $(FUZZ_MERGE_BASE)
 
 FUZZ_CONFIG_OBJS := $(FZ)/asan/hostsim/fuzz/fuzz_config.o $(FZ)/obj/hostsim/fuzz/fuzz_config.o
 $(FUZZ_CONFIG_OBJS): HCFLAGS += -DFUZZ_CFG_IMAGE='"$(FUZZ_CFG_IMAGE)"'
@@ -71,8 +84,9 @@ unit-bins: $(FUZZ_REPLAY_BINS)
 fuzz-bins: $(FUZZ_BINS)
 fuzz-replay: $(FUZZ_REPLAY_BINS)
 
-# make fuzz [FUZZ_TIME=seconds per target] [FUZZ_TARGETS="log elf"] [FUZZ_ARGS=...]
+# make fuzz [FUZZ_TIME=seconds per target] [FUZZ_TARGETS="log elf"] [FUZZ_LOADER=1] [FUZZ_ARGS=...]
+FUZZ_LOADER ?= 0
 fuzz:
 	@tools/deps.sh --fuzz
 	@$(MAKE) --no-print-directory fuzz-bins fuzz-replay FUZZ_TARGETS="$(FUZZ_TARGETS)"
-	@BUILD=$(BUILD) tools/fuzz.sh -t $(FUZZ_TIME) $(FUZZ_TARGETS) -- $(FUZZ_ARGS)
+	@BUILD=$(BUILD) tools/fuzz.sh -t $(FUZZ_TIME) $(if $(filter 1,$(FUZZ_LOADER)),-l) $(FUZZ_TARGETS) -- $(FUZZ_ARGS)

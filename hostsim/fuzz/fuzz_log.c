@@ -8,7 +8,9 @@
  * checksum, so that a mutated field reaches the suite code rather than
  * stopping at "bad crc", and `rvmess parse LOG -o DIR --issued` runs on that
  * copy, writing every output (records.csv, per-suite CSVs, .xg files, cache
- * levels, plots, Mess curves, summary) into the scratch folder.
+ * levels, plots, Mess curves, summary) into the scratch folder.  The
+ * fixed copy goes through the in-memory reader too; with RVMESS_FUZZ_LOADER=1
+ * that is where the input ends (the loader alone, fuzz.h).
  */
 #include "fuzz/fuzz.h"
 
@@ -17,32 +19,7 @@
 
 #include "cli/cmds.h"
 #include "cli/log.h"
-#include "rvmess/crc32.h"
-
-/* "@RVM ... *XXXXXXXX": the 8 characters after the first '*' of each
- * candidate (when they are on its line) become the CRC of what the reader
- * checks, the bytes from '@' up to the space before '*'. */
-static void fix_crcs(char *b, size_t n)
-{
-	for (size_t i = 0; i + 5 <= n; i++) {
-		size_t j = i + 5, k;
-		uint32_t c;
-
-		if (memcmp(b + i, "@RVM ", 5) != 0)
-			continue;
-		while (j < n && b[j] != '*' && b[j] != '\n')
-			j++;
-		if (j >= n || b[j] != '*' || b[j - 1] != ' ' || n - j - 1 < 8)
-			continue;
-		for (k = 1; k <= 8 && b[j + k] != '\n'; k++)
-			;
-		if (k <= 8)
-			continue;
-		c = rvm_crc32(0, b + i, j - 1 - i);
-		for (k = 0; k < 8; k++)
-			b[j + 1 + k] = "0123456789abcdef"[(c >> (28 - 4 * k)) & 15];
-	}
-}
+#include "fuzz/fixcrc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -57,7 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fixed)
 		abort();
 	memcpy(fixed, data, size);
-	fix_crcs(fixed, size);
+	fuzz_fix_crcs(fixed, size);
+	if (rvm_log_read_mem("fixed.log", fixed, size, NULL, &log) == 0)
+		rvm_log_free(&log);
+	if (fuzz_loader_only()) {
+		free(fixed);
+		return 0;
+	}
 	fuzz_write(fuzz_path(in, sizeof(in), "in.log"), fixed, size);
 	free(fixed);
 	fuzz_path(out, sizeof(out), "out");

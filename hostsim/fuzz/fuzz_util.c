@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char scratch[4096];
@@ -70,6 +71,18 @@ const char *fuzz_scratch(void)
 	return scratch;
 }
 
+int fuzz_loader_only(void)
+{
+	static int v = -1;
+
+	if (v < 0) {
+		const char *e = getenv("RVMESS_FUZZ_LOADER");
+
+		v = e && !strcmp(e, "1");
+	}
+	return v;
+}
+
 char *fuzz_path(char *buf, size_t len, const char *name)
 {
 	if ((size_t)snprintf(buf, len, "%s/%s", fuzz_scratch(), name) >= len)
@@ -110,4 +123,69 @@ int fuzz_cmd(int (*cmd)(int, char **), const char *out_path, const char *arg0, .
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	return rc;
+}
+
+char *fuzz_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		if (cap - *len < 65536) {
+			cap = cap ? 2 * cap : 65536;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n > 0);
+	fclose(f);
+	return buf;
+}
+
+void fuzz_copy(const char *from, const char *to)
+{
+	size_t len;
+	char *buf = fuzz_read(from, &len);
+
+	if (!buf)
+		fuzz_fail("cannot read %s", from);
+	fuzz_write(to, buf, len);
+	free(buf);
+}
+
+long long fuzz_file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+void fuzz_check_todo(const char *path, int rc)
+{
+	size_t len;
+	char *t = fuzz_read(path, &len);
+	long long prev = -1;
+
+	if (rc != 0) { /* refused (a bad manifest, no base image): nothing to check */
+		free(t);
+		return;
+	}
+	for (size_t i = 0; t && i < len;) {
+		long long v = 0;
+		size_t j = i;
+
+		while (j < len && t[j] >= '0' && t[j] <= '9' && v < (1ll << 40))
+			v = v * 10 + (t[j++] - '0');
+		if (j == i || j >= len || t[j] != '\n' || v <= prev)
+			fuzz_fail("merge --todo printed something that is not ascending job ids, one a line");
+		prev = v;
+		i = j + 1;
+	}
+	free(t);
 }

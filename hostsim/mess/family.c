@@ -1,5 +1,6 @@
 /* messsim curve family: the readers, sorting, interpolation (messsim.h). */
 #include "mess/messsim.h"
+#include "mess/textin.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -295,24 +296,10 @@ double messsim_stress_score(const struct messsim_curve *c, int64_t kbps, double 
 
 /* ---- text readers ------------------------------------------------------- */
 
-/* A number cell: digits, '.', exponent, no sign but a leading '-' (refused
- * later as negative), no inf/nan/hex.  0 or -1. */
+/* A number cell: the rule of textin.h, shared with rvmess curves. */
 static int parse_num(const char *s, double *v)
 {
-	const char *p = s;
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
-		return -1;
-	for (const char *q = p; *q; q++)
-		if (!isdigit((unsigned char)*q) && *q != '.' && *q != 'e' && *q != 'E' && *q != '-' && *q != '+')
-			return -1;
-	char *e;
-	errno = 0;
-	*v = strtod(s, &e);
-	if (e == s || *e || errno || !isfinite(*v))
-		return -1;
-	return 0;
+	return mess_text_num(s, v);
 }
 
 /* Read a whole line (any length); NULL at EOF.  *buf grows. */
@@ -361,9 +348,9 @@ static int ptbuf_add(struct ptbuf *b, struct pt p)
 static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_family *f, char *err,
                       size_t errlen)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
-		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fail(err, errlen, "%s: cannot open: %s", path, mess_text_strerror(errno));
 	struct ptbuf b = { 0 };
 	char *line = NULL;
 	size_t cap = 0, lineno = 0;
@@ -385,7 +372,7 @@ static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_f
 		double v[2];
 		for (int k = 0; k < 2; k++)
 			if (parse_num(tok[k], &v[k])) {
-				rc = fail(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, tok[k]);
+				rc = fail(err, errlen, "%s:%zu: '" MESS_TOKF "' is not a number", path, lineno, MESS_TOKA(tok[k]));
 				break;
 			}
 		if (rc)
@@ -430,7 +417,7 @@ static void bwlat_readme_labels(const char *dir, struct messsim_family *f)
 {
 	char path[4096], line[256];
 	snprintf(path, sizeof path, "%s/README", dir);
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
 		return;
 	if (!fgets(line, sizeof line, in) || strncmp(line, RVMESS_BWLAT_README, strlen(RVMESS_BWLAT_README))) {
@@ -551,9 +538,9 @@ static int csv_row(char *line, char **cell)
 
 static int load_csv(const char *path, double mhz, struct messsim_family *f, char *err, size_t errlen)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
-		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fail(err, errlen, "%s: cannot open: %s", path, mess_text_strerror(errno));
 	char *line = NULL, *cell[CSV_MAXCOLS];
 	size_t cap = 0, lineno = 0;
 	struct ptbuf b[MESSSIM_NRATIOS] = { { 0 } };
@@ -621,7 +608,7 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 			if (!*cell[cols[k]])
 				rc = fail(err, errlen, "%s:%zu: column %d is empty", path, lineno, cols[k] + 1);
 			else if (parse_num(cell[cols[k]], &v[k]))
-				rc = fail(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, cell[cols[k]]);
+				rc = fail(err, errlen, "%s:%zu: '" MESS_TOKF "' is not a number", path, lineno, MESS_TOKA(cell[cols[k]]));
 		}
 		if (rc)
 			break;
@@ -726,7 +713,7 @@ int messsim_family_load(const char *path, const struct messsim_load_opts *lo, st
 
 /* ---- a family from few kernels ---------------------------------------------- */
 
-struct kpt { double pause, r, mbps, ns; };
+struct kpt { double pause, r, mbps, ns; double rw; size_t line; };
 
 static int cmp_kpt(const void *a, const void *b)
 {
@@ -740,25 +727,37 @@ static int cmp_kpt(const void *a, const void *b)
 	return (x->ns > y->ns) - (x->ns < y->ns);
 }
 
+/* by kernel, pause, then file line: a repeat follows its first row */
+static int cmp_kernel_pause(const void *a, const void *b)
+{
+	const struct kpt *x = a, *y = b;
+	if (x->rw != y->rw)
+		return x->rw < y->rw ? -1 : 1;
+	if (x->pause != y->pause)
+		return x->pause < y->pause ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
 int messsim_family_from_kernels(const char *path, struct messsim_family *f, char *err, size_t errlen)
 {
-	static const char *const want[] = { "pause", "rd_percentage_actual_mean", "bandwidth_mean", "latency_mean" };
+	static const char *const want[] = { "pause", "rd_percentage_actual_mean", "bandwidth_mean", "latency_mean",
+					    "rw_ratio" };
 	messsim_family_init(f);
 	snprintf(f->format, sizeof f->format, "Mess 2 CSV, kernels at equal pause");
-	FILE *in = fopen(path, "r");
+	FILE *in = mess_text_open(path);
 	if (!in)
-		return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fail(err, errlen, "%s: cannot open: %s", path, mess_text_strerror(errno));
 	char *line = NULL, *cell[CSV_MAXCOLS];
 	size_t cap = 0, lineno = 0, n = 0, kcap = 0;
 	struct kpt *k = NULL;
-	int col[4] = { -1, -1, -1, -1 }, rc = 0, ncols = 0;
+	int col[5] = { -1, -1, -1, -1, -1 }, rc = 0, ncols = 0;
 	double minns = 0;
 	while (!rc && get_line(in, &line, &cap)) {
 		lineno++;
 		if (lineno == 1) {
 			ncols = csv_split(line, cell, CSV_MAXCOLS);
 			for (int i = 0; i < ncols && i < CSV_MAXCOLS; i++)
-				for (int j = 0; j < 4; j++)
+				for (int j = 0; j < 5; j++)
 					if (!strcmp(cell[i], want[j]))
 						col[j] = i;
 			for (int j = 0; j < 4 && !rc; j++)
@@ -769,12 +768,12 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 		int nc = csv_row(line, cell);
 		if (nc < 0)
 			continue;
-		double v[4];
-		for (int j = 0; j < 4 && !rc; j++) {
+		double v[5] = { 0, 0, 0, 0, -1 };
+		for (int j = 0; j < (col[4] < 0 ? 4 : 5) && !rc; j++) {
 			if (col[j] >= nc || !*cell[col[j]])
 				rc = fail(err, errlen, "%s:%zu: column %s is empty", path, lineno, want[j]);
 			else if (parse_num(cell[col[j]], &v[j]))
-				rc = fail(err, errlen, "%s:%zu: '%s' is not a number", path, lineno, cell[col[j]]);
+				rc = fail(err, errlen, "%s:%zu: '" MESS_TOKF "' is not a number", path, lineno, MESS_TOKA(cell[col[j]]));
 		}
 		if (rc)
 			break;
@@ -800,7 +799,7 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 			k = nk;
 			kcap = nc2;
 		}
-		k[n++] = (struct kpt){ v[0], v[1] * 100, v[2] * 1e3, v[3] };
+		k[n++] = (struct kpt){ v[0], v[1] * 100, v[2] * 1e3, v[3], v[4], lineno };
 		if (n == 1 || v[3] < minns)
 			minns = v[3];
 	}
@@ -812,6 +811,16 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 		rc = fail(err, errlen, "%s:%zu: no data rows (header only)", path, lineno);
 	free(line);
 	fclose(in);
+	/* one row per (kernel, pause), as rvmess curves reads the same file: a
+	 * second one is a duplicate (without an rw_ratio column the kernel is
+	 * not known, and rows are only points) */
+	if (!rc && col[4] >= 0 && n > 1) {
+		qsort(k, n, sizeof *k, cmp_kernel_pause);
+		for (size_t i = 1; i < n && !rc; i++)
+			if (k[i].rw == k[i - 1].rw && k[i].pause == k[i - 1].pause)
+				rc = fail(err, errlen, "%s:%zu: duplicate row: rw_ratio %g pause %.0f is already on line %zu",
+				          path, k[i].line, k[i].rw, k[i].pause, k[i - 1].line);
+	}
 	if (rc) {
 		free(k);
 		return rc;

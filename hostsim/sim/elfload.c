@@ -20,6 +20,54 @@ static int in_ram(const struct sim *s, uint64_t a, uint64_t len)
 	return a >= s->ram_base && off <= s->ram_size && len <= s->ram_size - off;
 }
 
+struct seg {
+	uint64_t lo, hi;
+	unsigned idx;
+};
+
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct seg *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Two PT_LOAD segments that share an address: which one's bytes end up in
+ * RAM depends on the load order, so the image is refused, naming both.
+ * Sorted by address: n log n in the segment count.  The headers are checked
+ * for bounds already. */
+static int overlap(const uint8_t *buf, const Elf64_Ehdr *eh, char *err, size_t errlen)
+{
+	struct seg *v = malloc((size_t)eh->e_phnum * sizeof(*v));
+	size_t n = 0;
+	int rc = 0;
+
+	if (!v)
+		return sim_fail(err, errlen, "out of memory");
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr ph;
+		memcpy(&ph, buf + eh->e_phoff + (uint64_t)i * sizeof(ph), sizeof(ph));
+		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+			continue;
+		v[n].lo = ph.p_paddr;
+		v[n].hi = ph.p_paddr + ph.p_memsz; /* in RAM: no wrap */
+		v[n++].idx = i;
+	}
+	qsort(v, n, sizeof(*v), seg_cmp);
+	for (size_t k = 1; k < n && !rc; k++) {
+		/* if any two overlap, two neighbours in address order do: the one
+		 * after the lower of the two starts inside it */
+		if (v[k].lo < v[k - 1].hi)
+			rc = sim_fail(err, errlen, "segments %u [0x%llx, 0x%llx) and %u [0x%llx, 0x%llx) overlap",
+			              v[k - 1].idx, (unsigned long long)v[k - 1].lo, (unsigned long long)v[k - 1].hi,
+			              v[k].idx, (unsigned long long)v[k].lo, (unsigned long long)v[k].hi);
+	}
+	free(v);
+	return rc;
+}
+
 int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	Elf64_Ehdr eh;
@@ -74,6 +122,8 @@ int sim_load_elf_buf(struct sim *s, const uint8_t *buf, size_t len, char *err, s
 		if (pass == 0) {
 			if (nload == 0)
 				return sim_fail(err, errlen, "no loadable segment");
+			if (overlap(buf, &eh, err, errlen))
+				return -1;
 			if (!in_ram(s, eh.e_entry, 4))
 				return sim_fail(err, errlen, "entry point 0x%llx outside RAM", (unsigned long long)eh.e_entry);
 			if (eh.e_entry & 3)

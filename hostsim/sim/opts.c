@@ -52,7 +52,7 @@ static int set_inject(struct sim_opts *o, const char *val, char *err, size_t err
 			continue;
 		rate = fault_default_rate[i];
 		if (colon && (sim_parse_u64(colon + 1, &rate) || rate < 1 || rate > 100))
-			return sim_fail(err, errlen, "option inject: rate '%s' must be a percentage 1..100", colon + 1);
+			return sim_fail(err, errlen, "option inject: rate '" SIM_TOKF "' must be a percentage 1..100", SIM_TOKA(colon + 1));
 		o->inject[i] = (unsigned)rate;
 		return 0;
 	}
@@ -60,7 +60,7 @@ static int set_inject(struct sim_opts *o, const char *val, char *err, size_t err
 	size_t k = 0;
 	for (unsigned i = 0; i < SIM_NFAULTS; i++)
 		k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "", sim_fault_names[i]);
-	return sim_fail(err, errlen, "option inject: unknown fault '%.*s' (known: %s)", (int)n, val, names);
+	return sim_fail(err, errlen, "option inject: unknown fault '%.*s%s' (known: %s)", (int)(n > 40 ? 40 : n), val, n > 40 ? "..." : "", names);
 }
 
 /* Numbers and sizes: the one parser of rvmess (rvmess/numparse.h): decimal,
@@ -225,9 +225,9 @@ static int set_one(struct sim_opts *o, const struct core_opt *d, const char *val
 		if (!val)
 			return sim_fail(err, errlen, "option %s needs a value", k);
 		if (sim_parse_u64(val, &v))
-			return sim_fail(err, errlen, "option %s: '%s' is not a number", k, val);
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not a number", k, SIM_TOKA(val));
 		if (v < d->lo || v > d->hi)
-			return sim_fail(err, errlen, "option %s: %s is out of range %llu..%llu", k, val,
+			return sim_fail(err, errlen, "option %s: " SIM_TOKF " is out of range %llu..%llu", k, SIM_TOKA(val),
 			                (unsigned long long)d->lo, (unsigned long long)d->hi);
 		if (d->type == OPT_UINT)
 			*(unsigned *)field(o, d) = (unsigned)v;
@@ -241,7 +241,7 @@ static int set_one(struct sim_opts *o, const struct core_opt *d, const char *val
 		if (!val)
 			return sim_fail(err, errlen, "option %s needs a value", k);
 		if (sim_parse_u64(val, &v))
-			return sim_fail(err, errlen, "option %s: '%s' is not a size", k, val);
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not a size", k, SIM_TOKA(val));
 		fmt_size(d->lo, lo, sizeof lo);
 		fmt_size(d->hi, hi, sizeof hi);
 		if (v < d->lo || v > d->hi || (v & 0xfff))
@@ -261,7 +261,7 @@ static int set_one(struct sim_opts *o, const struct core_opt *d, const char *val
 				break;
 		if (!p) {
 			enum_list(d, names, sizeof names);
-			return sim_fail(err, errlen, "option %s: '%s' is not %s", k, val, names);
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not %s", k, SIM_TOKA(val), names);
 		}
 		if (d->off == offsetof(struct sim_opts, mem_order))
 			o->mem_order = (int)i;
@@ -284,7 +284,7 @@ static int set_one(struct sim_opts *o, const struct core_opt *d, const char *val
 	case OPT_FLAG: { /* in a config file flags take an optional 0/1 value */
 		uint64_t on = 1;
 		if (val && (sim_parse_u64(val, &on) || on > 1))
-			return sim_fail(err, errlen, "option %s: '%s' must be 0 or 1", k, val);
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' must be 0 or 1", k, SIM_TOKA(val));
 		*(int *)field(o, d) = d->hi ? !on : (int)on;
 		return 0;
 	}
@@ -293,7 +293,7 @@ static int set_one(struct sim_opts *o, const struct core_opt *d, const char *val
 	case OPT_CONFIG:
 		break;
 	}
-	return sim_fail(err, errlen, "unknown option '%s'", k);
+	return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(k));
 }
 
 void sim_opts_default(struct sim_opts *o)
@@ -436,7 +436,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 	char k[40];
 	size_t n = strlen(key);
 	if (n >= sizeof(k))
-		return sim_fail(err, errlen, "unknown option '%s'", key);
+		return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(key));
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
 
@@ -464,7 +464,7 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		strcpy(o->memsys[i].val, val);
 		return 0;
 	}
-	return sim_fail(err, errlen, "unknown option '%s'", key);
+	return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(key));
 }
 
 int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen)
@@ -472,14 +472,20 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return sim_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-	char line[1024], why[256];
+	char *line = NULL, why[256];
+	size_t cap = 0;
+	ssize_t len;
 	unsigned lineno = 0;
 	int rc = 0;
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		size_t n = strlen(line);
-		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
+		if (len > 1023) {
 			rc = sim_fail(err, errlen, "%s:%u: line too long", path, lineno);
+			break;
+		}
+		if (n != (size_t)len) { /* the rest of the line would be lost unseen */
+			rc = sim_fail(err, errlen, "%s:%u: a NUL byte in the line (column %zu)", path, lineno, n + 1);
 			break;
 		}
 		char *p = line, *e;
@@ -523,6 +529,7 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 	}
 	if (!rc && ferror(f))
 		rc = sim_fail(err, errlen, "%s: read error", path);
+	free(line);
 	fclose(f);
 	return rc;
 }

@@ -102,6 +102,10 @@ int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t e
 void sim_opts_print(const struct sim_opts *o, FILE *f);
 /* A number or size (rvmess/numparse.h: decimal, K/M/G/T or KiB..TiB suffix).  0 ok, -1 bad. */
 int sim_parse_u64(const char *s, uint64_t *out);
+/* A user's token quoted in a message: its first 40 characters, then "..."
+ * when longer, so that the reason after it always fits in err. */
+#define SIM_TOKF "%.40s%s"
+#define SIM_TOKA(s) (s), (strnlen((s), 41) > 40 ? "..." : "")
 /* Format a message into err (when errlen > 0) and return -1. */
 int sim_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -578,6 +578,9 @@ static void test_csv_errors(void **st)
 		{"100,0,1.0,0,1.0,80,0,2e6,80,100", "2: column bandwidth_smooth: 2e6 is beyond the limit"},
 		{"100,1e30,1.0,0,1.0,80,0,1.0,80,100", "2: column pause: '1e30' is not an integer in 0..2^53"},
 		{"100,2.5,1.0,0,1.0,80,0,1.0,80,100", "2: column pause: '2.5' is not an integer"},
+		/* two groups would share bwlat_50.txt (the curves fuzzer: a leak) */
+		{"51,0,1.0,0,1.0,80,0,1.0,80,100", "2: column read_pct_rounded: '51' is not an even percentage 0..100"},
+		{"50.5,0,1.0,0,1.0,80,0,1.0,80,100", "2: column read_pct_rounded: '50.5' is not an even"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		snprintf(buf, sizeof buf, "%s%s\n", hdr, bad[i][0]);

@@ -1,5 +1,6 @@
 /* Unit tests: the console log reader (hostsim/cli/log.c). */
 #include <errno.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -387,6 +388,40 @@ static void test_record_syntax(void **state)
 	assert_non_null(strstr(why_of("@RVM 1 lat h=0 a=1", 0), "no ' *crc' checksum"));
 }
 
+/* A record that is only the prefix and a checksum ("@RVM *<crc of "@RVM">"):
+ * the checksummed part ends before the sequence number would start.  The
+ * reader once searched it with a length of SIZE_MAX (ASan: overflow; a
+ * release build crashed on a long line).  Each text on an exact-size heap
+ * buffer, so that a read past it is caught. */
+static void test_prefix_only_record(void **state)
+{
+	static const char *const bodies[] = { "@RVM", "@RVM ", "@RVM 1", "@RVM 1 ", "@RVM 1 x" };
+	char why[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		char line[64];
+		int n = snprintf(line, sizeof(line), "%s *%08x", bodies[i], rvm_crc32(0, bodies[i], strlen(bodies[i])));
+		char *buf = malloc((size_t)n);
+		struct rvm_rec r;
+		struct rvm_log log;
+		struct diag d;
+
+		assert_non_null(buf);
+		memcpy(buf, line, (size_t)n);
+		assert_int_equal(rvm_rec_parse(buf, (size_t)n, &r, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "truncated record"));
+		diag_open(&d);
+		assert_int_equal(rvm_log_read_mem("t.log", buf, (size_t)n, d.f, &log), 0);
+		assert_int_equal(log.nrecs, 0);
+		assert_int_equal(log.bad, 1);
+		assert_non_null(strstr(diag_text(&d), "t.log:1: truncated record"));
+		rvm_log_free(&log);
+		diag_close(&d);
+		free(buf);
+	}
+}
+
 /* An empty log or one without records: no records, no crash.  The reader
  * once called qsort(NULL, 0, ...), undefined behaviour UBSan reports. */
 static void test_empty_log(void **state)
@@ -515,6 +550,41 @@ static void test_io_error(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* What is not a log is refused, never read until memory runs out: a device
+ * (parse /dev/zero once did), a directory, a stream past the size limit (a
+ * file of exactly the limit is read). */
+static void test_read_limits(void **state)
+{
+	char path[] = "/tmp/rvmess_test_log.XXXXXX";
+	struct rvm_log log;
+	int fd = mkstemp(path);
+	static char chunk[65536];
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	memset(chunk, 'x', sizeof(chunk));
+	for (int i = 0; i < 32; i++) /* 2 MiB */
+		assert_int_equal(fwrite(chunk, 1, sizeof(chunk), f), sizeof(chunk));
+	assert_int_equal(fclose(f), 0);
+	errno = 0;
+	assert_int_equal(rvm_log_read_max(path, (2u << 20) - 1, NULL, &log), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(rvm_log_read_max(path, 2u << 20, NULL, &log), 0);
+	assert_int_equal(log.lines, 1);
+	rvm_log_free(&log);
+	assert_int_equal(rvm_log_read_max(path, 1u << 20, NULL, &log), -1);
+	assert_int_equal(errno, EFBIG);
+	unlink(path);
+	assert_int_equal(rvm_log_read("/dev/zero", NULL, &log), -1);
+	assert_int_equal(errno, ENODEV);
+	assert_non_null(strstr(rvm_log_strerror(errno), "a device, not a log file"));
+	assert_int_equal(rvm_log_read("/tmp", NULL, &log), -1);
+	assert_int_equal(errno, EISDIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,7 +599,9 @@ int main(void)
 		cmocka_unit_test(test_two_prefixes_on_a_line),
 		cmocka_unit_test(test_unknown_type),
 		cmocka_unit_test(test_record_syntax),
+		cmocka_unit_test(test_prefix_only_record),
 		cmocka_unit_test(test_io_error),
+		cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_empty_log),
 		cmocka_unit_test(test_two_runs),
 		cmocka_unit_test(test_shuffled_lines),

@@ -150,6 +150,51 @@ static void test_manifest_bad(void **state)
 	}
 }
 
+/* One bad line is one problem: the jobs after a bad job line are still in
+ * order (each job line takes the next id, good or bad), a long field is
+ * echoed as its first 40 characters, and "." or ".." is no configuration
+ * name (merge writes OUT/<name>/). */
+static void test_manifest_one_bad_line(void **state)
+{
+	struct tbuf t = { 0 };
+	char *big = malloc(600001);
+	struct plan p;
+	struct diag d;
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'x', 600000);
+	big[600000] = '\0';
+	tb_printf(&t, "%s", HEAD);
+	tb_printf(&t, "job\t0\tc0\tmess\t0\t0\n");
+	tb_printf(&t, "job\t1\tc0\tmess\t20\t");
+	tb_put(&t, big, strlen(big));
+	tb_printf(&t, "\n");
+	for (int i = 2; i < 40; i++)
+		tb_printf(&t, "job\t%d\tc0\tmess\t%d\t0\n", i, 2 * i);
+	diag_open(&d);
+	assert_int_equal(read_text(t.s, &p, &d), 1);
+	assert_non_null(strstr(diag_text(&d), "m.tsv:9: job 1: pauses 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...': "
+					 "a value is too long"));
+	assert_null(strstr(diag_text(&d), "out of order"));
+	assert_true(strlen(diag_text(&d)) < 200);
+	diag_close(&d);
+	tb_free(&t);
+	free(big);
+	for (int k = 0; k < 2; k++) {
+		char m[256];
+
+		/* HEAD defines c0; a config line for "." or ".." */
+		snprintf(m, sizeof(m), "%sconfig\t%s\t\njob\t0\tc0\tmess\t0\t0\n", HEAD, k ? ".." : ".");
+		diag_open(&d);
+		assert_true(read_text(m, &p, &d) > 0);
+		assert_non_null(strstr(diag_text(&d), k ? "m.tsv:8: configuration name '..'" : "m.tsv:8: configuration name '.'"));
+		diag_close(&d);
+	}
+	assert_true(plan_name_ok("c0") && plan_name_ok("...") && plan_name_ok("a.b"));
+	assert_false(plan_name_ok(".") || plan_name_ok("..") || plan_name_ok("") || plan_name_ok("a/b"));
+}
+
 /* ---- merge ------------------------------------------------------------------ */
 
 static const char merge_manifest[] =
@@ -406,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_manifest_good),
 		cmocka_unit_test(test_manifest_roundtrip),
 		cmocka_unit_test(test_manifest_bad),
+		cmocka_unit_test(test_manifest_one_bad_line),
 		cmocka_unit_test(test_merge_points),
 		cmocka_unit_test(test_merge_failed),
 		cmocka_unit_test(test_adapt_coarse),

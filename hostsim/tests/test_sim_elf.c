@@ -125,6 +125,27 @@ static void test_refusals(void **state)
 	make(&m); m.ph[0].p_type = PT_NOTE; m.ph[1].p_type = PT_NULL; refuse(&m, sizeof(m), "no loadable segment");
 	make(&m); m.eh.e_entry = 0x1000;                 refuse(&m, sizeof(m), "entry point 0x1000 outside RAM");
 	make(&m); m.eh.e_entry = RAM_BASE + 0x102;       refuse(&m, sizeof(m), "not 4-byte aligned");
+	/* two segments on one address: which bytes load would depend on their
+	 * order (seg 0 is [+0x100, +0x120)) */
+	make(&m); m.ph[1].p_paddr = RAM_BASE + 0x118;
+	refuse(&m, sizeof(m), "segments 0 [0x80000100, 0x80000120) and 1 [0x80000118, 0x80000120) overlap");
+	make(&m); m.ph[1].p_paddr = RAM_BASE + 0xf0; m.ph[1].p_memsz = 0x100;
+	refuse(&m, sizeof(m), "segments 1 [0x800000f0, 0x800001f0) and 0 [0x80000100, 0x80000120) overlap");
+	make(&m); m.ph[1].p_paddr = RAM_BASE + 0x100;    refuse(&m, sizeof(m), "overlap");
+}
+
+/* segments that touch without sharing a byte are fine */
+static void test_adjacent_segments(void **state)
+{
+	(void)state;
+	struct sim *s = new_sim();
+	struct img m;
+	char err[256] = "";
+	make(&m);
+	m.ph[1].p_paddr = RAM_BASE + 0x120;
+	assert_int_equal(sim_load_elf_buf(s, (uint8_t *)&m, sizeof(m), err, sizeof(err)), 0);
+	assert_memory_equal(s->ram + 0x120, m.data + 16, 8);
+	free_sim(s);
 }
 
 /* a non-LOAD segment anywhere is ignored */
@@ -225,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_ignores_other_segments),
+		cmocka_unit_test(test_adjacent_segments),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_symbols),
 	};

@@ -1,6 +1,7 @@
 /*
- * The stale L1D table of --machine openpiton (sim/l1d.c): a load returns
- * the copy while RAM changes under it (another hart's store), a miss fills
+ * The L1D table of --machine openpiton --inject lost-inval (sim/l1d.c): a
+ * load returns the copy while RAM changes under it (another hart's store
+ * whose invalidation was lost), a miss fills
  * from RAM, the hart's own store updates a present copy without
  * allocating, a drop and a clear make the next load read RAM, LRU evicts
  * the least recently used of a set's 4 ways, and a load across two lines
