@@ -2,8 +2,11 @@
 # Commit subjects: `area: summary`, at most 72 characters (docs/developers.md).
 #
 #   tools/check-commits.sh [RANGE]     check the non-merge commits of RANGE
-#                                      (default: ci/commit-base..HEAD, the
-#                                      commits since the rule came in)
+#                                      (default: the first-parent line of
+#                                      ci/commit-base..HEAD, the commits made
+#                                      on this line since the rule came in;
+#                                      a branch's commits are checked on the
+#                                      branch, before it is merged)
 #   tools/check-commits.sh --subject "TEXT"   check one subject (the
 #                                      commit-msg hook, tools/hooks/commit-msg)
 # Prints each subject that breaks the rule with the reason; exit 1 if any.
@@ -37,6 +40,7 @@ fi
 git rev-parse --git-dir >/dev/null 2>&1 || { echo "check-commits: not a git checkout, nothing to check"; exit 0; }
 if [ $# -ge 1 ]; then
 	range=$1
+	fp=
 else
 	base=$(sed -n 's/^\([0-9a-f]\{40\}\).*/\1/p' ci/commit-base | head -1)
 	if ! git cat-file -e "$base^{commit}" 2>/dev/null; then
@@ -44,11 +48,12 @@ else
 		exit 0
 	fi
 	range=$base..HEAD
+	fp=--first-parent
 fi
 n=0 bad=0
 while IFS= read -r line; do
 	n=$((n + 1))
 	check_subject "${line#* }" "${line%% *}" || bad=$((bad + 1))
-done < <(git log --no-merges --format='%h %s' "$range")
+done < <(git log $fp --no-merges --format='%h %s' "$range")
 echo "check-commits: $n commit(s) in $range, $bad with a bad subject"
 [ $bad = 0 ]

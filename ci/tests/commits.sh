@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Commit subjects from ci/commit-base on are `area: summary` in at most 72
-# characters (tools/check-commits.sh, docs/developers.md); older history is
-# left as it is.  The rule itself is checked on subjects that break it and
+# characters (tools/check-commits.sh, docs/developers.md): the commits made
+# on this line (first parent), so a branch's own commits are checked on the
+# branch and older history, or a branch merged in, is left as it is.  The rule itself is checked on subjects that break it and
 # on a stretch of the old history, which it must refuse.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
