@@ -6,7 +6,8 @@
  * mess_kern_<S> (S stores per 50-operation block, mix = 2*S % stores) over
  * its own load and store arrays, then a nop loop of `pause` iterations.
  * For each grid point (mix x pause x rep) the lead starts the generators,
- * warms up, measures a window of mess_window_loads chase loads together with
+ * settles the point (settle(): chase windows discarded until the latency
+ * stops moving), measures a window of mess_window_loads chase loads together with
  * the generators' operation counts and the platform's memory counters, stops
  * the generators, and prints one `mess` record.  After every point the
  * generators check their arrays and the lead re-walks the part of the ring
@@ -16,7 +17,7 @@
  * expected and found value, count), which fails the run.
  *
  * Timed: filling the load arrays, the ring's last build pass (chain_random),
- * the lead's whole-ring warm-up, each point's warm-up and window, the
+ * the lead's whole-ring warm-up, each point's settling and window, the
  * generators' kernels, and the checks (the generators' arrays, the lead's
  * ring re-walks: they change what the caches hold for the next point);
  * the rest (the ring's shuffle, stopping the generators and waiting for
@@ -254,22 +255,87 @@ static void check_traffic(uint64_t ctr_rd, uint64_t ctr_wr, uint64_t want_rd, ui
 }
 
 struct sample {
-	struct stamp st;
+	struct stamp st;          /* the chase window's edge */
+	struct stamp gs;          /* the window start's: before the generators' counts */
 	uint64_t iters[RVM_MAX_HARTS];
 	struct pm_memctl mc;
 	uint64_t l1d_miss, llc_miss;
 };
 
-static void sample(struct sample *s, int have_mc, int have_hpm)
+/*
+ * The counts at a window's edge, the slow reads outside the chase's time:
+ * reading every generator's count is a coherence miss each (a line its
+ * hart keeps writing), microseconds with 63 generators, which timed inside
+ * the window read as chase latency (1 % at light load on 64 harts).  At
+ * the start (end 0): the generators' counts, then the counters and the
+ * stamp; at the end: the stamp, then the counters and the generators'
+ * counts.  The generators' window runs from the stamp before their counts
+ * at the start (gs) to the end's stamp: each count is read the same time
+ * after its window's edge at both ends.
+ */
+static void sample(struct sample *s, int have_mc, int have_hpm, int end)
 {
+	if (end)
+		stamp_now(&s->st);
+	else {
+		stamp_now(&s->gs);
+		gen_iters_sum(s->iters);
+	}
 	if (have_hpm) {
 		s->l1d_miss = pm_event_read(PM_EV_L1D_MISS);
 		s->llc_miss = pm_event_read(PM_EV_LLC_MISS);
 	}
 	if (have_mc)
 		pm_memctl_read(&s->mc);
-	gen_iters_sum(s->iters);
-	stamp_now(&s->st);
+	if (end)
+		gen_iters_sum(s->iters);
+	else
+		stamp_now(&s->st);
+}
+
+/*
+ * Settle a point before it is measured.  The point before it has drained
+ * (its generators stopped and verified their arrays, the lead re-walked
+ * its part of the ring: no memory operation of it is in flight), but a
+ * memory system keeps state longer than its queues: a controller's
+ * bandwidth estimate, a throttle, a refresh or page policy.  So the chase
+ * runs windows of `win` iterations under the new point's traffic and
+ * discards them while its latency still moves one way: until a window is
+ * within 1/SETTLE_TOL of the one before it, or moves the other way than the
+ * window before it did (the drift is below the noise), at least SETTLE_MIN
+ * windows (two can agree while a store mix's dirty lines still build up)
+ * and at most SETTLE_MAX.  Returns the chase pointer; adds the
+ * iterations to *steps and sets *nwin to the windows it ran.
+ */
+#define SETTLE_TOL 400 /* 0.25 % */
+#define SETTLE_MIN 3
+#define SETTLE_MAX 16
+
+static void *settle(void *p, uint64_t win, uint64_t *steps, uint32_t *nwin)
+{
+	uint64_t prev = 0;
+	int dir = 0;
+	uint32_t k;
+	for (k = 1; k <= SETTLE_MAX; k++) {
+		struct stamp a, b;
+		struct meas m;
+		stamp_now(&a);
+		p = rvm_chase(p, win);
+		stamp_now(&b);
+		*steps += win;
+		meas_take(&m, &a, &b, win * RVM_CHASE_UNROLL);
+		uint64_t c = meas_cost(&m);
+		if (k > 1) {
+			uint64_t d = c > prev ? c - prev : prev - c;
+			int now = c > prev ? 1 : c < prev ? -1 : 0;
+			if (k >= SETTLE_MIN && (d * SETTLE_TOL <= prev || (dir && now != dir)))
+				break;
+			dir = now;
+		}
+		prev = c;
+	}
+	*nwin = k > SETTLE_MAX ? SETTLE_MAX : k;
+	return p;
 }
 
 static void lead(void)
@@ -279,7 +345,7 @@ static void lead(void)
 	uint64_t n = c->mess_chase_size / RVM_LINE;
 	uint64_t iters = round_up(c->mess_window_loads, RVM_CHASE_UNROLL) / RVM_CHASE_UNROLL;
 	uint64_t loads = iters * RVM_CHASE_UNROLL;
-	uint64_t warm = iters / 4 ? iters / 4 : 1;
+	uint64_t warm = iters / 8 ? iters / 8 : 1; /* a settling window (settle()) */
 	uint32_t epoch = 0, points = c->mess_nmix * c->mess_npause * c->reps, done = 0;
 	struct pm_memctl peak;
 	int have_mc = pm_memctl_read(&peak) == 0;
@@ -314,7 +380,7 @@ static void lead(void)
 				rvm_store_pub(&ctl.epoch, ++epoch);
 				wake_gens();
 				/* warm up: until every generator runs this point's kernel,
-				 * then a quarter window */
+				 * then settle the point (settle()) */
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
 				for (uint32_t i = 0; i < ngen; i++) {
@@ -327,19 +393,20 @@ static void lead(void)
 					if (st == epoch)
 						rvm_wait_saw(&w, &ack[h].started, st);
 				}
-				p = rvm_chase(p, warm);
-				steps += warm;
-				sample(&a, have_mc, have_hpm);
+				uint32_t nsettle;
+				p = settle(p, warm, &steps, &nsettle);
+				sample(&a, have_mc, have_hpm, 0);
 				p = rvm_chase(p, iters);
-				sample(&b, have_mc, have_hpm);
+				sample(&b, have_mc, have_hpm, 1);
 				pm_setup_phase(1);
 				for (uint32_t i = 0; i < ngen; i++)
 					gens[gen_hart[i]].stop = 1;
 				rvm_fence();
 				wait_gens(epoch, "generator_did_not_stop");
 
-				struct meas w;
+				struct meas w, wg;
 				meas_take(&w, &a.st, &b.st, loads);
+				meas_take(&wg, &a.gs, &b.st, loads); /* the generators' window */
 				uint64_t ns = w.ns, it = 0;
 				for (uint32_t i = 0; i < ngen; i++)
 					it += b.iters[i] - a.iters[i];
@@ -351,13 +418,15 @@ static void lead(void)
 				rec_u(&r, "pause", c->mess_pause[pi]);
 				rec_u(&r, "rep", rep);
 				rec_u(&r, "gens", ngen);
+				rec_u(&r, "settle", nsettle);
 				rec_meas(&r, &w);
 				rec_u(&r, "gen_iters", it);
 				rec_u(&r, "gen_loads", gl);
 				rec_u(&r, "gen_stores", gs);
 				rec_u(&r, "iss_rd", iss_rd);
 				rec_u(&r, "iss_wr", iss_wr);
-				rec_fx(&r, "bw_iss", (iss_rd + iss_wr) * 1000, ns);
+				rec_u(&r, "gen_ns", wg.ns);
+				rec_fx(&r, "bw_iss", (iss_rd + iss_wr) * 1000, wg.ns);
 				uint64_t rd = iss_rd, wr = iss_wr;
 				if (have_mc) {
 					uint64_t cr = b.mc.reads - a.mc.reads, cw = b.mc.writes - a.mc.writes;

@@ -10,6 +10,11 @@
  *   rvmess sim profile FAMILY PROFILE [-o SVG]
  *                                       hostsim --profile-mem windows placed on
  *                                       the family: the memory stress score
+ *   rvmess sim loop FAMILY --outstanding K
+ *                                       a closed loop of K requests always in
+ *                                       flight, against where it should settle
+ *   rvmess sim bench FAMILY --stream steady|bursty|closed
+ *                                       requests per second of the simulator
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +25,7 @@
 
 #include "cli/cmds.h"
 #include "cli/config.h"
+#include "cli/simloop.h"
 #include "cli/svg.h"
 #include "mess/messsim.h"
 
@@ -29,7 +35,11 @@
 	"       rvmess sim run FAMILY --bw MBPS --read PCT [--arrivals poisson|periodic] [--requests N] [OPTIONS]\n" \
 	"       rvmess sim trace FAMILY TRACE [OPTIONS]\n"                                                      \
 	"       rvmess sim sweep FAMILY [--read PCT] [OPTIONS]\n"                                              \
-	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"
+	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"                                                  \
+	"       rvmess sim loop FAMILY --outstanding K [--read PCT] [--requests N] [OPTIONS]\n"                \
+	"       rvmess sim ref FAMILY [OPTIONS] < \"READ_PCT MBPS [SAT_NS]\" lines\n"                                     \
+	"       rvmess sim bench FAMILY [--stream steady|bursty|closed] [--bw MBPS] [--burst B] [--outstanding K]\n" \
+	"                        [--read PCT] [--requests N] [OPTIONS]\n"
 
 static int usage(const char *why, const char *arg)
 {
@@ -60,6 +70,21 @@ static int help(void)
 	       "                window the curve latency at its bandwidth and the memory stress score\n"
 	       "                (0 on the unloaded plateau, 1 at the curve's highest bandwidth; docs/mess.md);\n"
 	       "                -o SVG plots the windows over the measured curves\n"
+	       "  loop          a closed loop: --outstanding K requests always in flight (each issued\n"
+	       "                again when it returns: its latency plus --onchip), --read %% reads,\n"
+	       "                --requests N (default 200 x the larger of K and the window, at least\n"
+	       "                1000000); prints the bandwidth and latency of the second half and\n"
+	       "                where such a loop settles on the curve (the equilibrium)\n"
+	       "  ref           for each line \"READ_PCT MBPS [SAT_NS]\" on stdin, the family as the\n"
+	       "                controller reads it there (the curves around READ_PCT blended):\n"
+	       "                \"READ_PCT MBPS LATENCY_NS UNLOADED_NS SAT_MBPS HIGHEST_MBPS MAXLAT_NS\"\n"
+	       "                (SAT_MBPS: where the latency first reaches SAT_NS, default twice the\n"
+	       "                unloaded one)\n"
+	       "  bench         the simulator's speed on a stream: steady (periodic at --bw MB/s,\n"
+	       "                default half the curve's highest bandwidth), bursty (bursts of --burst\n"
+	       "                requests, default 64, at one cycle, the same mean rate) or closed (K\n"
+	       "                outstanding, default 256); --requests N (default 100000000); prints\n"
+	       "                requests per second of messsim_request (closed: of the whole loop)\n"
 	       "options: --freq-mhz F (clock, default 1000), --window N (1000), --convergence C\n"
 	       "  (0.05), --onchip NS (0), --curve-mhz F (curve latencies in cycles at F MHz)\n"
 	       "Exit status: 0 ok; 1 sweep mismatch; 2 usage error, unreadable or refused input.\n");
@@ -72,7 +97,9 @@ struct args {
 	double bw, read;
 	int poisson;
 	uint64_t requests, seed, every;
-	int have_read;
+	int have_read, have_requests;
+	unsigned outstanding, burst;
+	const char *stream;
 };
 
 static int num(const char *s, double lo, double hi, double *v)
@@ -91,6 +118,8 @@ static int parse(int argc, char **argv, struct args *a)
 	a->read = 100;
 	a->requests = 1000000;
 	a->seed = 1;
+	a->burst = 64;
+	a->stream = "steady";
 	for (int i = 2; i < argc; i++) {
 		const char *k = argv[i];
 		double v;
@@ -111,7 +140,10 @@ static int parse(int argc, char **argv, struct args *a)
 			else return usage("--arrivals: poisson or periodic, not", s);
 		} else if (!strcmp(k, "--bw")) { if (num(s, 0.001, MESSSIM_MAX_MBPS, &a->bw)) return usage("--bw: MB/s in 0.001..1e9, not", s); }
 		else if (!strcmp(k, "--read")) { if (num(s, 0, 100, &a->read)) return usage("--read: a percentage 0..100, not", s); a->have_read = 1; }
-		else if (!strcmp(k, "--requests")) { if (num(s, 1, 1e10, &v)) return usage("--requests: 1..1e10, not", s); a->requests = (uint64_t)v; }
+		else if (!strcmp(k, "--requests")) { if (num(s, 1, 1e10, &v)) return usage("--requests: 1..1e10, not", s); a->requests = (uint64_t)v; a->have_requests = 1; }
+		else if (!strcmp(k, "--outstanding")) { if (num(s, 1, 1e7, &v) || v != (unsigned)v) return usage("--outstanding: 1..10000000 requests, not", s); a->outstanding = (unsigned)v; }
+		else if (!strcmp(k, "--burst")) { if (num(s, 1, 1e6, &v) || v != (unsigned)v) return usage("--burst: 1..1000000 requests, not", s); a->burst = (unsigned)v; }
+		else if (!strcmp(k, "--stream")) { if (strcmp(s, "steady") && strcmp(s, "bursty") && strcmp(s, "closed")) return usage("--stream: steady, bursty or closed, not", s); a->stream = s; }
 		else if (!strcmp(k, "--seed")) { if (num(s, 0, 1e18, &v)) return usage("--seed: a number, not", s); a->seed = (uint64_t)v; }
 		else if (!strcmp(k, "--every")) { if (num(s, 0, 1e10, &v)) return usage("--every: a number of windows, not", s); a->every = (uint64_t)v; }
 		else if (!strcmp(k, "--freq-mhz")) { if (num(s, 0.001, 1e6, &a->o.freq_mhz)) return usage("--freq-mhz: 0.001..1e6, not", s); }
@@ -122,6 +154,18 @@ static int parse(int argc, char **argv, struct args *a)
 		else return usage("unknown option", k);
 	}
 	return 0;
+}
+
+/* The loader's warnings (rows it clamped or dropped), one line per file, on
+ * stderr. */
+static void print_warnings(const struct messsim_family *f)
+{
+	for (const char *w = f->warnings; w && *w;) {
+		const char *e = strchr(w, '\n');
+		int len = e ? (int)(e - w) : (int)strlen(w);
+		fprintf(stderr, "rvmess sim: warning: %.*s\n", len, w);
+		w += len + (e != NULL);
+	}
 }
 
 static struct messsim *open_sim(const struct args *a)
@@ -143,17 +187,12 @@ static uint64_t rng(uint64_t *x)
 	return *x;
 }
 
-/* Summary accumulator: mean latency (ns, incl. on-chip) of the second half. */
-struct acc { uint64_t n, half, cnt; double sum; uint64_t last_windows; };
+/* Summary accumulator: mean latency (ns, incl. on-chip) of the second half,
+ * summed in whole cycles (the per-request part stays a few instructions). */
+struct acc { uint64_t n, half, cnt, lsum, last_windows; };
 
-static void acc_add(struct acc *c, const struct args *a, struct messsim *s, uint64_t lat, uint64_t cycle)
+static void acc_every(struct acc *c, const struct args *a, struct messsim *s, uint64_t cycle)
 {
-	if (++c->n > c->half) {
-		c->sum += cyc2ns(a, lat);
-		c->cnt++;
-	}
-	if (!a->every)
-		return;
 	struct messsim_stats x;
 	messsim_stats(s, &x);
 	if (x.windows != c->last_windows) {
@@ -163,6 +202,16 @@ static void acc_add(struct acc *c, const struct args *a, struct messsim *s, uint
 			       (unsigned long long)x.windows, (unsigned long long)cycle, x.read_pct,
 			       (double)x.obs_kbps / 1e3, (double)x.est_kbps / 1e3, cyc2ns(a, x.hold_cycles));
 	}
+}
+
+static inline void acc_add(struct acc *c, const struct args *a, struct messsim *s, uint64_t lat, uint64_t cycle)
+{
+	if (++c->n > c->half) {
+		c->lsum += lat;
+		c->cnt++;
+	}
+	if (a->every)
+		acc_every(c, a, s, cycle);
 }
 
 static void summary(const struct args *a, struct messsim *s, const struct acc *c)
@@ -175,8 +224,8 @@ static void summary(const struct args *a, struct messsim *s, const struct acc *c
 	       (unsigned long long)x.throttled_windows);
 	printf("last window: read %u%%, observed %.1f MB/s, estimate %.1f MB/s, curve latency %.3f ns\n", x.read_pct,
 	       (double)x.obs_kbps / 1e3, (double)x.est_kbps / 1e3, (double)x.curve_ps / 1e3);
-	printf("mean latency, second half: %.3f ns (on-chip %.3f ns included)\n", c->cnt ? c->sum / (double)c->cnt : 0,
-	       a->o.onchip_ns);
+	printf("mean latency, second half: %.3f ns (on-chip %.3f ns included)\n",
+	       c->cnt ? (double)c->lsum / (double)c->cnt * 1e3 / a->o.freq_mhz + a->o.onchip_ns : 0, a->o.onchip_ns);
 }
 
 /* Open-loop synthetic traffic; returns the latency (ns) held at the end. */
@@ -188,23 +237,43 @@ static double synth(const struct args *a, struct messsim *s, double bw, double r
 	double err = 0;
 	if (!g)
 		g = 1;
-	uint64_t last = 0;
-	for (uint64_t i = 0; i < n; i++) {
-		int w;
-		if (a->poisson) {
+	if (a->poisson) {
+		for (uint64_t i = 0; i < n; i++) {
 			double u = ((double)(rng(&x) >> 11) + 0.5) / 9007199254740992.0;
 			t += (uint64_t)(-log(u) * gap + 0.5);
-			w = (double)(rng(&x) >> 11) / 9007199254740992.0 * 100 >= read;
-		} else {
+			int w = (double)(rng(&x) >> 11) / 9007199254740992.0 * 100 >= read;
+			uint64_t l = messsim_request(s, w, t >> 16);
+			if (c)
+				acc_add(c, a, s, l, t >> 16);
+		}
+	} else if (!c || a->every) {
+		for (uint64_t i = 0; i < n; i++) {
 			t += g;
 			err += read; /* error diffusion: exactly `read` % over every 100 */
-			w = err < 100;
+			int w = err < 100;
 			if (!w)
 				err -= 100;
+			uint64_t l = messsim_request(s, w, t >> 16);
+			if (c)
+				acc_add(c, a, s, l, t >> 16);
 		}
-		last = messsim_request(s, w, t >> 16);
-		if (c)
-			acc_add(c, a, s, last, t >> 16);
+	} else { /* the same, its summary summed here (sim run: the usual case, kept short) */
+		uint64_t half = c->half, lsum = 0, cnt = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			t += g;
+			err += read;
+			int w = err < 100;
+			if (!w)
+				err -= 100;
+			uint64_t l = messsim_request(s, w, t >> 16);
+			if (i >= half) {
+				lsum += l;
+				cnt++;
+			}
+		}
+		c->n += n;
+		c->lsum += lsum;
+		c->cnt += cnt;
 	}
 	struct messsim_stats st;
 	messsim_stats(s, &st);
@@ -435,6 +504,101 @@ static int do_profile(const struct args *a, struct messsim *s)
 	return rc;
 }
 
+static struct simloop loop_opts(const struct args *a)
+{
+	struct simloop o = { a->o.freq_mhz, a->o.onchip_ns, a->read, a->o.line };
+	return o;
+}
+
+/* The curve of --read (its nearest even ratio): where the equilibrium is
+ * worked out and whose maximum a loop is compared with. */
+static const struct messsim_curve *read_curve(const struct args *a, struct messsim *s)
+{
+	return &messsim_family_of(s)->c[(unsigned)floor(a->read / 2 + 0.5)];
+}
+
+static int do_loop(const struct args *a, struct messsim *s)
+{
+	if (!a->outstanding)
+		return usage("loop needs --outstanding K", NULL);
+	uint64_t big = a->outstanding > a->o.window ? a->outstanding : a->o.window;
+	uint64_t n = a->have_requests ? a->requests : 200 * big < 1000000 ? 1000000 : 200 * big;
+	struct simloop o = loop_opts(a);
+	struct simloop_result r;
+	if (simloop_closed(s, &o, a->outstanding, n, &r)) {
+		fprintf(stderr, "rvmess sim: out of memory\n");
+		return 2;
+	}
+	const struct messsim_curve *c = read_curve(a, s);
+	double bmax = (double)c->kbps[c->imax] / 1e3, eb, el;
+	simloop_equilibrium(c, &o, a->outstanding, &eb, &el);
+	struct messsim_stats x;
+	messsim_stats(s, &x);
+	printf("loop: %u outstanding, read %g %%, window %u: %.1f MB/s (%.2f %% of the curve's highest, %.1f MB/s), "
+	       "latency %.2f ns, %llu windows (%llu throttled)\n",
+	       a->outstanding, a->read, a->o.window, r.mbps, 100 * r.mbps / bmax, bmax, r.lat_ns,
+	       (unsigned long long)x.windows, (unsigned long long)x.throttled_windows);
+	printf("equilibrium: %.1f MB/s at %.2f ns; bandwidth error %.2f %%\n", eb, el, 100 * (r.mbps - eb) / eb);
+	return 0;
+}
+
+/* Lines "READ_PCT MBPS [SAT_NS]" on stdin: the family at that read share
+ * and bandwidth as the controller reads it (simloop_reference), one line
+ * each: "READ_PCT MBPS LAT_NS UNLOADED_NS SAT_MBPS HIGHEST_MBPS MAXLAT_NS",
+ * SAT_MBPS where the latency first reaches SAT_NS (default twice the
+ * unloaded latency). */
+static int do_ref(const struct args *a, struct messsim *s)
+{
+	(void)a;
+	char line[256];
+	size_t lineno = 0;
+	while (fgets(line, sizeof line, stdin)) {
+		lineno++;
+		double rd, bw, th = 0;
+		char extra;
+		int n = sscanf(line, "%lf %lf %lf %c", &rd, &bw, &th, &extra);
+		if ((n != 2 && n != 3) || !(rd >= 0 && rd <= 100) || !(bw >= 0 && bw <= MESSSIM_MAX_MBPS) ||
+		    !(th >= 0 && th <= MESSSIM_MAX_NS)) {
+			fprintf(stderr, "rvmess sim: stdin:%zu: not a \"read_pct MBps [sat_ns]\" line\n", lineno);
+			return 2;
+		}
+		struct simloop_ref r;
+		simloop_reference(messsim_family_of(s), rd, bw, th, &r);
+		printf("%g %.3f %.3f %.3f %.3f %.3f %.3f\n", rd, bw, r.lat, r.unloaded, r.sat2x, r.bmax, r.maxlat);
+	}
+	return 0;
+}
+
+static int do_bench(const struct args *a, struct messsim *s)
+{
+	enum simloop_stream k = !strcmp(a->stream, "bursty") ? SIMLOOP_BURSTY
+	                      : !strcmp(a->stream, "closed") ? SIMLOOP_CLOSED : SIMLOOP_STEADY;
+	const struct messsim_curve *c = read_curve(a, s);
+	double bw = a->bw > 0 ? a->bw : (double)c->kbps[c->imax] / 2e3;
+	unsigned out = a->outstanding ? a->outstanding : 256;
+	uint64_t n = a->have_requests ? a->requests : 100000000;
+	struct simloop o = loop_opts(a);
+	struct simloop_result r;
+	if (simloop_bench(s, &o, k, bw, a->burst, out, n, &r)) {
+		fprintf(stderr, "rvmess sim: out of memory\n");
+		return 2;
+	}
+	struct messsim_stats x;
+	messsim_stats(s, &x);
+	if (k == SIMLOOP_CLOSED)
+		printf("bench closed: %u outstanding, read %g %%, window %u: %llu requests in %.3f s (the loop included), "
+		       "%.1f M requests/s; %.1f MB/s, latency %.2f ns, %llu windows\n",
+		       out, a->read, a->o.window, (unsigned long long)r.requests, r.seconds, r.requests / r.seconds / 1e6,
+		       r.mbps, r.lat_ns, (unsigned long long)x.windows);
+	else
+		printf("bench %s: %.1f MB/s%s, read %g %%, window %u: %llu requests in %.3f s, %.1f M requests/s; "
+		       "latency %.2f ns, %llu windows\n",
+		       a->stream, bw, k == SIMLOOP_BURSTY ? " in bursts" : "", a->read, a->o.window,
+		       (unsigned long long)r.requests, r.seconds, r.requests / r.seconds / 1e6, r.lat_ns,
+		       (unsigned long long)x.windows);
+	return 0;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	if (argc < 2)
@@ -475,11 +639,14 @@ int cmd_sim(int argc, char **argv)
 	if (!s)
 		return 2;
 	const struct messsim_family *f = messsim_family_of(s);
+	print_warnings(f);
 	if (!strcmp(what, "info")) {
 		char *d = malloc(1 << 16);
 		if (d) {
 			messsim_family_describe(f, d, 1 << 16);
 			printf("%s: %s, %u ratios read\n%s", a.family, f->format, f->measured, d);
+			if (f->warnings)
+				printf("rows adjusted:\n%s", f->warnings);
 			free(d);
 		}
 		rc = d ? 0 : 2;
@@ -497,12 +664,18 @@ int cmd_sim(int argc, char **argv)
 			return usage("trace needs a TRACE file", NULL);
 		}
 		rc = do_trace(&a, s);
+	} else if (!strcmp(what, "ref")) {
+		rc = do_ref(&a, s);
 	} else if (!strcmp(what, "profile")) {
 		if (!a.file) {
 			messsim_close(s);
 			return usage("profile needs a PROFILE file", NULL);
 		}
 		rc = do_profile(&a, s);
+	} else if (!strcmp(what, "loop")) {
+		rc = do_loop(&a, s);
+	} else if (!strcmp(what, "bench")) {
+		rc = do_bench(&a, s);
 	} else if (!strcmp(what, "sweep")) {
 		double worst = 0;
 		unsigned npts = 0;

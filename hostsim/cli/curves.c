@@ -1050,9 +1050,15 @@ int mess_write_bwlat_dir(const struct mess_family *f, struct outdir *od, const c
 		}
 		if (i == MESS_NRATIOS)
 			mess_bwlat_readme(b, o);
-		else
-			for (size_t j = b[i].n; j-- > 0;)
-				fprintf(o, "%.3f %.3f\n", b[i].mbps[j], b[i].ns[j]);
+		else { /* a row the same as the one before it is not written again */
+			char row[64], prev[64] = "";
+			for (size_t j = b[i].n; j-- > 0;) {
+				snprintf(row, sizeof row, "%.3f %.3f\n", b[i].mbps[j], b[i].ns[j]);
+				if (strcmp(row, prev))
+					fputs(row, o);
+				memcpy(prev, row, sizeof row);
+			}
+		}
 		if (outdir_close(od, o) != 0) {
 			snprintf(err, errlen, "%s", outdir_error(od));
 			mess_bwlat_free(b);

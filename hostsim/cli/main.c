@@ -18,7 +18,7 @@ static const struct rvm_cmd cmds[] = {
 	{ "compare", cmd_compare, "compare RUN_A RUN_B [-o DIR]  two parsed runs side by side (levels, latency, Mess, curve differences)" },
 	{ "plan", cmd_plan, "plan IMAGE -o DIR [key=value ...] [--target T] [--sim OPTS]... [--split point|curve] [--adaptive PCT]  split a grid into jobs (docs/sweeps.md)" },
 	{ "merge", cmd_merge, "merge PLAN -o OUT | merge PLAN --todo  a plan's job logs as one family per configuration; the jobs left to run" },
-	{ "sim", cmd_sim, "sim info|curves|run|trace|sweep FAMILY ...  the Mess analytical simulator without a CPU (docs/mess.md)" },
+	{ "sim", cmd_sim, "sim info|curves|run|trace|sweep|profile|loop|bench FAMILY ...  the Mess analytical simulator without a CPU (docs/mess.md)" },
 	{ "capture", cmd_capture, "capture DEVICE|- -o LOG [--baud N] [--timeout S] [--out DIR]  record a serial console until the end record, then parse it" },
 };
 

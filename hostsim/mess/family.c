@@ -32,6 +32,8 @@ void messsim_family_init(struct messsim_family *f)
 
 void messsim_family_free(struct messsim_family *f)
 {
+	free(f->warnings);
+	f->warnings = NULL;
 	for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
 		free(f->c[i].kbps);
 		free(f->c[i].ps);
@@ -42,7 +44,11 @@ void messsim_family_free(struct messsim_family *f)
 
 /* ---- one curve ------------------------------------------------------------ */
 
-struct pt { int64_t kbps, ps; };
+struct pt {
+	int64_t kbps, ps;
+	size_t line;              /* the file's line (0: not from a file) */
+	double mbps;              /* as written (for the warnings) */
+};
 
 static int cmp_pt(const void *a, const void *b)
 {
@@ -79,11 +85,107 @@ static int curve_store(struct messsim_curve *c, const struct pt *p, size_t n)
 	return 0;
 }
 
-/* MB/s and ns (or cycles at mhz) -> kB/s and ps, range-checked: 0 or a
- * reason. */
-static const char *to_pt(double mbps, double lat, double mhz, struct pt *p)
+/* ---- rows a real family holds that cannot be curve points ------------------
+ *
+ * Families the Mess project publishes are smoothed (Savitzky-Golay), which
+ * leaves rows no measurement gave: a negative bandwidth near the unloaded
+ * end, a row whose bandwidth dips below that of a row of lower latency on
+ * the rising branch (the curve would jump back there: the lower branch
+ * never reads it), a row repeated.  They are clamped or dropped, and each
+ * file says so in one warning (cleanlog). */
+
+#define CLEAN_SHOWN 4 /* adjustments spelled out in a warning; the rest counted */
+
+struct cleanlog {
+	size_t first;             /* the lowest line adjusted */
+	unsigned n;               /* adjustments */
+	char shown[CLEAN_SHOWN][112];
+};
+
+static void clean_note(struct cleanlog *g, size_t line, const char *fmt, ...)
 {
-	if (!(mbps >= 0))
+	if (!g->n || line < g->first)
+		g->first = line;
+	if (g->n < CLEAN_SHOWN) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(g->shown[g->n], sizeof g->shown[0], fmt, ap);
+		va_end(ap);
+	}
+	g->n++;
+}
+
+/* Append "FILE:LINE: ..." (one line) to the family's warnings. */
+static void clean_warn(struct messsim_family *f, const char *path, const struct cleanlog *g)
+{
+	if (!g->n)
+		return;
+	char w[1024];
+	size_t k = (size_t)snprintf(w, sizeof w, "%s:%zu: %u row%s adjusted (smoothing artefacts): ", path, g->first, g->n,
+	                            g->n == 1 ? "" : "s");
+	for (unsigned i = 0; i < g->n && i < CLEAN_SHOWN && k < sizeof w; i++)
+		k += (size_t)snprintf(w + k, sizeof w - k, "%s%s", i ? "; " : "", g->shown[i]);
+	if (g->n > CLEAN_SHOWN && k < sizeof w)
+		snprintf(w + k, sizeof w - k, "; and %u more", g->n - CLEAN_SHOWN);
+	size_t old = f->warnings ? strlen(f->warnings) : 0, add = strlen(w);
+	char *nw = realloc(f->warnings, old + add + 2);
+	if (!nw)
+		return; /* a warning lost to a full memory: the curve is loaded all the same */
+	memcpy(nw + old, w, add);
+	nw[old + add] = '\n';
+	nw[old + add + 1] = 0;
+	f->warnings = nw;
+}
+
+/* Clean the rows p[0..*n) of one curve (any order; `what` names it in the
+ * notes, "" in a one-curve file): a negative bandwidth is clamped to 0;
+ * sorted by latency, a row equal to the one before is dropped, and on the
+ * rising branch (before the highest bandwidth) a row whose bandwidth is
+ * below one of lower latency is dropped.  Sorts p; *n shrinks. */
+static void curve_clean(struct pt *p, size_t *n, const char *what, struct cleanlog *g)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (p[i].kbps < 0) {
+			clean_note(g, p[i].line, "line %zu%s: bandwidth %.3f MB/s clamped to 0", p[i].line, what, p[i].mbps);
+			p[i].kbps = 0;
+		}
+	qsort(p, *n, sizeof *p, cmp_pt);
+	size_t m = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (m && p[i].kbps == p[m - 1].kbps && p[i].ps == p[m - 1].ps) {
+			clean_note(g, p[i].line, "line %zu%s: the same as line %zu, dropped", p[i].line, what, p[m - 1].line);
+			continue;
+		}
+		p[m++] = p[i];
+	}
+	size_t imax = 0;
+	for (size_t i = 1; i < m; i++)
+		if (p[i].kbps > p[imax].kbps)
+			imax = i;
+	size_t k = 0;
+	int64_t run = INT64_MIN;
+	size_t runline = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (i < imax && p[i].kbps < run) {
+			clean_note(g, p[i].line, "line %zu%s: out of order (%.3f MB/s, below line %zu's %.3f at a lower latency), dropped",
+			           p[i].line, what, (double)p[i].kbps / 1e3, runline, (double)run / 1e3);
+			continue;
+		}
+		if (p[i].kbps > run) {
+			run = p[i].kbps;
+			runline = p[i].line;
+		}
+		p[k++] = p[i];
+	}
+	*n = k;
+}
+
+/* MB/s and ns (or cycles at mhz) -> kB/s and ps, range-checked: 0 or a
+ * reason.  A negative bandwidth is refused unless `negative_ok` (a file's
+ * row: curve_clean() clamps it, with a warning). */
+static const char *to_pt(double mbps, double lat, double mhz, int negative_ok, struct pt *p)
+{
+	if (!(mbps >= 0) && !(negative_ok && mbps > -MESSSIM_MAX_MBPS))
 		return "negative bandwidth";
 	if (!(lat > 0))
 		return "latency is not positive";
@@ -95,6 +197,8 @@ static const char *to_pt(double mbps, double lat, double mhz, struct pt *p)
 		return "latency above 1e9 ns";
 	p->kbps = llround(mbps * 1e3);
 	p->ps = llround(lat * 1e3);
+	p->mbps = mbps;
+	p->line = 0;
 	if (p->ps < 1)
 		p->ps = 1;
 	return NULL;
@@ -111,7 +215,7 @@ int messsim_family_set(struct messsim_family *f, unsigned read_pct, size_t n, co
 	if (!p)
 		return fail(err, errlen, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		const char *why = to_pt(mbps[i], ns[i], 0, &p[i]);
+		const char *why = to_pt(mbps[i], ns[i], 0, 0, &p[i]);
 		if (why) {
 			free(p);
 			return fail(err, errlen, "read %% %u, point %zu: %s", read_pct, i, why);
@@ -262,6 +366,18 @@ int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps)
 	return c->kbps[c->n - 1];
 }
 
+int64_t messsim_curve_kbps_past(const struct messsim_curve *c, int64_t ps)
+{
+	size_t e = c->n - 1;
+	if (ps <= c->ps[e] || e == 0 || c->kbps[e] <= c->kbps[e - 1] || c->ps[e] <= c->ps[e - 1])
+		return messsim_curve_kbps_at(c, ps);
+	/* past the end of a curve still gaining bandwidth: on along its last
+	 * segment */
+	__extension__ __int128 d =
+		(__int128)(c->kbps[e] - c->kbps[e - 1]) * (ps - c->ps[e]) / (c->ps[e] - c->ps[e - 1]);
+	return d > INT64_MAX - c->kbps[e] ? INT64_MAX : c->kbps[e] + (int64_t)d;
+}
+
 /*
  * Memory stress score of bandwidth kbps on curve c (docs/mess.md):
  * 0.5 x position + 0.5 x slope, position = (L(b) - L0) / (Lmax - L0) with
@@ -344,6 +460,14 @@ static int ptbuf_add(struct ptbuf *b, struct pt p)
 	return 0;
 }
 
+static int64_t curve_max_kbps(const struct pt *p, size_t n)
+{
+	int64_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m = p[i].kbps > m ? p[i].kbps : m;
+	return m;
+}
+
 /* bwlat_<R>.txt: rows "bandwidth latency" (blank, '#' ignored). */
 static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_family *f, char *err,
                       size_t errlen)
@@ -378,7 +502,8 @@ static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_f
 		if (rc)
 			break;
 		struct pt p;
-		const char *why = to_pt(v[0], v[1], mhz, &p);
+		const char *why = to_pt(v[0], v[1], mhz, 1, &p);
+		p.line = lineno;
 		if (why)
 			rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
 		else if (b.n >= MESSSIM_MAX_POINTS)
@@ -390,6 +515,14 @@ static int read_bwlat(const char *path, unsigned r, double mhz, struct messsim_f
 		rc = fail(err, errlen, "%s: read error", path);
 	if (!rc && !b.n)
 		rc = fail(err, errlen, "%s:%zu: no data rows", path, lineno);
+	if (!rc) {
+		struct cleanlog g = { 0 };
+		curve_clean(b.p, &b.n, "", &g);
+		if (curve_max_kbps(b.p, b.n) <= 0)
+			rc = fail(err, errlen, "%s:%zu: no row with a positive bandwidth", path, lineno);
+		else
+			clean_warn(f, path, &g);
+	}
 	if (!rc) {
 		struct messsim_curve *c = &f->c[r / 2];
 		if (curve_store(c, b.p, b.n))
@@ -619,7 +752,8 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 		/* nearest even ratio (Mess 2 rounds this way too) */
 		unsigned r = 2u * (unsigned)floor(v[0] / 2 + 0.5);
 		struct pt pt;
-		const char *why = to_pt(v[1] * bw_scale, v[2], mess1 ? mhz : 0, &pt);
+		const char *why = to_pt(v[1] * bw_scale, v[2], mess1 ? mhz : 0, 1, &pt);
+		pt.line = lineno;
 		if (why)
 			rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
 		else if (b[r / 2].n >= MESSSIM_MAX_POINTS)
@@ -633,9 +767,17 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 	if (!rc && lineno == 0)
 		rc = fail(err, errlen, "%s:1: empty file (no header)", path);
 	unsigned nr = 0, lastr = 0;
+	struct cleanlog g = { 0 };
 	for (unsigned i = 0; !rc && i < MESSSIM_NRATIOS; i++) {
 		if (!b[i].n)
 			continue;
+		char what[24];
+		snprintf(what, sizeof what, " (read %u %%)", 2 * i);
+		curve_clean(b[i].p, &b[i].n, what, &g);
+		if (curve_max_kbps(b[i].p, b[i].n) <= 0) {
+			rc = fail(err, errlen, "%s: read %u %%: no row with a positive bandwidth", path, 2 * i);
+			break;
+		}
 		nr++;
 		lastr = 2 * i;
 		if (curve_store(&f->c[i], b[i].p, b[i].n)) {
@@ -646,6 +788,8 @@ static int load_csv(const char *path, double mhz, struct messsim_family *f, char
 		f->c[i].lo = f->c[i].hi = 2 * i;
 		f->measured++;
 	}
+	if (!rc)
+		clean_warn(f, path, &g);
 	if (!rc && nr == 0)
 		rc = fail(err, errlen, "%s:%zu: no data rows (header only)", path, lineno);
 	else if (!rc && nr < 2)
@@ -778,7 +922,7 @@ int messsim_family_from_kernels(const char *path, struct messsim_family *f, char
 		if (rc)
 			break;
 		struct pt chk;
-		const char *why = to_pt(v[2] * 1e3, v[3], 0, &chk);
+		const char *why = to_pt(v[2] * 1e3, v[3], 0, 0, &chk);
 		if (why) {
 			rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
 			break;
@@ -872,12 +1016,25 @@ int messsim_family_write(const struct messsim_family *f, const char *dir, const 
 	char p[4096];
 	for (unsigned i = 0; i < MESSSIM_NRATIOS; i++) {
 		const struct messsim_curve *c = &f->c[i];
+		/* the rows the loader would drop (a repeated row, a dip on the
+		 * rising branch: curve_clean) are not written */
+		struct pt *q = malloc((c->n ? c->n : 1) * sizeof *q);
+		if (!q)
+			return fail(err, errlen, "out of memory");
+		size_t m = c->n;
+		for (size_t j = 0; j < m; j++)
+			q[j] = (struct pt){ c->kbps[j], c->ps[j], j + 1, (double)c->kbps[j] / 1e3 };
+		struct cleanlog g = { 0 };
+		curve_clean(q, &m, "", &g);
 		snprintf(p, sizeof p, "%s/bwlat_%u.txt", dir, c->read_pct);
 		FILE *o = fopen(p, "w");
-		if (!o)
+		if (!o) {
+			free(q);
 			return fail(err, errlen, "%s: %s", p, strerror(errno));
-		for (size_t j = c->n; j-- > 0;)
-			fprintf(o, "%.3f %.3f\n", (double)c->kbps[j] / 1e3, (double)c->ps[j] / 1e3);
+		}
+		for (size_t j = m; j-- > 0;)
+			fprintf(o, "%.3f %.3f\n", (double)q[j].kbps / 1e3, (double)q[j].ps / 1e3);
+		free(q);
 		if (fclose(o))
 			return fail(err, errlen, "%s: write error", p);
 	}

@@ -2,12 +2,13 @@
  * messsim: the Mess analytical memory simulator (docs/mess.md).
  *
  * A memory model driven by measured bandwidth-latency curves: every window
- * of N requests it measures the bandwidth and read share the CPU side
- * produced, moves its bandwidth estimate part of the way toward it, reads
- * the latency of the curve for that read share at that bandwidth, subtracts
- * the on-chip part of the load-to-use latency and returns that latency for
- * every request of the next window.  Beyond a curve's highest bandwidth a
- * throttle latency grows until the CPU side is back on the curve.
+ * of N requests (lasting at least the held latency) it measures the
+ * bandwidth and read share the CPU side produced, moves its estimates part
+ * of the way toward them, reads the latency of the curve for that read
+ * share at that bandwidth, subtracts the on-chip part of the load-to-use
+ * latency and returns that latency for every request of the next window.
+ * Beyond a curve's highest bandwidth a throttle latency grows until the
+ * CPU side is back on the curve.
  *
  * Plain C11, no global state, no exit(): every error is a message in the
  * caller's buffer.  A Verilator, gem5 or other simulator includes this
@@ -56,6 +57,9 @@ struct messsim_family {
 	struct messsim_curve c[MESSSIM_NRATIOS];
 	char format[48];          /* what was read: "bwlat directory", "Mess 2 CSV", ... */
 	unsigned measured;        /* ratios read from the input */
+	char *warnings;           /* NULL, or one line per file whose rows were adjusted:
+	                             "FILE:LINE: N rows adjusted (smoothing artefacts):
+	                             line L: ...; ..." (messsim_family_load) */
 };
 
 /* How to read latencies: ns (curve_mhz 0), or cycles at curve_mhz MHz. */
@@ -124,6 +128,13 @@ int64_t messsim_curve_ps_at(const struct messsim_curve *c, int64_t kbps);
 /* Bandwidth of curve c at latency ps (points in latency order, linear; the
  * end values outside). */
 int64_t messsim_curve_kbps_at(const struct messsim_curve *c, int64_t ps);
+/* The throttle's B(T): the same, but past the last point of a curve whose
+ * last segment still gains bandwidth, the curve goes on along that segment
+ * (a curve ending on a wave or a plateau keeps its last point's bandwidth).
+ * A closed loop's latency past the end then rises with the requests in
+ * flight no faster than on the curve's last segment (docs/mess.md "The
+ * controller"). */
+int64_t messsim_curve_kbps_past(const struct messsim_curve *c, int64_t ps);
 
 /*
  * The memory stress score of a window at bandwidth kbps on curve c (Mess's
@@ -140,11 +151,12 @@ double messsim_stress_score(const struct messsim_curve *c, int64_t kbps, double 
 
 struct messsim_opts {
 	double freq_mhz;          /* the clock of `cycle` and of returned latencies (required) */
-	unsigned window;          /* requests per window: 1000 */
-	uint64_t window_cycles;   /* a window also closes at the first request this
-	                             many cycles after it opened (0: never): more
-	                             windows at low bandwidth, where N requests take
-	                             long; 0 */
+	unsigned window;          /* requests per window: 1000 (a window also lasts
+	                             at least the held latency: one round trip) */
+	uint64_t window_cycles;   /* a window also closes within a few requests of
+	                             this many cycles after it opened (0: never):
+	                             more windows at low bandwidth, where N requests
+	                             take long; 0 */
 	double convergence;       /* share of the way the estimate moves per window: 0.05 */
 	double onchip_ns;         /* on-chip part of the curves' load-to-use latency: 0 */
 	unsigned line;            /* bytes per request: 64 */
@@ -160,8 +172,12 @@ struct messsim *messsim_open(const char *path, const struct messsim_opts *o, cha
  * messsim_close, also on failure).  NULL + err. */
 struct messsim *messsim_open_family(struct messsim_family *f, const struct messsim_opts *o, char *err,
                                     size_t errlen);
-/* The latency in cycles (>= 1) of one request issued at `cycle` (whole
- * cycles; the held latency's fraction is carried from request to request). */
+/* The latency in cycles (>= 1) of one request issued at `cycle`; is_write
+ * is 0 for a read, 1 for a write (it is added to the window's write count
+ * as it is).  Whole cycles; over each chunk of requests the held latency's
+ * fraction is given as one cycle more to some of them, the rest carried, so
+ * the mean is exact.  The per-request path is a count and a compare; the
+ * window's work runs once per chunk. */
 uint64_t messsim_request(struct messsim *s, int is_write, uint64_t cycle);
 const struct messsim_family *messsim_family_of(const struct messsim *s);
 

@@ -56,8 +56,22 @@ static void *mess_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 	o.curve_mhz = cfg->mess_curve_mhz;
 	char e[400];
 	struct messsim *s = messsim_open(cfg->mess_curves, &o, e, sizeof e);
-	if (!s)
+	if (!s) {
 		snprintf(err, errlen, "mess: %s", e);
+		return NULL;
+	}
+	/* rows the loader clamped or dropped: one line per file, once (the
+	 * options are checked by opening the model before the run opens it) */
+	static char warned[sizeof cfg->mess_curves];
+	if (!strcmp(warned, cfg->mess_curves))
+		return s;
+	snprintf(warned, sizeof warned, "%s", cfg->mess_curves);
+	for (const char *w = messsim_family_of(s)->warnings; w && *w;) {
+		const char *n = strchr(w, '\n');
+		int len = n ? (int)(n - w) : (int)strlen(w);
+		fprintf(stderr, "hostsim: mess: warning: %.*s\n", len, w);
+		w += len + (n != NULL);
+	}
 	return s;
 }
 

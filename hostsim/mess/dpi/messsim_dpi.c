@@ -13,6 +13,7 @@
  * link it and hostsim/mess/{family,ctrl}.c compiled by a C compiler.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "mess/messsim.h"
 #include "messsim_dpi.h"
@@ -36,6 +37,13 @@ int delay_init_opts(const char *curve_path, int freq_MHz, int window, double con
 	if (!sim) {
 		fprintf(stderr, "messsim: %s\n", err);
 		return -1;
+	}
+	/* rows the loader clamped or dropped: one line per file */
+	for (const char *w = messsim_family_of(sim)->warnings; w && *w;) {
+		const char *n = strchr(w, '\n');
+		int len = n ? (int)(n - w) : (int)strlen(w);
+		fprintf(stderr, "messsim: warning: %.*s\n", len, w);
+		w += len + (n != NULL);
 	}
 	return 0;
 }
