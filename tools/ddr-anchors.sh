@@ -17,8 +17,9 @@
 #     whose 64 misses in flight bound the latency by Little's law), the
 #     highest bandwidth instead), max latency /
 #     unloaded, and the checks
-#     (100 % loads within 75..95 % of the peak, more stores lower the
-#     saturated bandwidth, max latency >= 2x unloaded, movement <= 3 %);
+#     (100 % loads within 80..95 % of the peak, every mix within 65..95 %,
+#     more stores lower the saturated bandwidth, 100 % stores at least 75 %
+#     of 100 % loads, max latency >= 2x unloaded, movement <= 3 %);
 #   - the row-buffer hit / empty / conflict shares of 100 % loads unloaded
 #     (pause 16384) and saturated (pause 0), from --stats: each point run
 #     with 10000 and 30000 chase loads, the difference of the two counts (so
@@ -81,10 +82,16 @@ awk -v peak="$peak" -v nm="$(echo $MS | wc -w)" '
 		}
 		if (0 in keys) { # (MIXES without 0: these two are not judged)
 			u = 100 * bw0 / (peak / 1000)
-			printf "\n100 %% loads (M = 8): %.2f GB/s = %.1f %% of %.1f GB/s (want 75..95 %%)\n", bw0, u, peak / 1000
-			if (u < 75 || u > 95) { ok = 0; bad = bad " peak" }
-			# more stores, lower saturated bandwidth: every mixed curve below 100 % loads
+			printf "\n100 %% loads (M = 8): %.2f GB/s = %.1f %% of %.1f GB/s (want 80..95 %%)\n", bw0, u, peak / 1000
+			if (u < 80 || u > 95) { ok = 0; bad = bad " peak" }
+			# more stores, lower saturated bandwidth: every mixed curve below 100 % loads,
+			# 100 % stores at least 75 % of 100 % loads
 			for (k = 20; k <= 100; k += 20) if ((k in keys) && hi[k] >= lo[0]) { ok = 0; bad = bad " writes(" k ")" }
+			if ((100 in keys) && lo[100] < 0.75 * lo[0]) { ok = 0; bad = bad " stores75" }
+		}
+		# every mix saturates at 65..95 % of the peak, with every M
+		for (k = 0; k <= 100; k++) if (k in keys) {
+			if (100 * lo[k] / (peak / 1000) < 65 || 100 * hi[k] / (peak / 1000) > 95) { ok = 0; bad = bad " range(" k ")" }
 		}
 		print ok ? "anchors: all met" : "anchors: NOT met:" bad
 	}' "$OUT/table.txt"

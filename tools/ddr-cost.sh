@@ -8,27 +8,31 @@
 # image, but a slower memory lets the generators run fewer iterations).
 #   tools/ddr-cost.sh [OUTDIR]        (default out/ddr-cost; a few minutes)
 # Environment: HOSTSIM (default build/bin/hostsim), SIM (more options for
-# both runs).
+# both runs, given before --mem-model, which a --config in them cannot
+# undo), BASE (the model compared against: simple-dram; ddr-resv compares
+# the controller with the reservation scheduler, e.g. BASE=ddr-resv
+# SIM="--config tools/configs/hostsim-ddr4.sim" for make run's system).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-out/ddr-cost}
 HOSTSIM=${HOSTSIM:-build/bin/hostsim}
 SIM=${SIM:-}
+BASE=${BASE:-simple-dram}
 command -v valgrind >/dev/null || { echo "ddr-cost.sh: valgrind not found" >&2; exit 2; }
 make --no-print-directory all >/dev/null
 mkdir -p "$OUT"
 cp build/images/virt.elf "$OUT/virt.elf"
 build/bin/rvmess config "$OUT/virt.elf" suites=mess reps=1 warmups=0 mess_chase_size=8M mess_gen_size=1M \
 	mess_window_loads=2000 mess_mix=50 mess_pause=0 >/dev/null
-for model in simple-dram ddr; do
+for model in "$BASE" ddr; do
 	valgrind --tool=callgrind --callgrind-out-file="$OUT/$model.cg" "$HOSTSIM" --harts 8 --mem-size 512M --stats \
-		--mem-model $model $SIM "$OUT/virt.elf" >"$OUT/$model.log" 2>"$OUT/$model.err"
+		$SIM --mem-model "$model" "$OUT/virt.elf" >"$OUT/$model.log" 2>"$OUT/$model.err"
 	grep -q '@RVM [0-9]* end .*status=ok' "$OUT/$model.log" || { echo "ddr-cost.sh: $model run failed (see $OUT/$model.log)" >&2; exit 1; }
 done
 ir() { sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$OUT/$1.err" | tr -d ,; }
 insns() { sed -n 's/^ *hart [0-9]*: instret=\([0-9]*\).*/\1/p' "$OUT/$1.err" | awk '{ s += $1 } END { print s }'; }
-a=$(ir simple-dram) b=$(ir ddr) ia=$(insns simple-dram) ib=$(insns ddr)
-awk -v a="$a" -v b="$b" -v ia="$ia" -v ib="$ib" 'BEGIN {
-	printf "simple-dram: %.0f host instructions, %.0f simulated (%.1f per simulated)\n", a, ia, a / ia
-	printf "ddr:         %.0f host instructions, %.0f simulated (%.1f per simulated)\n", b, ib, b / ib
-	printf "ddr / simple-dram: %.3f x host instructions, %.3f x per simulated instruction\n", b / a, (b / ib) / (a / ia) }'
+a=$(ir "$BASE") b=$(ir ddr) ia=$(insns "$BASE") ib=$(insns ddr)
+awk -v a="$a" -v b="$b" -v ia="$ia" -v ib="$ib" -v base="$BASE" 'BEGIN {
+	printf "%-12s %.0f host instructions, %.0f simulated (%.1f per simulated)\n", base ":", a, ia, a / ia
+	printf "%-12s %.0f host instructions, %.0f simulated (%.1f per simulated)\n", "ddr:", b, ib, b / ib
+	printf "ddr / %s: %.3f x host instructions, %.3f x per simulated instruction\n", base, b / a, (b / ib) / (a / ia) }'

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Integration test of hostsim's ddr memory model (docs/memsys.md, "The ddr
-# model") with the mess suite on a small grid (100/50/0 % loads, pause 0 and
-# 16384), make run's memory system (tools/configs/hostsim-ddr4.sim: one
-# DDR4-3200 channel, the LLC stream prefetch), 8 harts:
-#   ddr-loads-saturate    100 % loads at pause 0 move 75..95 % of the peak
+# Integration test of hostsim's ddr memory model (docs/memsys.md, "ddr: a
+# controller that decides when each command issues") with the mess suite on
+# a small grid (100/50/0 % loads, pause 0 and 16384), make run's memory
+# system (tools/configs/hostsim-ddr4.sim: one DDR4-3200 channel, the LLC
+# stream prefetch), 8 harts:
+#   ddr-loads-saturate    100 % loads at pause 0 move 80..95 % of the peak
 #                         (refresh, bank timing and row changes cost the rest);
-#   ddr-writes-lower      100 % stores (half the traffic writes) move less;
+#   ddr-writes-lower      100 % stores (half the traffic writes) move less,
+#                         but at least 75 % of 100 % loads' bandwidth (write
+#                         drains and turnarounds cost moderately);
+#   ddr-mix-saturates     50 % stores at pause 0 move at least 65 % of the
+#                         peak (the reservation scheduler, ddr-resv, reached
+#                         41..57 % on the mixes with stores);
 #   ddr-latency-2x-<mix>  the loaded latency is >= 2x the unloaded one, for
 #                         100, 50 and 0 % stores (100 % loads reach it with
 #                         the prefetcher's reads in flight: without it, the
@@ -38,11 +44,14 @@ n=$(grep -c "@RVM [0-9]* mess " "$TMP/ddr.log")
 if [ $rc != 0 ] || [ "$n" != 6 ]; then fail ddr-grid "exit $rc, $n mess records (want 6)"; finish; exit; fi
 
 rd=$(field "$TMP/ddr.log" 0 0 bw_ctr); wr=$(field "$TMP/ddr.log" 100 0 bw_ctr); peak=$(field "$TMP/ddr.log" 0 0 peak)
-if awk -v r="$rd" -v p="$peak" 'BEGIN { exit !(p == 25600 && r >= 0.75 * p && r <= 0.95 * p) }'
+if awk -v r="$rd" -v p="$peak" 'BEGIN { exit !(p == 25600 && r >= 0.80 * p && r <= 0.95 * p) }'
 then pass "ddr-loads-saturate ($rd of $peak MB/s)"
-else fail ddr-loads-saturate "100 % loads at pause 0: $rd MB/s, peak $peak MB/s (want 75..95 % of 25600)"; fi
-if awk -v r="$rd" -v w="$wr" 'BEGIN { exit !(w < r) }'; then pass "ddr-writes-lower ($rd vs $wr MB/s)"
-else fail ddr-writes-lower "100 % loads $rd MB/s, 100 % stores $wr MB/s"; fi
+else fail ddr-loads-saturate "100 % loads at pause 0: $rd MB/s, peak $peak MB/s (want 80..95 % of 25600)"; fi
+if awk -v r="$rd" -v w="$wr" 'BEGIN { exit !(w < r && w >= 0.75 * r) }'; then pass "ddr-writes-lower ($rd vs $wr MB/s)"
+else fail ddr-writes-lower "100 % loads $rd MB/s, 100 % stores $wr MB/s (want below, and at least 75 %)"; fi
+mx=$(field "$TMP/ddr.log" 50 0 bw_ctr)
+if awk -v m="$mx" -v p="$peak" 'BEGIN { exit !(m >= 0.65 * p) }'; then pass "ddr-mix-saturates (50 % stores: $mx MB/s)"
+else fail ddr-mix-saturates "50 % stores at pause 0: $mx MB/s (want >= 65 % of $peak)"; fi
 for m in 0 50 100; do
 	idle=$(field "$TMP/ddr.log" $m 16384 nspl); busy=$(field "$TMP/ddr.log" $m 0 nspl)
 	if awk -v i="$idle" -v b="$busy" 'BEGIN { exit !(i > 0 && b >= 2 * i) }'; then pass "ddr-latency-2x-$m ($idle -> $busy ns)"

@@ -331,7 +331,7 @@ static __attribute__((noinline)) struct tdone load_busy(struct sim *s, struct si
 static ALWAYS_INLINE uint64_t load_timing(struct sim *s, struct sim_hart *h, uint64_t *t, uint64_t ti, uint64_t addr, unsigned size)
 {
 	struct tdone r;
-	if (UNLIKELY(h->mshr_min > ti)) {
+	if (UNLIKELY(h->mshr_min > ti) && (!(h->mshr_max & MEMSYS_PEND) || !tm_mshr_fresh(s, h, ti) || h->mshr_min > ti)) {
 		r = load_busy(s, h, *t, ti, addr, size);
 		*t = r.t;
 		return r.done;

@@ -125,21 +125,43 @@ EXEC_ATTR static uint64_t EXEC_NAME(struct sim *s, struct sim_hart *h, uint64_t 
  */
 #define ISSUE(nsrc, kind) do { \
 		if (timing) { \
-			uint64_t is_ = t; \
-			if ((nsrc) >= 1) is_ = max64(is_, h->ready[d->rs1]); \
-			if ((nsrc) >= 2) is_ = max64(is_, h->ready[d->rs2]); \
-			uint64_t go_ = is_; \
-			if ((kind) == 1) go_ = max64(is_, mshr_free_at(s, h)); \
-			if ((kind) == 2) go_ = max64(is_, sb_free_at(s, h)); \
-			if (UNLIKELY(go_ >= until)) { \
-				if (t < until) /* a turn already over keeps its clock */ \
+			uint64_t is_, go_; \
+			for (;;) { \
+				is_ = t; \
+				if ((nsrc) >= 1) is_ = max64(is_, h->ready[d->rs1]); \
+				if ((nsrc) >= 2) is_ = max64(is_, h->ready[d->rs2]); \
+				go_ = is_; \
+				if ((kind) == 1) go_ = max64(is_, mshr_free_at(s, h)); \
+				if ((kind) == 2) go_ = max64(is_, sb_free_at(s, h)); \
+				if (LIKELY(go_ < until)) \
+					break; \
+				/* MSHRs whose completion became known meanwhile */ \
+				if ((kind) == 1 && UNLIKELY(h->mshr_max & MEMSYS_PEND) && is_ < until && tm_mshr_fresh(s, h, is_)) \
+					continue; \
+				if (t < until) { /* a turn already over keeps its clock */ \
+					if (UNLIKELY(go_ & MEMSYS_PEND)) /* waits for a completion not known yet: \
+						that one, or (every MSHR's unknown) the first of them */ \
+						h->blk_t = t, h->blk_tk = (kind) == 1 && go_ == h->mshr_min ? TM_WAIT_MSHR : go_; \
 					t = go_; \
+				} \
 				goto out; \
 			} \
 			ti = is_; \
 			t = is_ + 1; \
 		} \
 	} while (0)
+/* timing: a fence, AMO or LR/SC waits for the store buffer (and a fence
+ * for the MSHRs); while some of their completions are not known yet
+ * (MEMSYS_PEND), the instruction waits from its issue cycle and tries
+ * again (machine.c), before it has changed anything */
+#define SETTLE() do { \
+		if (timing && UNLIKELY(((h->sb_last | h->mshr_max) & MEMSYS_PEND) != 0) && tm_settle(s, h, ti)) { \
+			h->blk_t = ti; h->blk_tk = TM_WAIT_ANY; t = MEMSYS_PEND; goto out; \
+		} \
+	} while (0)
+/* an AMO's (LR's, SC's) completion, when not known yet: the hart waits for it */
+#define AMO_T(expr) do { uint64_t t0_ = t; t = (expr); \
+		if (UNLIKELY(t & MEMSYS_PEND)) { h->blk_t = t0_ + 1; h->blk_tk = t; } } while (0)
 /* the destination's ready time is "now" (unless a load/mul/div sets it) */
 #define RD_NOW() do { if (timing) h->ready[d->rd] = 0; } while (0)
 /* rvwmo: a result's view is its sources' (loads, AMOs and LR/SC set their
@@ -400,8 +422,9 @@ L_LR: {
 	uint64_t a = x[d->rs1], v, off2 = a - rbase;
 	if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_LOAD, a);
 	if (off2 > rsize - sz) TRAP(CAUSE_LOAD_ACCESS, a);
+	SETTLE();
 	int ack = weak && wm_wrong_ack(s, h, t);
-	if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h, a, sz, t); }
+	if (timing) { if (!ack) sb_drain_all(h, &t); AMO_T(tm_amo(s, h, a, sz, t)); }
 	if (weak && !ack) wm_drain_all(s, h);
 	if (weak) wm_l1d_drop(s, h, off2, sz); /* Ariane: AMOs and LR/SC bypass the L1D */
 	load(s, h, a, sz, &v);
@@ -418,6 +441,7 @@ L_SC: {
 	uint64_t a = x[d->rs1], off2 = a - rbase;
 	if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 	if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
+	SETTLE();
 	int ok = h->resv_valid && h->resv_addr == (a & ~(RESV_GRANULE - 1));
 	int ack = weak && wm_wrong_ack(s, h, t);
 	if (weak) {
@@ -427,7 +451,7 @@ L_SC: {
 		wm_l1d_drop(s, h, off2, sz);
 	}
 	sim_resv_drop(s, h);
-	if (timing) { if (!ack) sb_drain_all(h, &t); if (ok) t = tm_amo(s, h, a, sz, t); }
+	if (timing) { if (!ack) sb_drain_all(h, &t); if (ok) AMO_T(tm_amo(s, h, a, sz, t)); }
 	if (ok) {
 		if (weak == 2) wm_write(s, h, off2, sz, x[d->rs2], t);
 		else ram_write(s, h, off2, sz, x[d->rs2]);
@@ -444,8 +468,9 @@ L_AMO: {
 	uint64_t a = x[d->rs1], off2 = a - rbase, old, b = x[d->rs2], nv;
 	if (a & (sz - 1)) TRAP(CAUSE_MISALIGNED_STORE, a);
 	if (off2 > rsize - sz) TRAP(CAUSE_STORE_ACCESS, a);
+	SETTLE();
 	int ack = weak && wm_wrong_ack(s, h, t);
-	if (timing) { if (!ack) sb_drain_all(h, &t); t = tm_amo(s, h, a, sz, t); }
+	if (timing) { if (!ack) sb_drain_all(h, &t); AMO_T(tm_amo(s, h, a, sz, t)); }
 	if (weak && !ack) wm_drain_all(s, h);
 	if (weak) wm_l1d_drop(s, h, off2, sz);
 	load(s, h, a, sz, &old);
@@ -475,6 +500,7 @@ L_AMO: {
 L_FENCE: {
 	/* reads no register (rs1 = rs2 = 0), writes none (rd is the sink) */
 	ISSUE(0, 0);
+	SETTLE();
 	RV();
 	unsigned fb = weak ? raw_at(s, PC) >> 20 : 0;
 	if (weak && wm_fault(s, SIM_F_FENCE_NOOP, ~0ull)) {
@@ -494,6 +520,7 @@ L_FENCE: {
 }
 L_FENCE_I:
 	OPR(2);
+	SETTLE();
 	if (timing) sb_drain_all(h, &t);
 	if (weak) wm_drain_all(s, h);
 	NEXT();
@@ -590,6 +617,8 @@ out_pc:
 #undef NEXT
 #undef NEXT_NOPC
 #undef ISSUE
+#undef SETTLE
+#undef AMO_T
 #undef RD_NOW
 #undef RV
 #undef OPR

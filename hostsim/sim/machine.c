@@ -23,6 +23,7 @@
 #include "sim/timing.h"
 #include "sim/sched.h"
 #include "sim/csr.h"
+#include "sim/memsys.h"
 #include "rvmess/memctl.h"
 
 #define TIMING_SLACK 16u
@@ -316,6 +317,50 @@ static uint64_t step_untimed(struct sim *s, struct sim_hart *h, uint64_t until, 
 	return ran;
 }
 
+/*
+ * Completions known later (timing.h: MEMSYS_PEND, the ddr controller).  A
+ * hart that waits for one ends its turn with a MEMSYS_PEND clock, so the
+ * scheduler puts it after every other (waiting[] marks it).  Before each
+ * turn the controller is told how far no request can come from (memsys
+ * bound: the smallest clock of the harts that run, and, while some wait,
+ * the earliest completion still unknown, as a waiting hart goes on no
+ * earlier), and decides its commands up to there; a waiting hart whose
+ * completion is then known goes on at it.  With every hart waiting, the
+ * controller moves on by that earliest completion, each step at least a
+ * column command's latency.  All of it depends on simulated time only.
+ */
+struct waits {
+	uint64_t mask;         /* harts waiting */
+	int on;                /* completions come later (tm_defer) */
+};
+
+static void wait_check(struct sim *s, struct sched *q, struct waits *w)
+{
+	for (;;) {
+		/* the waiting harts whose completion is known go on first: the
+		 * bound below must not pass their clocks */
+		for (uint64_t m = w->mask; m; m &= m - 1) {
+			unsigned i = (unsigned)__builtin_ctzll(m);
+			if (tm_wake(s, &s->harts[i], 0)) {
+				w->mask &= ~(1ull << i);
+				sched_update_any(q, i, s->harts[i].clock);
+			}
+		}
+		uint64_t b = (uint64_t)(q->h[0] >> 64); /* the smallest running clock */
+		if (w->mask) {
+			uint64_t lb = memsys_pend_lb(s->ms);
+			if (lb < b)
+				b = lb;
+		}
+		if (b & MEMSYS_PEND) { /* every hart waits, and nothing is unknown */
+			fprintf(stderr, "hostsim: internal error: every hart waits for a memory completion that never comes\n");
+			abort();
+		}
+		if (!memsys_sync_to(s->ms, b) || !w->mask)
+			return;
+	}
+}
+
 static void run_timing(struct sim *s)
 {
 	struct sched q;
@@ -332,22 +377,33 @@ static void run_timing(struct sim *s)
 	/* memsys's LRU clocks are checked every TIMING_AGES instructions
 	 * (memsys_check_ages: they must not wrap) */
 	uint64_t ages_at = total + TIMING_AGES;
+	struct waits w = { 0, tm_defer(s) };
 	while (!s->stop) {
 		if (__builtin_expect(total >= ages_at, 0)) {
 			tm_check_ages(s);
 			ages_at = total + TIMING_AGES;
 		}
+		if (w.on)
+			wait_check(s, &q, &w);
 		/* the hart furthest behind, and the next-smallest clock */
 		unsigned best = sched_best(&q);
 		uint64_t c2 = sched_second(&q);
 		struct sim_hart *h = &s->harts[best];
 		/* c2 + TIMING_SLACK (UINT64_MAX when c2 is: no other hart), at
-		 * most max_cycles */
+		 * most max_cycles, and below every MEMSYS_PEND value */
 		uint64_t until = c2 + TIMING_SLACK;
 		if (until < c2)
 			until = UINT64_MAX;
 		if (until > max_cycles)
 			until = max_cycles;
+		if (w.on) {
+			if (until > MEMSYS_PEND)
+				until = MEMSYS_PEND;
+			/* while harts wait, a waiting one may go on from the
+			 * earliest completion still unknown */
+			uint64_t lb = w.mask ? memsys_pend_lb(s->ms) : UINT64_MAX;
+			memsys_bound(s->ms, c2 < lb ? c2 : lb);
+		}
 		uint64_t n = turn_budget(s, poll, total, max_insns, TIMING_CHUNK);
 		if (!n)
 			break;
@@ -357,9 +413,27 @@ static void run_timing(struct sim *s)
 		total += h->untimed ? step_untimed(s, h, until, n) : sim_step_timing(s, h, until, n);
 		s->total_insns = total;
 		s->yield = 0;
-		sched_update_best(&q, h->clock);
+		if (__builtin_expect((h->clock & MEMSYS_PEND) != 0, 0) && w.on) {
+			/* it waits for a completion not known yet (or known:
+			 * then it goes on at once) */
+			if (tm_wake(s, h, 1))
+				sched_update_best(&q, h->clock);
+			else {
+				w.mask |= 1ull << best;
+				sched_update_best(&q, h->clock);
+				continue;
+			}
+		} else {
+			sched_update_best(&q, h->clock);
+		}
 		if (h->clock >= max_cycles && !s->stop)
 			limit_reached(s, "cycle", s->opt.max_cycles);
+	}
+	/* harts still waiting at the end: their clock is where they waited from */
+	for (uint64_t m = w.mask; m; m &= m - 1) {
+		struct sim_hart *wh = &s->harts[__builtin_ctzll(m)];
+		wh->clock = wh->blk_t;
+		wh->blk_tk = 0;
 	}
 }
 

@@ -86,6 +86,39 @@ extern const struct memmodel_ops memmodel_ddr;
 void memmodel_ddr_map(const void *st, uint64_t line_addr, unsigned *ch, unsigned *rank, unsigned *bg,
                       unsigned *bank, uint64_t *row);
 
+/* The resolved device and queue parameters of a ddr-resv instance (ticks
+ * of 1/256 core cycle), for the ddr controller, which shares its keys. */
+struct ddr_params {
+	unsigned nch, nra, nbg, nba;  /* channels; ranks, bank groups, banks per group */
+	uint64_t tck, burst;          /* a DRAM clock, a burst on the data bus */
+	uint64_t t[MEMSYS_DDR_NT];    /* timings (memmodel_ddr.c's order; the last unused) */
+	uint64_t front;               /* ddr-frontend */
+	int closed;                   /* ddr-page closed */
+	unsigned rq, wq, hi, lo, cap, srcq; /* srcq 0: no per-source share */
+	uint64_t peak;                /* MB/s */
+};
+void memmodel_ddr_params(const void *st, struct ddr_params *p);
+
+/*
+ * The ddr model (memmodel_ddrctl.c): a controller per channel that decides
+ * when each command issues (FR-FCFS over the queued reads or writes), so a
+ * read's completion is known only once its column command has issued.
+ * request() returns a read's completion as MEMSYS_PEND | ticket (memsys.h)
+ * and memsys asks for it later: ddrctl_sync(st, t) tells the controller
+ * that no request will come with `now` < t (it decides every command that
+ * can no longer change), ddrctl_resolve() gives a ticket's completion (0
+ * while it is not known), ddrctl_lb() a cycle no unknown completion is
+ * earlier than (UINT64_MAX: none unknown), ddrctl_wait() runs the
+ * controller until the ticket is known (for callers without a scheduler:
+ * later requests with an earlier `now` then count as late).
+ */
+extern const struct memmodel_ops memmodel_ddrctl;
+void ddrctl_sync(void *st, uint64_t t);
+uint64_t ddrctl_resolve(void *st, uint64_t pend);
+uint64_t ddrctl_lb(const void *st);
+uint64_t ddrctl_wait(void *st, uint64_t pend);
+uint64_t ddrctl_known(const void *st); /* completions found so far */
+
 /* The mess model (memmodel_mess.c). */
 extern const struct memmodel_ops memmodel_mess;
 /* --trace-mem, --profile-mem: if either file is set, wrap mm so that every

@@ -1364,8 +1364,31 @@ static void ddr_stats(const void *st, struct memsys_model_stats *s)
 
 static uint64_t ddr_peak(const void *st) { return ((const struct ddr *)st)->peak; }
 
+void memmodel_ddr_params(const void *st, struct ddr_params *p)
+{
+	const struct ddr *d = st;
+	_Static_assert(sizeof p->t == sizeof d->t, "ddr_params: every timing");
+	memset(p, 0, sizeof *p);
+	p->nch = d->nch;
+	p->nra = d->nra;
+	p->nbg = d->nbg;
+	p->nba = d->nba;
+	p->tck = d->tck;
+	p->burst = d->burst;
+	memcpy(p->t, d->t, sizeof p->t);
+	p->front = d->front;
+	p->closed = (int)d->closed;
+	p->rq = d->rq;
+	p->wq = d->wq;
+	p->hi = d->hi;
+	p->lo = d->lo;
+	p->cap = d->cap;
+	p->srcq = d->srcq;
+	p->peak = d->peak;
+}
+
 const struct memmodel_ops memmodel_ddr = {
-	"ddr", "JEDEC-timed DDR4/DDR5 channels, ranks, bank groups, banks; FR-FCFS controller (the ddr-* keys)",
+	"ddr-resv", "the ddr devices behind the earlier reservation scheduler (each request booked when it arrives; the ddr-* keys)",
 	ddr_keys, sizeof ddr_keys / sizeof ddr_keys[0], ddr_defaults, ddr_check,
 	ddr_create, ddr_request, ddr_stats, ddr_peak, ddr_destroy, ddr_admit,
 };

@@ -38,6 +38,13 @@ struct memsys {
 	                              completes, aux = a bit per hart holding the
 	                              line in its L1 (the directory) */
 	struct memmodel mm;
+	/* the ddr controller (memmodel_ddrctl.c) under any --trace-mem wrapper,
+	 * else NULL; defer: its completions come later (memsys_defer) */
+	void *dc;
+	int defer;
+	uint64_t lat;              /* l1d-hit + llc-hit: a hart's request reaches the model that much after it issues */
+	uint64_t c2;               /* memsys_bound: no other hart issues before this cycle */
+	uint64_t synced;           /* the controller was told: nothing sent before this cycle */
 	/* memory-controller counters, kept here (the model keeps its own) */
 	uint64_t mc_reads, mc_writes;
 	uint64_t base_reads, base_writes, base_busy;   /* at the last CTRL reset */
@@ -334,7 +341,13 @@ struct memsys *memsys_new(const struct memsys_cfg *cfg, unsigned nharts, char *e
 	if (cache_init(&m->llc, "llc", cfg->llc_size, cfg->llc_ways, cfg->line, e, sizeof e))
 		goto fail;
 	m->llc.age_limit = cfg->lru_age_limit;
-	if (memmodel_open(&m->mm, cfg, e, sizeof e) || memmodel_trace(&m->mm, cfg, e, sizeof e))
+	if (memmodel_open(&m->mm, cfg, e, sizeof e))
+		goto fail;
+	if (m->mm.ops == &memmodel_ddrctl)
+		m->dc = m->mm.st;
+	m->lat = cfg->l1d_hit + cfg->llc_hit;
+	m->c2 = UINT64_MAX;
+	if (memmodel_trace(&m->mm, cfg, e, sizeof e))
 		goto fail;
 	return m;
 oom:
@@ -394,7 +407,78 @@ static uint64_t mem_req(struct memsys *m, unsigned h, uint64_t line, int w, uint
 	else
 		m->mc_reads++;
 	uint64_t done = memmodel_request_src(&m->mm, line, w, t, h);
+	if (__builtin_expect((done & MEMSYS_PEND) != 0, 0) && !m->defer)
+		done = ddrctl_wait(m->dc, done); /* no scheduler to wait for it: at once */
 	return done < t ? t : done;
+}
+
+/* ---- completions known later (the ddr controller, memsys_defer) ---------- */
+
+int memsys_defer(struct memsys *m, int on)
+{
+	if (!m->dc)
+		return 0;
+	m->defer = on;
+	return 1;
+}
+
+void memsys_bound(struct memsys *m, uint64_t c2)
+{
+	m->c2 = c2;
+}
+
+int memsys_sync_to(struct memsys *m, uint64_t c)
+{
+	if (!m->defer || c + m->lat <= m->synced)
+		return 0;
+	m->synced = c + m->lat;
+	ddrctl_sync(m->dc, m->synced);
+	return 1;
+}
+
+void memsys_sync(struct memsys *m, uint64_t now)
+{
+	memsys_sync_to(m, now < m->c2 ? now : m->c2);
+}
+
+uint64_t memsys_resolve(struct memsys *m, uint64_t v)
+{
+	if (!(v & MEMSYS_PEND))
+		return v;
+	return ddrctl_resolve(m->dc, v);
+}
+
+uint64_t memsys_pend_lb(const struct memsys *m)
+{
+	return m->dc ? ddrctl_lb(m->dc) : UINT64_MAX;
+}
+
+uint64_t memsys_known(const struct memsys *m)
+{
+	return m->dc ? ddrctl_known(m->dc) : 0;
+}
+
+/* A slot's fill time *p at cycle now: a completion not known yet is asked
+ * for (the controller told first what the bound allows), and kept when
+ * known; still unknown, it is later than now + a hit (memsys.h). */
+static __attribute__((noinline)) uint64_t ready_slow(struct memsys *m, uint64_t *p, uint64_t now)
+{
+	memsys_sync(m, now);
+	uint64_t c = ddrctl_resolve(m->dc, *p);
+	if (c)
+		*p = c;
+	return *p;
+}
+
+static inline uint64_t slot_ready(struct memsys *m, uint64_t *p, uint64_t now)
+{
+	return __builtin_expect((*p & MEMSYS_PEND) != 0, 0) ? ready_slow(m, p, now) : *p;
+}
+
+uint64_t memsys_pend_hit(struct memsys *m, uint64_t *p, uint64_t d, uint64_t now)
+{
+	uint64_t r = ready_slow(m, p, now);
+	return d > r ? d : r;
 }
 
 /* Evict LLC slot v (valid): back-invalidate L1 copies, write back if dirty. */
@@ -552,7 +636,7 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 	if (i >= 0) {
 		int st = (int)cache_state(l1, (uint64_t)i);
 		cache_touch(l1, (uint64_t)i);
-		uint64_t r = l1->slot[i].ready, d = now + m->hot.l1_hit;
+		uint64_t r = slot_ready(m, &l1->slot[i].ready, now), d = now + m->hot.l1_hit;
 		if (!w || st == ST_M)
 			return d > r ? d : r;
 		if (st == ST_E) { /* silent upgrade */
@@ -608,7 +692,8 @@ __attribute__((noinline)) static uint64_t access_slow(struct memsys *m, unsigned
 			}
 		}
 		/* the line may still be on its way from memory */
-		ready = t > m->llc.slot[e].ready ? t : m->llc.slot[e].ready;
+		uint64_t er = slot_ready(m, &m->llc.slot[e].ready, now);
+		ready = t > er ? t : er;
 		if (cache_state(&m->llc, (uint64_t)e) == LLC_PF) {
 			m->pfs.used++;
 			cache_set_state(&m->llc, (uint64_t)e, LLC_CLEAN);
@@ -660,7 +745,8 @@ uint64_t memsys_access_miss(struct memsys *m, struct ms_hart *H, uint64_t line, 
 	H->ev[MEMSYS_EV_L1D_MISS]++;
 	cache_touch(llc, e);
 	uint64_t t = now + m->hot.l1_hit + m->llc_lat; /* > now: l1_hit >= 1 */
-	uint64_t ready = t > E->ready ? t : E->ready;
+	uint64_t er = slot_ready(m, &E->ready, now);
+	uint64_t ready = t > er ? t : er;
 	uint64_t b = (line & l1->set_mask) << 3;
 	l1_replace(m, H, H->fast_miss, b + cache_lru_in(l1->age + b, 8), line, w ? ST_M : ST_E, e, ready);
 	return ready;
@@ -775,6 +861,10 @@ static void print_ddr(FILE *f, const char *what, const struct ddr_stats *d)
 	        what, (double)d->rq_res_t / el, (unsigned long long)d->rq_waits, (unsigned long long)d->rq_wait_t,
 	        (double)d->wq_res_t / el, (unsigned long long)d->wq_waits, (unsigned long long)d->wq_wait_t,
 	        (unsigned long long)d->drains, (unsigned long long)d->fwd);
+	if (d->ctl)
+		fprintf(f, "%s: bus turnarounds read->write %llu, write->read %llu; requests later than the "
+		        "controller's decisions %llu\n", what, (unsigned long long)d->rtw, (unsigned long long)d->wtr,
+		        (unsigned long long)d->late);
 }
 
 void memsys_stats(const struct memsys *m, FILE *f)

@@ -172,8 +172,39 @@ void memsys_check_ages(struct memsys *m);
  * not go on past it (an in-order core stalls on it).
  */
 #define MEMSYS_HELD (1ull << 63)
+/*
+ * MEMSYS_PEND | k: a completion not known yet (the ddr model decides a
+ * read's commands later than the read arrives; memmodel.h).  Only with
+ * memsys_defer() on; the caller keeps the value where it would keep the
+ * cycle, treats it as later than every cycle (its issue checks), and asks
+ * memsys_resolve() for the cycle once the scheduler has moved time on
+ * (memsys_bound, memsys_sync).  k = 0 stands for "any of the hart's".
+ */
+#define MEMSYS_PEND (1ull << 62)
 static inline uint64_t memsys_access(struct memsys *m, unsigned h, uint64_t a, int is_write,
                                      uint64_t now);
+
+/*
+ * Completions known later (MEMSYS_PEND; only the ddr model has them).
+ * memsys_defer(m, 1): hand them out (a caller with a scheduler: hostsim);
+ * returns 0 when the model has none.  Off (the default), memsys runs the
+ * controller until each read's completion is known, as if no request
+ * could come before it.  memsys_bound(m, c): no hart but the one issuing
+ * will send a request issued before cycle c; memsys_sync(m, now): the
+ * controller decides what it can, given that and that the issuing hart is
+ * at `now` (memsys_sync_to(m, c): given that no hart issues before c);
+ * memsys_resolve(m, v): v's cycle, or 0 while unknown (a plain cycle is
+ * returned as is); memsys_pend_lb(m): no unknown completion is earlier
+ * (UINT64_MAX: none); memsys_known(m): completions found so far (a count
+ * that changes when memsys_resolve may give more).
+ */
+int memsys_defer(struct memsys *m, int on);
+void memsys_bound(struct memsys *m, uint64_t c);
+void memsys_sync(struct memsys *m, uint64_t now);
+int memsys_sync_to(struct memsys *m, uint64_t c); /* 1 when the controller moved on */
+uint64_t memsys_resolve(struct memsys *m, uint64_t v);
+uint64_t memsys_pend_lb(const struct memsys *m);
+uint64_t memsys_known(const struct memsys *m);
 
 /*
  * Per-hart event counts (for HPM counters).  Event ids (mhpmevent values):
@@ -236,6 +267,10 @@ struct ddr_stats {
 	uint64_t first_t, last_t; /* first request, last data (cycles) */
 	uint64_t fwd;             /* reads served from the write queue */
 	uint64_t drains;          /* write drains */
+	/* ddr's controller (not ddr-resv): */
+	uint64_t rtw, wtr;        /* bus turnarounds read -> write, write -> read */
+	uint64_t late;            /* requests that came after the controller had decided their time */
+	int ctl;
 };
 struct memsys_model_stats {
 	uint64_t reads, writes;   /* line transfers */
@@ -282,6 +317,7 @@ struct memsys_hot {
 };
 
 /* Everything but an L1 hit through the L1's hint slot (memsys.c). */
+uint64_t memsys_pend_hit(struct memsys *m, uint64_t *p, uint64_t d, uint64_t now);
 uint64_t memsys_access_miss(struct memsys *m, struct ms_hart *H, uint64_t line, int is_write, uint64_t now);
 
 /* Hart h's part of memsys: a caller that keeps it saves finding it at
@@ -310,7 +346,10 @@ static inline uint64_t memsys_access_h(struct memsys *m, struct ms_hart *H, uint
 		uint64_t r = l1->slot[sl].ready, d = now + k->l1_hit;
 		if (is_write && st == MEMSYS_L1_E - 1) /* silent upgrade */
 			cache_set_state(l1, sl, MEMSYS_L1_M);
-		return d > r ? d : r;
+		uint64_t v = d > r ? d : r;
+		if (__builtin_expect(v >= MEMSYS_PEND, 0)) /* a fill not known yet */
+			return memsys_pend_hit(m, &l1->slot[sl].ready, d, now);
+		return v;
 	}
 	return memsys_access_miss(m, H, line, is_write, now);
 }

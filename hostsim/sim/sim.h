@@ -194,6 +194,11 @@ struct sim_hart {
 	uint64_t sb_last;        /* latest completion time of the buffered stores */
 	uint64_t sb_issue;       /* cycle the youngest store was sent to memsys */
 	uint64_t stall_cycles;
+	/* waiting for a completion memsys does not know yet (MEMSYS_PEND;
+	 * clock is then one too): from cycle blk_t, for ticket blk_tk (an
+	 * AMO's: its clock becomes the completion) or, 0, for any of the
+	 * hart's (machine.c wakes it when one is known and tries again) */
+	uint64_t blk_t, blk_tk, blk_seen;
 
 	int halted;              /* stopped (no handler) */
 	uint64_t wfi_count;

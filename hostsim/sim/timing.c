@@ -31,6 +31,124 @@ uint64_t tm_amo_held(struct sim *s, struct sim_hart *h, uint64_t addr, unsigned 
 	return done;
 }
 
+int tm_defer(struct sim *s)
+{
+	return s->ms && !s->wm && memsys_defer(s->ms, 1);
+}
+
+/* *v resolved when known: its cycle, folded into *min */
+static inline int patch1(struct memsys *ms, uint64_t *v, uint64_t *min)
+{
+	if (!(*v & MEMSYS_PEND))
+		return 0;
+	uint64_t c = memsys_resolve(ms, *v);
+	if (!c)
+		return 0;
+	*v = c;
+	if (c < *min)
+		*min = c;
+	return 1;
+}
+
+/* h's MSHRs whose completion is known: 1 when some were */
+static int mshr_patch(struct sim *s, struct sim_hart *h, uint64_t *pmin)
+{
+	struct memsys *ms = s->ms;
+	uint64_t min = *pmin;
+	unsigned n = s->opt.mshrs, moved = 0;
+	for (unsigned i = 0; i < n; i++)
+		moved |= (unsigned)patch1(ms, &h->mshr[i], &min);
+	if (moved) { /* the ring in completion order again, from entry 0 */
+		uint64_t v[SIM_MSHR_MAX], l[SIM_MSHR_MAX];
+		for (unsigned i = 0, k = h->mshr_head; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
+			unsigned j = i;
+			while (j > 0 && v[j - 1] > h->mshr[k]) {
+				v[j] = v[j - 1];
+				l[j] = l[j - 1];
+				j--;
+			}
+			v[j] = h->mshr[k];
+			l[j] = h->mshr_line[k];
+		}
+		for (unsigned i = 0; i < n; i++) {
+			h->mshr[i] = v[i];
+			h->mshr_line[i] = l[i];
+		}
+		h->mshr_head = 0;
+		h->mshr_min = v[0];
+		h->mshr_max = v[n - 1];
+	}
+	*pmin = min;
+	return moved != 0;
+}
+
+int tm_mshr_fresh(struct sim *s, struct sim_hart *h, uint64_t now)
+{
+	uint64_t min = UINT64_MAX;
+	memsys_sync(s->ms, now);
+	return mshr_patch(s, h, &min);
+}
+
+uint64_t tm_patch(struct sim *s, struct sim_hart *h)
+{
+	struct memsys *ms = s->ms;
+	uint64_t min = UINT64_MAX;
+	for (unsigned r = 0; r < 33; r++)
+		patch1(ms, &h->ready[r], &min);
+	mshr_patch(s, h, &min);
+	if (h->sb_last & MEMSYS_PEND) { /* (an unknown store is still in the buffer) */
+		uint64_t last = 0;
+		for (unsigned i = 0; i < h->sb_count; i++) {
+			uint64_t *e = &h->sb[(h->sb_head + i) % SIM_SB_MAX];
+			patch1(ms, e, &min);
+			if (*e > last)
+				last = *e;
+		}
+		if (h->sb_count)
+			h->sb_last = last;
+		else
+			patch1(ms, &h->sb_last, &min);
+	}
+	return min == UINT64_MAX ? 0 : min;
+}
+
+int tm_wake(struct sim *s, struct sim_hart *h, int force)
+{
+	uint64_t known = memsys_known(s->ms);
+	if (!force && known == h->blk_seen)
+		return 0;
+	h->blk_seen = known;
+	uint64_t c;
+	if (h->blk_tk > TM_WAIT_MSHR) { /* that completion (then every other known one) */
+		c = memsys_resolve(s->ms, h->blk_tk);
+		if (!c)
+			return 0;
+		tm_patch(s, h);
+	} else if (h->blk_tk == TM_WAIT_MSHR) { /* the first of its MSHRs' */
+		c = UINT64_MAX;
+		for (unsigned i = 0; i < s->opt.mshrs; i++) {
+			uint64_t v = memsys_resolve(s->ms, h->mshr[i]);
+			if (v && v < c)
+				c = v;
+		}
+		if (c == UINT64_MAX)
+			return 0;
+		tm_patch(s, h);
+	} else if (!(c = tm_patch(s, h))) {
+		return 0;
+	}
+	h->clock = c > h->blk_t ? c : h->blk_t;
+	h->blk_tk = 0;
+	return 1;
+}
+
+int tm_settle(struct sim *s, struct sim_hart *h, uint64_t now)
+{
+	memsys_sync(s->ms, now);
+	tm_patch(s, h);
+	return ((h->sb_last | h->mshr_max) & MEMSYS_PEND) != 0;
+}
+
 int tm_is_option(const char *key)
 {
 	/* the core clock is --freq-mhz (it also drives mtime); memsys gets it

@@ -68,6 +68,32 @@ static inline uint64_t tm_amo(struct sim *s, struct sim_hart *h, uint64_t addr, 
 	return done;
 }
 
+/*
+ * Completions memsys knows later (MEMSYS_PEND: the ddr controller; on
+ * with sequential consistency, tm_defer): a hart keeps them where it
+ * keeps cycles (its registers' ready times, MSHRs, store buffer) and
+ * waits on one as on a cycle later than its turn, so its turn ends there
+ * (h->clock = a MEMSYS_PEND value, h->blk_t its cycle; machine.c).
+ *  - tm_patch: every such value of h that is known now replaced by its
+ *    cycle; returns the earliest of them (0: none);
+ *  - tm_wake: h waits (clock & MEMSYS_PEND): 1 when it may go on, its
+ *    clock then the cycle it waited from or its completion (force: look
+ *    even when nothing new is known);
+ *  - tm_settle: before a fence, AMO or LR/SC at cycle now: 1 while some
+ *    of the store buffer's or MSHRs' completions are not known.
+ */
+int tm_defer(struct sim *s);
+/* h->blk_tk: a MEMSYS_PEND value (that completion), or the first of any
+ * of h's, or of its MSHRs' */
+#define TM_WAIT_ANY 0
+#define TM_WAIT_MSHR 1
+uint64_t tm_patch(struct sim *s, struct sim_hart *h);
+int tm_wake(struct sim *s, struct sim_hart *h, int force);
+int tm_settle(struct sim *s, struct sim_hart *h, uint64_t now);
+/* h's MSHRs whose completion is known by now replaced by it (issue at now
+ * found them busy): 1 when some were */
+int tm_mshr_fresh(struct sim *s, struct sim_hart *h, uint64_t now);
+
 /* memsys's LRU clocks renumbered where due (memsys_check_ages; the
  * timing scheduler calls it every 2^20 simulated instructions). */
 static inline void tm_check_ages(struct sim *s)

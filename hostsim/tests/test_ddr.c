@@ -40,7 +40,7 @@ static struct memmodel mk(const char *k, ...)
 	struct memsys_cfg c;
 	char v[32];
 	memsys_cfg_default(&c);
-	set(&c, "mem-model", "ddr");
+	set(&c, "mem-model", "ddr-resv");
 	set(&c, "ddr-mts", "2000");
 	set(&c, "ddr-bankgroups", "1");
 	set(&c, "ddr-banks", "1");
@@ -441,7 +441,7 @@ static void test_stream_presets(void **state)
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
 		struct memsys_cfg c;
 		memsys_cfg_default(&c);
-		set(&c, "mem-model", "ddr");
+		set(&c, "mem-model", "ddr-resv");
 		set(&c, "ddr-preset", p[i].name);
 		/* the device's bound, not the share among harts (one source
 		 * with ddr-src-rq 4: DDR4-2666 0.927, below the bound) */
@@ -646,7 +646,7 @@ static void test_mapping(void **state)
 	(void)state;
 	struct memsys_cfg c;
 	memsys_cfg_default(&c);
-	set(&c, "mem-model", "ddr");
+	set(&c, "mem-model", "ddr-resv");
 	set(&c, "ddr-xor", "0");
 	struct memmodel mm;
 	assert_int_equal(memmodel_open(&mm, &c, err, sizeof err), 0);
@@ -692,7 +692,7 @@ static void refuse(const char *k, const char *v, const char *want)
 {
 	struct memsys_cfg c;
 	memsys_cfg_default(&c);
-	set(&c, "mem-model", "ddr");
+	set(&c, "mem-model", "ddr-resv");
 	if (memsys_cfg_set(&c, k, v, err, sizeof err) == 0 && memsys_cfg_check(&c, err, sizeof err) == 0)
 		fail_msg("%s=%s accepted", k, v);
 	if (!strstr(err, want))
@@ -755,7 +755,7 @@ static void test_config(void **state)
 	/* presets: DDR5-4800 moves a line in 16 beats of 4 bytes */
 	struct memsys_cfg c;
 	memsys_cfg_default(&c);
-	set(&c, "mem-model", "ddr");
+	set(&c, "mem-model", "ddr-resv");
 	set(&c, "ddr-preset", "DDR5-4800");
 	struct memmodel mm;
 	assert_int_equal(memmodel_open(&mm, &c, err, sizeof err), 0);

@@ -970,7 +970,7 @@ static void test_counters_truth(void **state)
 static void test_ddr_ingress_held(void **state)
 {
 	(void)state;
-	struct memsys *m = mk(2, "mem-model=ddr", "ddr-xor=0", "ddr-rq=2", NULL);
+	struct memsys *m = mk(2, "mem-model=ddr-resv", "ddr-xor=0", "ddr-rq=2", NULL);
 	uint64_t d1 = memsys_access(m, 1, 1u << 17, 0, 1000);
 	uint64_t d2 = memsys_access(m, 1, 2u << 17, 0, 1000);
 	assert_false(d1 & MEMSYS_HELD);
@@ -1124,7 +1124,7 @@ static void test_prefetch_streams_lru(void **state)
  * memsys, and *d the second one's completion */
 static struct memsys *two_misses(const char *queue, uint64_t *d)
 {
-	struct memsys *m = mk(1, "mem-model=ddr", queue, "pf-dist=2", NULL);
+	struct memsys *m = mk(1, "mem-model=ddr-resv", queue, "pf-dist=2", NULL);
 	assert_false(memsys_access(m, 0, 0x80000000, 0, 1000) & MEMSYS_HELD);
 	*d = memsys_access(m, 0, 0x80000000 + LINE, 0, 1000);
 	assert_false(*d & MEMSYS_HELD);
@@ -1174,7 +1174,7 @@ static void test_prefetch_dropped(void **state)
  * latency does not depend on n either way. */
 static uint64_t fair_lone(const char *fair, unsigned n)
 {
-	struct memsys *m = mk(2, "mem-model=ddr", "ddr-xor=0", "ddr-rq=4", fair, NULL);
+	struct memsys *m = mk(2, "mem-model=ddr-resv", "ddr-xor=0", "ddr-rq=4", fair, NULL);
 	for (unsigned r = 1; r <= n; r++)
 		memsys_access(m, 1, (uint64_t)r << 17, 0, 1000);
 	uint64_t d, at = 1001;

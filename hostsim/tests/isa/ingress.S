@@ -12,7 +12,7 @@
 # values, and take longer than the queued loads alone would (but under
 # 2000 cycles: a held result is never taken for a completion).
 # modes: timing
-# args: --mem-model ddr --ddr-src-rq 2 --ddr-xor 0 --mshrs 8 --store-buffer 8
+# args: --mem-model ddr-resv --ddr-src-rq 2 --ddr-xor 0 --mshrs 8 --store-buffer 8
 #include "test.h"
 	.section .text.init
 	.globl _start

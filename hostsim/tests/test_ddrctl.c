@@ -1,0 +1,203 @@
+/*
+ * Unit tests: the ddr controller (sim/memmodel_ddrctl.c), known answers
+ * derived by hand.  The timings are test_ddr.c's: a 1 GHz core and 2000
+ * MT/s, so one DRAM clock is one cycle and a burst is 4; ddr-frontend 20,
+ * so a request reaches the controller 10 cycles after it is sent and its
+ * data the LLC 10 after the burst.  One channel, rank, bank group and bank;
+ * lines 0..127 are row 0, 128..255 row 1, and so on.
+ *
+ * TEST_MODEL=ddr-resv runs the same requests on the reservation scheduler:
+ * every test here fails there (the reordering it cannot do).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sim/memmodel.h"
+#include "sim/memsys.h"
+
+static char err[256];
+
+static void set(struct memsys_cfg *c, const char *k, const char *v)
+{
+	if (memsys_cfg_set(c, k, v, err, sizeof err))
+		fail_msg("%s=%s: %s", k, v, err);
+}
+
+static struct memmodel mk(const char *k, ...)
+{
+	struct memsys_cfg c;
+	memsys_cfg_default(&c);
+	const char *model = getenv("TEST_MODEL");
+	set(&c, "mem-model", model ? model : "ddr");
+	static const char *const kv[][2] = {
+		{ "ddr-mts", "2000" }, { "ddr-bankgroups", "1" }, { "ddr-banks", "1" }, { "ddr-row", "8192" },
+		{ "ddr-xor", "0" }, { "ddr-map", "co:ch:bg:ba:ra" }, { "ddr-tcl", "10" }, { "ddr-tcwl", "8" },
+		{ "ddr-trcd", "12" }, { "ddr-trp", "14" }, { "ddr-tras", "30" }, { "ddr-trc", "44" },
+		{ "ddr-trrd-s", "4" }, { "ddr-trrd-l", "6" }, { "ddr-tccd-s", "4" }, { "ddr-tccd-l", "6" },
+		{ "ddr-tfaw", "20" }, { "ddr-twtr-s", "3" }, { "ddr-twtr-l", "7" }, { "ddr-trtp", "5" },
+		{ "ddr-twr", "15" }, { "ddr-trtw", "2" }, { "ddr-trfc", "100" }, { "ddr-trefi", "10000" },
+		{ "ddr-frontend", "20" }, { "ddr-src-rq", "0" },
+	};
+	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+		set(&c, kv[i][0], kv[i][1]);
+	va_list ap;
+	va_start(ap, k);
+	for (; k; k = va_arg(ap, const char *))
+		set(&c, k, va_arg(ap, const char *));
+	va_end(ap);
+	struct memmodel mm;
+	if (memmodel_open(&mm, &c, err, sizeof err))
+		fail_msg("%s", err);
+	return mm;
+}
+
+/* n requests (line, write, cycle sent), in that order; then every read's
+ * completion in done[] (writes: 0) */
+struct rq { uint64_t line; int w; uint64_t now; };
+static void run(struct memmodel *mm, const struct rq *r, size_t n, uint64_t *done)
+{
+	for (size_t i = 0; i < n; i++)
+		done[i] = memmodel_request(mm, r[i].line, r[i].w, r[i].now);
+	if (mm->ops == &memmodel_ddrctl)
+		ddrctl_sync(mm->st, 100000);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].w)
+			done[i] = 0;
+		else if (done[i] & MEMSYS_PEND)
+			done[i] = ddrctl_resolve(mm->st, done[i]);
+	}
+}
+
+static struct memsys_model_stats stats(struct memmodel *mm)
+{
+	struct memsys_model_stats s;
+	mm->ops->stats(mm->st, &s);
+	return s;
+}
+
+/*
+ * A row hit that arrives after two conflicts to its bank goes first.
+ * A (row 0) reaches the controller at 10: activate 10, read 22 (tRCD),
+ * data 32..36, done 46; the bank may precharge from 40 (tRAS).  X (row 1)
+ * and Z (row 2) arrive at 12 and 14: each needs a precharge.  Y (row 0)
+ * arrives at 30, before that precharge can issue: a row hit, its read at
+ * 30 (tCCD_L from 22: 28; the bus from 36), data 40..44, done 54.  Then X:
+ * precharge 40, activate 54 (tRP; tRC from 10), read 66, data 76..80,
+ * done 90; Z: precharge 84 (tRAS from 54), activate 98, read 110, done 134.
+ * The reservation scheduler booked X's and Z's precharges when they came,
+ * so Y, which no longer fits before the last of them, reopens row 0 after Z.
+ */
+static void test_hit_overtakes_conflicts(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk(NULL);
+	const struct rq r[] = { { 0, 0, 0 }, { 128, 0, 2 }, { 256, 0, 4 }, { 1, 0, 20 } };
+	uint64_t done[4];
+	run(&mm, r, 4, done);
+	assert_true(done[3] < done[1]); /* Y before X */
+	assert_int_equal(done[0], 46);
+	assert_int_equal(done[3], 54);
+	assert_int_equal(done[1], 90);
+	assert_int_equal(done[2], 134);
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.row_hits, 1);
+	assert_int_equal(s.row_misses, 1);
+	assert_int_equal(s.row_conflicts, 2);
+	memmodel_close(&mm);
+}
+
+/*
+ * A write drain by watermarks (ddr-wq-hi 4, ddr-wq-lo 1): four writes and
+ * four reads of row 0 reach the controller at 10.  With four writes queued
+ * it drains: activate 10, writes at 22, 28, 34 (tCCD_L), data to 46; down
+ * to one write, the reads go: the first at 53 (tWTR_L after the write
+ * data), then every 6: done 77, 83, 89, 95; with no read queued the last
+ * write goes at 79 (its data 87: tRTW after the last read's data at 85).
+ * Two turnarounds (write -> read, read -> write), two write drains.
+ */
+static void test_write_drain_batch(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk("ddr-wq", "8", "ddr-wq-hi", "4", "ddr-wq-lo", "1", NULL);
+	const struct rq r[] = { { 0, 1, 0 }, { 1, 1, 0 }, { 2, 1, 0 }, { 3, 1, 0 },
+	                        { 4, 0, 0 }, { 5, 0, 0 }, { 6, 0, 0 }, { 7, 0, 0 } };
+	uint64_t done[8];
+	run(&mm, r, 8, done);
+	assert_int_equal(done[4], 77);
+	assert_int_equal(done[5], 83);
+	assert_int_equal(done[6], 89);
+	assert_int_equal(done[7], 95);
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.ddr.wtr, 1);
+	assert_int_equal(s.ddr.rtw, 1);
+	assert_int_equal(s.ddr.drains, 2);
+	assert_int_equal(s.busy, 32); /* eight bursts */
+	memmodel_close(&mm);
+}
+
+/*
+ * Turnarounds: reads and writes that alternate one at a time, each with
+ * nothing else queued, turn the bus every time (a write goes while no read
+ * is queued): read 0 at 0 (arrives 10, read 22, data 32..36), write 1 at 40
+ * (arrives 50: write 50, data 58..62), read 2 at 80 (arrives 90, read 90 >=
+ * 62 + tWTR_L, data 100..104, done 114), write 3 at 120, read 4 at 160
+ * (done 194): two write -> read and two read -> write turnarounds.
+ */
+static void test_turnarounds(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk(NULL);
+	const struct rq r[] = { { 0, 0, 0 }, { 1, 1, 40 }, { 2, 0, 80 }, { 3, 1, 120 }, { 4, 0, 160 } };
+	uint64_t done[5];
+	run(&mm, r, 5, done);
+	assert_int_equal(done[0], 46);
+	assert_int_equal(done[2], 114);
+	assert_int_equal(done[4], 194);
+	struct memsys_model_stats s = stats(&mm);
+	assert_int_equal(s.ddr.rtw, 2);
+	assert_int_equal(s.ddr.wtr, 2);
+	memmodel_close(&mm);
+}
+
+/* The controller decides nothing it could still have to change: a sync to
+ * cycle t (no request sent before t from then on) leaves unknown a read
+ * whose column command may still be overtaken. */
+static void test_sync_lookahead(void **state)
+{
+	(void)state;
+	struct memmodel mm = mk(NULL);
+	if (mm.ops != &memmodel_ddrctl)
+		skip();
+	uint64_t a = memmodel_request(&mm, 0, 0, 0);
+	uint64_t x = memmodel_request(&mm, 128, 0, 2);
+	assert_true(a & MEMSYS_PEND);
+	ddrctl_sync(mm.st, 12); /* decided: up to 22 (12 + 10): A's read at 22 not yet */
+	assert_int_equal(ddrctl_resolve(mm.st, a), 0);
+	assert_true(ddrctl_lb(mm.st) >= 22 + 10 + 4 + 10);
+	ddrctl_sync(mm.st, 13); /* up to 23: A's read at 22 */
+	assert_int_equal(ddrctl_resolve(mm.st, a), 46);
+	uint64_t y = memmodel_request(&mm, 1, 0, 20); /* still in time to overtake X */
+	ddrctl_sync(mm.st, 1000);
+	assert_int_equal(ddrctl_resolve(mm.st, y), 54);
+	assert_int_equal(ddrctl_resolve(mm.st, x), 90);
+	assert_int_equal(stats(&mm).ddr.late, 0);
+	memmodel_close(&mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hit_overtakes_conflicts),
+		cmocka_unit_test(test_write_drain_batch),
+		cmocka_unit_test(test_turnarounds),
+		cmocka_unit_test(test_sync_lookahead),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
