@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Host speed of hostsim's memory-system model (docs/memsys.md, "Speed").
 #   tools/bench-memsys.sh [MEM_MODEL]     (default dram)
-# Builds a small driver against hostsim/sim/{memsys,cache,memmodel}.c in a
+# Builds a small driver against hostsim/sim/{memsys,cache,memmodel*}.c in a
 # temporary directory and prints accesses per second for three patterns.
 set -eu
 cd "$(dirname "$0")/.."
@@ -39,5 +39,5 @@ int main(int argc, char **argv)
 }
 C
 ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -Ihostsim -Ifirmware/include "$tmp/bench.c" \
-	hostsim/sim/memsys.c hostsim/sim/cache.c hostsim/sim/memmodel.c -o "$tmp/bench"
+	hostsim/sim/memsys.c hostsim/sim/cache.c hostsim/sim/memmodel*.c hostsim/mess/family.c hostsim/mess/ctrl.c -lm -o "$tmp/bench"
 timeout 120 "$tmp/bench" "$model"

@@ -3,6 +3,9 @@
 # built platform, tools/fw-layers.sh finds no cycle, and the units that the
 # layering exists for sit where they should (the rendezvous below the suites
 # and the boot code, the run state at the bottom, boot.c alone on top).
+# The host's files include each other one way (tools/host-layers.sh,
+# docs/architecture.md): the tree passes, and a planted upward include in a
+# copy is refused.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -29,4 +32,28 @@ for objdir in "$BUILD"/obj/*/; do
 	fi
 	rm -f "$out"
 done
+
+out=$(tools/host-layers.sh 2>&1)
+if [ $? = 0 ]; then
+	pass "host-layers ($(grep -c '^layer' <<<"$out") layers)"
+else
+	fail host-layers "$(grep -v '^layer\|^note' <<<"$out" | head -2 | tr '\n' ' ')"
+fi
+scratch hostlayers
+mkdir -p "$TMP/hostsim"
+cp -r hostsim/sim hostsim/cli "$TMP/hostsim/"
+plant() { # FILE INCLUDE: FILE gets the include in the copy; the check must name it
+	local f=$1 inc=$2 name=$3
+	cp "hostsim/$f" "$TMP/hostsim/$f"
+	sed -i "0,/^#include/s||#include \"$inc\"\n#include|" "$TMP/hostsim/$f"
+	if tools/host-layers.sh "$TMP" 2>&1 | grep -q "wrong way: hostsim/$f .*$inc"; then
+		pass "$name"
+	else
+		fail "$name" "hostsim/$f including $inc was not refused"
+	fi
+	cp "hostsim/$f" "$TMP/hostsim/$f"
+}
+plant sim/memsys.c sim/sim.h host-layers-planted-sim-up
+plant cli/out.c cli/cmds.h host-layers-planted-cli-up
+plant sim/cache.c cli/util.h host-layers-planted-across
 finish

@@ -2,10 +2,11 @@
 # Adding a suite touches its own file and one table line per list: in a
 # copy of the tree, a `demo` suite is firmware/suites/demo.c plus one
 # line each in firmware/suites/suites.c (the suite table),
-# rvmess/suite_list.h (its name and config bit) and rvmess/records.h (its
-# record type).  Nothing else is edited; then `rvmess config suites=demo`
-# must select it, the image must run it on hostsim, and `rvmess parse` must
-# count its record as a known type.
+# rvmess/suite_list.h (its name and config bit), rvmess/records.h (its
+# record type) and hostsim/cli/writers.c (its output: rvmess parse's writer
+# table).  Nothing else is edited; then `rvmess config suites=demo` must
+# select it, the image must run it on hostsim, and `rvmess parse` must count
+# its record as a known type and write demo.csv.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -39,6 +40,12 @@ if [ "$changed" != "2 2 2 " ]; then # each: the line with its new continuation, 
 	fail newsuite-edit "the three table edits did not apply as one line each (lines: $changed)"
 	finish; exit
 fi
+sed -i 's/^\t{ "integrity.csv", NULL, has_integ, write_integ },$/&\n\tRECORDS_CSV("demo"),/' hostsim/cli/writers.c
+if [ "$(diff "$src/hostsim/cli/writers.c" hostsim/cli/writers.c | grep -c '^>')" != 1 ]; then
+	fail newsuite-writer-row "the writer row did not apply as one line"
+	finish; exit
+fi
+pass "newsuite-files (5: the suite, 3 table lines, 1 writer row)"
 if ! make -j2 BUILD=b PLATFORM=virt b/images/virt.elf b/bin/rvmess >make.log 2>&1; then
 	fail newsuite-build "$(grep -m1 -E 'error:|undefined reference' make.log)"
 	finish; exit
@@ -60,5 +67,11 @@ if grep -q '^unknown_types: 0$' out/summary.txt && grep -q ' demo=1' out/summary
 	pass newsuite-parsed
 else
 	fail newsuite-parsed "$(grep -E 'unknown|records_by_type' out/summary.txt 2>/dev/null | tr '\n' ' ')"
+fi
+if [ "$(cat out/demo.csv 2>/dev/null)" = "$(printf 'line,hart,n\n%s,0,1' "$(grep -anE '^@RVM [0-9]+ demo ' con.log | cut -d: -f1)")" ] &&
+	grep -q '^files: .* demo.csv' out/summary.txt; then
+	pass newsuite-written
+else
+	fail newsuite-written "demo.csv: $(head -3 out/demo.csv 2>&1 | tr '\n' ' ')"
 fi
 finish

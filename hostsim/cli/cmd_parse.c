@@ -1,4 +1,5 @@
-/* rvmess parse LOG -o DIR: validate a console log and write the per-suite files. */
+/* rvmess parse LOG -o DIR: validate a console log and write the per-suite
+ * files (the writers' table: writers.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "cli/out.h"
 #include "cli/summary.h"
 #include "cli/svg.h"
+#include "cli/writers.h"
 #include "rvmess/records.h"
 
 static int write_records_csv(const struct rvm_log *log, struct outdir *od)
@@ -172,26 +174,24 @@ int parse_output_name(const char *name)
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (!strcmp(name, fixed[i]))
 			return 1;
+	for (size_t i = 0; i < parse_nwriters; i++) /* RECORDS_CSV rows: TYPE.csv */
+		if (parse_writers[i].type && !strcmp(name, parse_writers[i].what))
+			return 1;
 	return n > 7 && !strncmp(name, "lat_", 4) && !strcmp(name + n - 3, ".xg");
 }
 
 int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const struct parse_opts *o,
 	       struct parse_report *rep)
 {
-	const char *dir = od->dir, *what = NULL;
+	const char *dir = od->dir;
 	struct run_info ri;
 	int clean;
-	struct lat_sets sets = { 0 };
-	struct cache_levels cl = { 0 };
-	struct cache_fdt cf;
 	size_t invalid = 0;
-	char files[1024] = "records.csv summary.txt summary.json";
-	char *mess_buf = NULL;
-	size_t mess_len = 0, outlen = 0, errlen = 0;
-	FILE *mess_table = NULL, *out = NULL, *err = NULL;
-	struct litmus_sum lit = { 0 };
-	struct integ_sum ig = { 0 };
-	int have_lit, have_ig, rc = -1;
+	size_t outlen = 0, errlen = 0;
+	FILE *out = NULL, *err = NULL;
+	struct parse_run pr = { 0 };
+	struct parse_run *r = &pr;
+	int rc = -1;
 	double peak = o->peak;
 
 	memset(rep, 0, sizeof(*rep));
@@ -199,86 +199,42 @@ int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const s
 	svg_set_warning(run_info_warning(&ri));
 	/* failures the image itself reported */
 	for (size_t i = 0; i < log->nrecs; i++) {
-		const struct rvm_rec *r = &log->recs[i];
+		const struct rvm_rec *rec = &log->recs[i];
 
-		if (strcmp(r->type, "err") == 0 || strcmp(r->type, "trap") == 0)
-			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, r->line, r->text);
+		if (strcmp(rec->type, "err") == 0 || strcmp(rec->type, "trap") == 0)
+			fprintf(stderr, "%s:%lu: the image reported: %s\n", logp, rec->line, rec->text);
 	}
-	lat_collect(log, stderr, &sets, &invalid);
-	lat_hdr_cache_fdt(log, stderr, &cf, &invalid);
-	what = "records.csv";
+	strcpy(r->files, "records.csv summary.txt summary.json");
+	r->log = log;
+	r->od = od;
+	r->diag = stderr;
+	r->invalid = &invalid;
+	r->peak = peak;
+	r->issued = o->issued;
+	r->quiet = o->quiet;
+	r->po = &o->po;
+	lat_collect(log, stderr, &r->sets, &invalid);
+	lat_hdr_cache_fdt(log, stderr, &r->cf, &invalid);
+	r->what = "records.csv";
 	if (write_records_csv(log, od) < 0)
 		goto io_error;
-	if (rvm_log_count(log, "chase")) {
-		what = "chase.csv";
-		if (write_chase_csv(log, od, stderr, &invalid) < 0)
+	for (size_t i = 0; i < parse_nwriters; i++) {
+		const struct parse_writer *w = &parse_writers[i];
+
+		if (w->wanted ? !w->wanted(r) : !rvm_log_count(log, w->type))
+			continue;
+		r->what = w->what;
+		if (w->write(r, w) < 0)
 			goto io_error;
-		strcat(files, " chase.csv");
-	}
-	if (sets.n) {
-		what = "lat.csv / lat*.xg";
-		if (write_lat_outputs(&sets, od) < 0)
-			goto io_error;
-		strcat(files, " lat.csv lat_*.xg");
-		for (size_t i = 0; i < sets.n; i++)
-			if (strcmp(sets.sets[i].chain, "stride") == 0) {
-				strcat(files, " lat.xg");
-				break;
-			}
-		cache_levels_find(lat_levels_source(&sets), &o->po, &cf, &cl);
-		what = "cache_levels.txt / cache_levels.csv";
-		if (write_cache_levels(&cl, od) < 0)
-			goto io_error;
-		strcat(files, " cache_levels.txt cache_levels.csv");
-		what = "lat.svg";
-		if (lat_write_svg(&sets, od, "lat.svg") < 0)
-			goto io_error;
-		strcat(files, " lat.svg");
-	}
-	if (rvm_log_count(log, "par") || rvm_log_count(log, "parmax")) {
-		what = "par.csv / parmax.csv";
-		if (write_par_outputs(log, od, stderr, &invalid) < 0)
-			goto io_error;
-		if (rvm_log_count(log, "par"))
-			strcat(files, " par.csv");
-		if (rvm_log_count(log, "parmax")) {
-			strcat(files, " parmax.csv");
-			what = "par.svg";
-			if (par_write_svg(log, od, "par.svg") < 0)
-				goto io_error;
-			strcat(files, " par.svg");
-		}
-	}
-	if (rvm_log_count(log, "mess")) {
-		mess_table = open_memstream(&mess_buf, &mess_len);
-		if (mess_write_outputs(log, od, peak, o->issued, stderr, o->quiet ? NULL : mess_table, &invalid) < 0) {
-			what = "the mess outputs";
-			goto io_error;
-		}
-		strcat(files, " mess_raw.csv mess.csv bwlat/ mess_metrics.txt mess.svg mess_read.svg");
-	}
-	have_lit = rvm_log_count(log, "litmus") || rvm_log_count(log, "bug");
-	if (have_lit) {
-		what = "litmus.csv";
-		if (litmus_write_outputs(log, od, stderr, &invalid, &lit) < 0)
-			goto io_error;
-		strcat(files, " litmus.csv");
-	}
-	have_ig = rvm_log_count(log, "integ") != 0;
-	if (have_ig) {
-		what = "integrity.csv";
-		if (integ_write_outputs(log, od, stderr, &invalid, &ig) < 0)
-			goto io_error;
-		strcat(files, " integrity.csv");
 	}
 	clean = rvm_log_clean(log) && invalid == 0;
-	what = "summary.txt";
-	if (write_summary(log, od, invalid, files, clean, &ri, have_lit ? &lit : NULL,
-			  have_ig ? &ig : NULL) < 0)
+	r->what = "summary.txt";
+	if (write_summary(log, od, invalid, r->files, clean, &ri, r->have_lit ? &r->lit : NULL,
+			  r->have_ig ? &r->ig : NULL) < 0)
 		goto io_error;
-	what = "summary.json";
+	r->what = "summary.json";
 	{
-		struct summary_in si = { log, &ri, &cl, peak, invalid, clean };
+		struct summary_in si = { log, &ri, &r->cl, peak, invalid, clean };
 
 		if (write_summary_json(&si, od, "summary.json") < 0)
 			goto io_error;
@@ -292,30 +248,30 @@ int parse_into(struct rvm_log *log, const char *logp, struct outdir *od, const s
 	fprintf(out, "rvmess parse: harts=%zu good=%zu bad=%zu missing=%llu duplicate=%zu complete=%s status=%s\n",
 		log->harts, log->nrecs, log->bad, (unsigned long long)log->missing, log->duplicates,
 		log->complete ? "yes" : "no", rvm_status_name(log->status));
-	fprintf(out, "rvmess parse: wrote %s/ (%s)\n", dir, files);
+	fprintf(out, "rvmess parse: wrote %s/ (%s)\n", dir, r->files);
 	if (invalid)
 		fprintf(err, "%s: %zu record(s) with missing or bad fields left out of the suite files\n",
 			logp, invalid);
 	if (run_info_warning(&ri))
 		fprintf(out, "WARNING: %s\n", run_info_warning(&ri));
-	if (have_lit) {
+	if (r->have_lit) {
 		fputs("rvmess parse: ", out);
-		litmus_print_verdict(out, &lit);
+		litmus_print_verdict(out, &r->lit);
 	}
-	if (have_ig) {
+	if (r->have_ig) {
 		fputs("rvmess parse: ", out);
-		integ_print_verdict(out, &ig);
+		integ_print_verdict(out, &r->ig);
 	}
-	if (!o->quiet && sets.n)
-		cache_levels_print(out, &cl);
-	if (mess_table)
-		fclose(mess_table);
-	mess_table = NULL;
-	if (!o->quiet && mess_len)
-		fputs(mess_buf, out);
+	if (!o->quiet && r->sets.n)
+		cache_levels_print(out, &r->cl);
+	if (r->mess_table)
+		fclose(r->mess_table);
+	r->mess_table = NULL;
+	if (!o->quiet && r->mess_len)
+		fputs(r->mess_buf, out);
 	fclose(out);
 	fclose(err);
-	rep->status = lit.bugs || lit.visibility || ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
+	rep->status = r->lit.bugs || r->lit.visibility || r->ig.failed ? LITMUS_EXIT_BUG : clean ? 0 : 1;
 	rep->clean = clean;
 	rc = 0;
 	goto done;
@@ -324,13 +280,13 @@ io_error:
 	if (outdir_error(od)[0])
 		fprintf(stderr, "rvmess parse: %s\n", outdir_error(od));
 	else
-		fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, what, strerror(errno));
+		fprintf(stderr, "rvmess parse: %s: writing %s: %s\n", dir, r->what, strerror(errno));
 done:
-	if (mess_table)
-		fclose(mess_table);
-	free(mess_buf);
-	cache_levels_free(&cl);
-	lat_sets_free(&sets);
+	if (r->mess_table)
+		fclose(r->mess_table);
+	free(r->mess_buf);
+	cache_levels_free(&r->cl);
+	lat_sets_free(&r->sets);
 	return rc;
 }
 

@@ -28,7 +28,7 @@ const struct sim_dev *sim_dev_find(const char *name)
 	return NULL;
 }
 
-/* The devices of s's machine profile (mach.h): sim_devs for virt. */
+/* The devices of s's machine profile (profiles.h): sim_devs for virt. */
 static const struct sim_dev *const *table(const struct sim *s, unsigned *n)
 {
 	const struct sim_machine *m = sim_mach(s);

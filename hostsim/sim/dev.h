@@ -40,7 +40,7 @@ struct sim_dev {
 };
 
 /* The table of the default machine (virt), in /soc order, and its length;
- * the other profiles' tables are in mach.c, the bus uses the running one. */
+ * the other profiles' tables are in profiles.c, the bus uses the running one. */
 extern const struct sim_dev *const sim_devs[];
 extern const unsigned sim_ndevs;
 #define SIM_MAX_DEVS 16  /* devices of any one profile */

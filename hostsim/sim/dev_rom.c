@@ -1,7 +1,7 @@
 /*
  * Boot ROMs holding the DTB (--machine cva6: 0x10000, the DTB at 0x10080;
  * --machine openpiton: 0xfff1010000, the DTB at its start).  Read-only: a
- * store is an access fault.  sim_mach_place_fdt fills it (mach.c).
+ * store is an access fault.  sim_mach_place_fdt fills it (profiles.c).
  */
 #include <string.h>
 #include "sim/sim.h"

@@ -1,7 +1,7 @@
 /*
  * The device tree hostsim passes in a1, built with libfdt's sequential-write
  * API.  Layout follows QEMU virt (see docs/hostsim.md for the tree); the
- * /soc nodes come from the machine profile's device table (dev.h, mach.h).
+ * /soc nodes come from the machine profile's device table (dev.h, profiles.h).
  */
 #include <stdio.h>
 #include <string.h>

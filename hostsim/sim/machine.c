@@ -237,7 +237,7 @@ static int limit_reached(struct sim *s, const char *what, uint64_t v)
 static inline __attribute__((always_inline)) uint64_t turn_budget(struct sim *s, void (*poll)(struct sim *),
                                                                   uint64_t total, uint64_t max, uint64_t n)
 {
-	if (poll) { /* a profile's end of run (mach.h) */
+	if (poll) { /* a profile's end of run (profiles.h) */
 		poll(s);
 		if (s->stop)
 			return 0;

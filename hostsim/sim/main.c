@@ -38,6 +38,10 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+		if (!strcmp(a, "--options-markdown")) { /* docs/hostsim.md's table (tools/gen-docs.sh) */
+			sim_opts_print_markdown(stdout);
+			return 0;
+		}
 		if (!strcmp(a, "--version")) {
 			printf("hostsim %s\n", RVMESS_VERSION);
 			return 0;

@@ -10,8 +10,10 @@
  * Models count their own served transfers (the truth memsys's counters are
  * tested against).  Each model owns its parameters: their keys (option
  * name, type, range, help: --help and option parsing come from them), their
- * defaults and their checks.  Adding a model: write its functions and keys
- * and add a row to the table in memmodel.c.
+ * defaults and their checks.  One file per model (memmodel_fixed.c,
+ * memmodel_md1.c, memmodel_simple_dram.c, memmodel_ddr.c, memmodel_mess.c);
+ * adding a model: a file defining its memmodel_ops with its functions and
+ * keys, a declaration below and a row in memmodel.c's table.
  */
 #ifndef HOSTSIM_MEMMODEL_H
 #define HOSTSIM_MEMMODEL_H
@@ -74,6 +76,11 @@ struct memmodel {
 	void *st;
 };
 
+/* The models, one file each (memmodel_<name>.c). */
+extern const struct memmodel_ops memmodel_fixed;
+extern const struct memmodel_ops memmodel_md1;
+extern const struct memmodel_ops memmodel_simple_dram;
+
 /* The ddr model (memmodel_ddr.c), and its address mapping (for tests). */
 extern const struct memmodel_ops memmodel_ddr;
 void memmodel_ddr_map(const void *st, uint64_t line_addr, unsigned *ch, unsigned *rank, unsigned *bg,
@@ -116,8 +123,15 @@ uint64_t ddrctl_known(const void *st); /* completions found so far */
 extern const struct memmodel_ops memmodel_mess;
 /* --trace-mem, --profile-mem: if either file is set, wrap mm so that every
  * transfer is also written to the trace as "cycle r|w" and counted in the
- * profile's windows (memmodel_mess.c).  0 or -1 + err. */
+ * profile's windows (memmodel_trace.c).  0 or -1 + err. */
 int memmodel_trace(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen);
+/* The wrapper's keys (trace-mem, profile-mem, profile-window) and defaults. */
+extern const struct memsys_key memmodel_trace_keys[];
+extern const size_t memmodel_trace_nkeys;
+void memmodel_trace_defaults(struct memsys_cfg *cfg);
+/* Key group g in *keys, *n: model g's keys for g < the number of models,
+ * then the trace wrapper's; returns 0 past the end. */
+int memmodel_keys_at(size_t g, const struct memsys_key **keys, size_t *n);
 
 /* Look a model up by name ("dram" is simple-dram); NULL if unknown. */
 const struct memmodel_ops *memmodel_find(const char *name);

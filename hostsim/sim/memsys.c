@@ -83,8 +83,8 @@ void memsys_cfg_default(struct memsys_cfg *c)
 	memmodel_defaults(c);
 }
 
-/* The caches' and every model's keys; the models' own are in their rows in
- * memmodel.c. */
+/* The caches' and every model's keys; the models' own are in their files
+ * (memmodel_*.c, listed by memmodel_keys_at). */
 #define OFF(f) offsetof(struct memsys_cfg, f)
 static const struct memsys_key keys[] = {
 	{ "line", K_U32, OFF(line), 16, 256, "line size, bytes (power of two)" },
@@ -112,11 +112,12 @@ static const struct memsys_key *find_key(const char *k)
 	for (size_t i = 0; i < NKEYS; i++)
 		if (strcmp(keys[i].name, k) == 0)
 			return &keys[i];
-	const struct memmodel_ops *mo;
-	for (size_t m = 0; (mo = memmodel_at(m)) != NULL; m++)
-		for (size_t i = 0; i < mo->nkeys; i++)
-			if (strcmp(mo->keys[i].name, k) == 0)
-				return &mo->keys[i];
+	const struct memsys_key *g;
+	size_t n;
+	for (size_t m = 0; memmodel_keys_at(m, &g, &n); m++)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(g[i].name, k) == 0)
+				return &g[i];
 	return NULL;
 }
 
@@ -285,12 +286,13 @@ static void print_key(const struct memsys_key *k, const struct memsys_cfg *c, FI
 
 void memsys_cfg_print(const struct memsys_cfg *c, FILE *f)
 {
-	const struct memmodel_ops *mo;
+	const struct memsys_key *g;
+	size_t n;
 	for (size_t i = 0; i < NKEYS; i++)
 		print_key(&keys[i], c, f);
-	for (size_t m = 0; (mo = memmodel_at(m)) != NULL; m++)
-		for (size_t i = 0; i < mo->nkeys; i++)
-			print_key(&mo->keys[i], c, f);
+	for (size_t m = 0; memmodel_keys_at(m, &g, &n); m++)
+		for (size_t i = 0; i < n; i++)
+			print_key(&g[i], c, f);
 }
 
 void memsys_models_print(FILE *f)

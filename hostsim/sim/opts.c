@@ -1,8 +1,11 @@
 /*
- * hostsim options: defaults, one-option setter shared by the command line and
- * --config files, and the config-file reader.
+ * hostsim options: one table (core_opts below) gives every core option's
+ * type, range, default and help; the setter shared by the command line and
+ * --config files, the defaults, --help, --print-config and the docs' table
+ * are read from it.  Also the config-file reader.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,22 +13,6 @@
 #include "sim/timing.h"
 #include "sim/memsys.h"
 #include "rvmess/numparse.h"
-
-void sim_opts_default(struct sim_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->harts = 1;
-	o->mem_size = 256ull << 20;
-	o->timebase = 10000000;
-	o->freq_mhz = 1000;
-	o->seed = 1;
-	o->timing = 1;
-	o->quantum = 64;
-	o->mshrs = 8;
-	o->sb_depth = 8;
-	o->mul_lat = 3;
-	o->div_lat = 20;
-}
 
 const char *const sim_machine_names[SIM_NMACHINES] = {
 #define SIM_MACH_NAME_(id, name, mhz, mem) name,
@@ -48,39 +35,6 @@ static const unsigned fault_default_rate[SIM_NFAULTS] = {
 	SIM_FAULTS(SIM_FAULT_RATE_)
 #undef SIM_FAULT_RATE_
 };
-
-void sim_opts_print(const struct sim_opts *o, FILE *f)
-{
-	if (o->machine) /* first: it sets the options below */
-		fprintf(f, "machine=%s\n", sim_machine_names[o->machine]);
-	fprintf(f, "harts=%u\nmem-size=%llu\ntimebase=%llu\nfreq-mhz=%llu\nseed=%llu\ntiming=%d\n",
-	        o->harts, (unsigned long long)o->mem_size, (unsigned long long)o->timebase,
-	        (unsigned long long)o->freq_mhz, (unsigned long long)o->seed, o->timing);
-	fprintf(f, "quantum=%u\nmshrs=%u\nstore-buffer=%u\nmul-latency=%u\ndiv-latency=%u\n",
-	        o->quantum, o->mshrs, o->sb_depth, o->mul_lat, o->div_lat);
-	if (o->max_insns)
-		fprintf(f, "max-insns=%llu\n", (unsigned long long)o->max_insns);
-	if (o->max_cycles)
-		fprintf(f, "max-cycles=%llu\n", (unsigned long long)o->max_cycles);
-	if (o->mem_order != SIM_MO_SC)
-		fprintf(f, "memory-order=%s\n", o->mem_order == SIM_MO_TSO ? "tso" : "rvwmo");
-	for (unsigned i = 0; i < SIM_NFAULTS; i++)
-		if (o->inject[i])
-			fprintf(f, "inject=%s:%u\n", sim_fault_names[i], o->inject[i]);
-	if (o->no_phase_hint)
-		fprintf(f, "no-phase-hint=1\n");
-	if (o->no_loop_skip)
-		fprintf(f, "no-loop-skip=1\n");
-	if (o->no_piton_memctr)
-		fprintf(f, "no-piton-memctr=1\n");
-	for (unsigned i = 0; i < 64; i++)
-		if (o->fdt_disabled >> i & 1)
-			fprintf(f, "fdt-disabled=%u\n", i);
-	if (o->piton_uart)
-		fprintf(f, "piton-uart=16550\n");
-	if (o->dtb)
-		fprintf(f, "dtb=%s\n", o->dtb);
-}
 
 /* --inject NAME[:RATE] */
 static int set_inject(struct sim_opts *o, const char *val, char *err, size_t errlen)
@@ -117,67 +71,349 @@ int sim_parse_u64(const char *s, uint64_t *out)
 }
 
 
-static int num(const char *key, const char *val, uint64_t lo, uint64_t hi, uint64_t *out, char *err, size_t errlen)
+/*
+ * The core's options, one row each: name, argument (NULL for a flag), type,
+ * the field of struct sim_opts, range, default, when --print-config prints
+ * it, and the help line (NULL: config files only).  Parsing and range
+ * checks (sim_opts_set), defaults (sim_opts_default), --help
+ * (sim_opts_print_help), --print-config (sim_opts_print) and the options
+ * table of docs/hostsim.md (sim_opts_print_markdown, hostsim
+ * --options-markdown, checked by ci/tests/docs.sh) all come from here.  The
+ * memory system's options are memsys's keys (tm_is_option,
+ * tm_print_options).  Adding an option: a row here (and its field in
+ * struct sim_opts), then tools/gen-docs.sh.
+ */
+enum opt_type {
+	OPT_UINT,   /* unsigned field: a number lo..hi */
+	OPT_U64,    /* uint64_t field: a number lo..hi */
+	OPT_SIZE,   /* uint64_t field: bytes lo..hi, a multiple of 4K */
+	OPT_BIT,    /* uint64_t field: sets bit N, N in lo..hi (repeatable) */
+	OPT_ENUM,   /* int or unsigned field: the index of the value in arg ("a|b|c") */
+	OPT_PATH,   /* const char * field: a file name, kept in strings[lo] */
+	OPT_FLAG,   /* int field: 1 (hi = 1: 0) when given; in a file an optional 0/1 */
+	OPT_INJECT, /* --inject FAULT[:RATE] */
+	OPT_CONFIG, /* --config FILE: read by main() and sim_opts_load_file */
+};
+enum opt_print {
+	PR_NO,      /* never (paths of this run, --config, --stats) */
+	PR_ALWAYS,  /* always, as key=value */
+	PR_SET,     /* when not the default */
+};
+struct core_opt {
+	const char *name, *arg;
+	enum opt_type type;
+	size_t off;
+	uint64_t lo, hi;
+	const char *def;         /* default value, NULL: none (0, off) */
+	enum opt_print print;
+	const char *help;
+};
+#define F(f) offsetof(struct sim_opts, f)
+#define NOLIMIT 0, ~0ull
+static const struct core_opt core_opts[] = {
+	{ "machine", "virt|cva6|openpiton", OPT_ENUM, F(machine), 0, 0, "virt", PR_SET,
+	  "the target's memory map, devices, DTB, counters and end of run; sets freq-mhz and mem-size: give those after it" },
+	{ "harts", "N", OPT_UINT, F(harts), 1, SIM_MAX_HARTS, "1", PR_ALWAYS, "harts" },
+	{ "mem-size", "SIZE", OPT_SIZE, F(mem_size), 1ull << 20, 16ull << 30, "256M", PR_ALWAYS,
+	  "RAM at 0x80000000, a multiple of 4K; K/M/G suffixes" },
+	{ "timebase", "HZ", OPT_U64, F(timebase), 1, 0xffffffffull, "10000000", PR_ALWAYS, "CLINT mtime frequency" },
+	{ "freq-mhz", "MHZ", OPT_U64, F(freq_mhz), 1, 4000, "1000", PR_ALWAYS,
+	  "core clock; mtime = cycles * timebase / freq" },
+	{ "max-insns", "N", OPT_U64, F(max_insns), NOLIMIT, NULL, PR_SET, "stop after N instructions in total (exit 124; 0: no limit)" },
+	{ "max-cycles", "N", OPT_U64, F(max_cycles), NOLIMIT, NULL, PR_SET, "stop when a hart's clock reaches N (exit 124; 0: no limit)" },
+	{ "seed", "N", OPT_U64, F(seed), NOLIMIT, "1", PR_ALWAYS, "seed (recorded in the DTB; runs are deterministic)" },
+	{ "fdt-disabled", "HART", OPT_BIT, F(fdt_disabled), 0, SIM_MAX_HARTS - 1, NULL, PR_SET,
+	  "the DTB's cpu@HART says status \"disabled\" (repeatable); the hart still runs, as QEMU's do" },
+	{ "console", "FILE", OPT_PATH, F(console), 0, 0, NULL, PR_NO, "UART output to FILE instead of stdout" },
+	{ "console-stamps", "FILE", OPT_PATH, F(stamps), 1, 0, NULL, PR_NO,
+	  "per console line, the writing hart's cycle and all harts' instructions so far, to FILE" },
+	{ "config", "FILE", OPT_CONFIG, 0, 0, 0, NULL, PR_NO, "key=value lines with the same keys as these options" },
+	{ "no-timing", NULL, OPT_FLAG, F(timing), 0, 1, NULL, PR_NO, "functional only: 1 cycle per instruction, no memsys" },
+	{ "timing", NULL, OPT_FLAG, F(timing), 0, 0, "1", PR_ALWAYS, NULL },
+	{ "quantum", "N", OPT_UINT, F(quantum), 1, 1000000, "64", PR_ALWAYS, "--no-timing: instructions per hart per turn" },
+	{ "mshrs", "N", OPT_UINT, F(mshrs), 1, SIM_MSHR_MAX, "8", PR_ALWAYS, "outstanding load misses per hart" },
+	{ "store-buffer", "N", OPT_UINT, F(sb_depth), 1, SIM_SB_MAX - 1, "8", PR_ALWAYS, "store buffer entries per hart" },
+	{ "mul-latency", "N", OPT_UINT, F(mul_lat), 1, 1000, "3", PR_ALWAYS, "multiply result latency, cycles" },
+	{ "div-latency", "N", OPT_UINT, F(div_lat), 1, 1000, "20", PR_ALWAYS, "divide result latency, cycles" },
+	{ "stats", NULL, OPT_FLAG, F(stats), 0, 0, NULL, PR_NO, "per-hart counts, cycles and memsys counters on stderr" },
+	{ "memory-order", "sc|tso|rvwmo", OPT_ENUM, F(mem_order), 0, 0, "sc", PR_SET,
+	  "sc: stores visible at once; tso: functional store buffers; rvwmo: also stores drain and loads read out of order" },
+	{ "inject", "FAULT[:RATE]", OPT_INJECT, F(inject), 1, 100, NULL, PR_SET,
+	  "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback, timer-stuck, lost-inval (--machine openpiton: Ariane's L1D misses other harts' invalidations)" },
+	{ "no-phase-hint", NULL, OPT_FLAG, F(no_phase_hint), 0, 0, NULL, PR_SET,
+	  "ignore the image's set-up phase hint (memctl PHASE): time every instruction" },
+	{ "phase-hint", NULL, OPT_FLAG, F(no_phase_hint), 0, 1, NULL, PR_NO, NULL },
+	{ "no-loop-skip", NULL, OPT_FLAG, F(no_loop_skip), 0, 0, NULL, PR_SET,
+	  "run countdown loops (addi r,r,-1; bnez r back to it) instruction by instruction, not in closed form (same results; for checking that)" },
+	{ "loop-skip", NULL, OPT_FLAG, F(no_loop_skip), 0, 1, NULL, PR_NO, NULL },
+	{ "no-piton-memctr", NULL, OPT_FLAG, F(no_piton_memctr), 0, 0, NULL, PR_SET,
+	  "--machine openpiton: the fake UART without the memory counter window that tools/rtl-prep.sh memctr adds to the RTL (the image then counts L2 misses)" },
+	{ "piton-memctr", NULL, OPT_FLAG, F(no_piton_memctr), 0, 1, NULL, PR_NO, NULL },
+	{ "piton-uart", "fake|16550", OPT_ENUM, F(piton_uart), 0, 0, "fake", PR_SET,
+	  "--machine openpiton: fake: sims' fake_uart, every read returns 0xef; 16550: an FPGA board's 16550 at the same address, 115200 baud, a 16-byte FIFO that drops bytes written while full" },
+	{ "dtb", "FILE", OPT_PATH, F(dtb), 2, 0, NULL, PR_SET,
+	  "this device tree blob instead of the one hostsim builds, placed where the profile puts its own (a board's DTB: docs/platforms.md)" },
+};
+#undef F
+#define NCORE (sizeof(core_opts) / sizeof(core_opts[0]))
+_Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
+_Static_assert(SIM_MO_SC == 0 && SIM_MO_TSO == 1 && SIM_MO_RVWMO == 2, "memory-order's values in table order");
+_Static_assert(SIM_UART_FAKE == 0 && SIM_UART_16550 == 1, "piton-uart's values in table order");
+
+static const struct core_opt *find_opt(const char *k)
 {
-	uint64_t v;
-	if (!val)
-		return sim_fail(err, errlen, "option %s needs a value", key);
-	if (sim_parse_u64(val, &v))
-		return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not a number", key, SIM_TOKA(val));
-	if (v < lo || v > hi)
-		return sim_fail(err, errlen, "option %s: " SIM_TOKF " is out of range %llu..%llu", key, SIM_TOKA(val),
-		            (unsigned long long)lo, (unsigned long long)hi);
-	*out = v;
-	return 0;
+	for (size_t i = 0; i < NCORE; i++)
+		if (!strcmp(core_opts[i].name, k))
+			return &core_opts[i];
+	return NULL;
 }
 
-/* The core's options (sim_opts_set below sets them): name, argument (NULL
- * for a flag) and help line (NULL: config files only); --help and the
- * command line's "does it take a value" come from here, the memory
- * system's options from tm_is_option / tm_print_options. */
-static const struct { const char *name, *arg, *help; } core_opts[] = {
-	{ "machine", "virt|cva6|openpiton", "the target's memory map, devices, DTB, counters and end of run (default virt; sets freq-mhz and mem-size: give those after it)" },
-	{ "harts", "N", "harts (1..64, default 1)" },
-	{ "mem-size", "SIZE", "RAM at 0x80000000 (default 256M; K/M/G suffixes)" },
-	{ "timebase", "HZ", "CLINT mtime frequency (default 10000000)" },
-	{ "freq-mhz", "MHZ", "core clock (default 1000); mtime = cycles * timebase / freq" },
-	{ "max-insns", "N", "stop after N instructions in total (exit 124)" },
-	{ "max-cycles", "N", "stop when a hart's clock reaches N (exit 124)" },
-	{ "seed", "N", "seed (recorded in the DTB; runs are deterministic)" },
-	{ "fdt-disabled", "HART", "the DTB's cpu@HART says status \"disabled\" (repeatable); the hart still runs, as QEMU's do" },
-	{ "console", "FILE", "UART output to FILE instead of stdout" },
-	{ "console-stamps", "FILE", "per console line, the writing hart's cycle and all harts' instructions so far, to FILE" },
-	{ "config", "FILE", "key=value lines with the same keys as these options" },
-	{ "no-timing", NULL, "functional only: 1 cycle per instruction, no memsys" },
-	{ "timing", NULL, NULL },
-	{ "quantum", "N", "--no-timing: instructions per hart per turn (default 64)" },
-	{ "mshrs", "N", "outstanding load misses per hart (default 8)" },
-	{ "store-buffer", "N", "store buffer entries per hart (default 8)" },
-	{ "mul-latency", "N", "multiply result latency, cycles (default 3)" },
-	{ "div-latency", "N", "divide result latency, cycles (default 20)" },
-	{ "stats", NULL, "per-hart counts, cycles and memsys counters on stderr" },
-	{ "memory-order", "sc|tso|rvwmo", "sc (default): stores visible at once; tso: functional store buffers; rvwmo: also stores drain and loads read out of order" },
-	{ "inject", "FAULT[:RATE]", "inject a fault (repeatable): fence-noop, amo-nonatomic, sc-spurious-success, stale-read, lost-write, wrong-ack, clean-writeback, timer-stuck, lost-inval (--machine openpiton: Ariane's L1D misses other harts' invalidations)" },
-	{ "no-phase-hint", NULL, "ignore the image's set-up phase hint (memctl PHASE): time every instruction" },
-	{ "phase-hint", NULL, NULL },
-	{ "no-loop-skip", NULL, "run countdown loops (addi r,r,-1; bnez r back to it) instruction by instruction, not in closed form (same results; for checking that)" },
-	{ "loop-skip", NULL, NULL },
-	{ "no-piton-memctr", NULL, "--machine openpiton: the fake UART without the memory counter window that tools/rtl-prep.sh memctr adds to the RTL (the image then counts L2 misses)" },
-	{ "piton-memctr", NULL, NULL },
-	{ "piton-uart", "fake|16550", "--machine openpiton: fake (default): sims' fake_uart, every read returns 0xef; 16550: an FPGA board's 16550 at the same address, 115200 baud, a 16-byte FIFO that drops bytes written while full" },
-	{ "dtb", "FILE", "this device tree blob instead of the one hostsim builds, placed where the profile puts its own (a board's DTB: docs/platforms.md)" },
-};
-_Static_assert(SIM_EXIT_LIMIT == 124, "the --max-* help lines name exit 124");
+/* The i-th name of an enum's "a|b|c" (machine: sim_machine_names), its
+ * length in *n; NULL past the end. */
+static const char *enum_name(const struct core_opt *d, unsigned i, size_t *n)
+{
+	const char *p = d->arg;
+	for (; i && p; i--)
+		if ((p = strchr(p, '|')))
+			p++;
+	if (!p)
+		return NULL;
+	const char *e = strchr(p, '|');
+	*n = e ? (size_t)(e - p) : strlen(p);
+	return p;
+}
+
+/* "a, b or c" from "a|b|c", for messages */
+static void enum_list(const struct core_opt *d, char *buf, size_t len)
+{
+	size_t n, k = 0, cnt = 0;
+	while (enum_name(d, (unsigned)cnt, &n))
+		cnt++;
+	buf[0] = 0;
+	for (unsigned i = 0; i < cnt && k < len; i++) {
+		const char *p = enum_name(d, i, &n);
+		k += (size_t)snprintf(buf + k, len - k, "%s%.*s", i == 0 ? "" : i + 1 == cnt ? " or " : ", ", (int)n, p);
+	}
+}
+
+/* A byte count as the shortest of N, NK, NM, NG (exact). */
+static void fmt_size(uint64_t v, char *buf, size_t len)
+{
+	static const char suf[] = "KMGT";
+	int i = -1;
+	while (i < 3 && v && !(v & 1023)) {
+		v >>= 10;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, suf[i]);
+}
+
+static void *field(struct sim_opts *o, const struct core_opt *d) { return (char *)o + d->off; }
+static const void *cfield(const struct sim_opts *o, const struct core_opt *d) { return (const char *)o + d->off; }
+
+static int set_one(struct sim_opts *o, const struct core_opt *d, const char *val, char *err, size_t errlen)
+{
+	const char *k = d->name;
+	uint64_t v;
+	switch (d->type) {
+	case OPT_UINT:
+	case OPT_U64:
+	case OPT_BIT:
+		if (!val)
+			return sim_fail(err, errlen, "option %s needs a value", k);
+		if (sim_parse_u64(val, &v))
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not a number", k, SIM_TOKA(val));
+		if (v < d->lo || v > d->hi)
+			return sim_fail(err, errlen, "option %s: " SIM_TOKF " is out of range %llu..%llu", k, SIM_TOKA(val),
+			                (unsigned long long)d->lo, (unsigned long long)d->hi);
+		if (d->type == OPT_UINT)
+			*(unsigned *)field(o, d) = (unsigned)v;
+		else if (d->type == OPT_U64)
+			*(uint64_t *)field(o, d) = v;
+		else
+			*(uint64_t *)field(o, d) |= 1ull << v;
+		return 0;
+	case OPT_SIZE: {
+		char lo[24], hi[24];
+		if (!val)
+			return sim_fail(err, errlen, "option %s needs a value", k);
+		if (sim_parse_u64(val, &v))
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not a size", k, SIM_TOKA(val));
+		fmt_size(d->lo, lo, sizeof lo);
+		fmt_size(d->hi, hi, sizeof hi);
+		if (v < d->lo || v > d->hi || (v & 0xfff))
+			return sim_fail(err, errlen, "option %s: %s must be %s..%s and a multiple of 4K", k, val, lo, hi);
+		*(uint64_t *)field(o, d) = v;
+		return 0;
+	}
+	case OPT_ENUM: {
+		const char *p;
+		size_t n;
+		unsigned i;
+		char names[64];
+		if (!val)
+			return sim_fail(err, errlen, "option %s needs a value", k);
+		for (i = 0; (p = enum_name(d, i, &n)) != NULL; i++)
+			if (strlen(val) == n && !strncmp(val, p, n))
+				break;
+		if (!p) {
+			enum_list(d, names, sizeof names);
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' is not %s", k, SIM_TOKA(val), names);
+		}
+		if (d->off == offsetof(struct sim_opts, mem_order))
+			o->mem_order = (int)i;
+		else
+			*(unsigned *)field(o, d) = i;
+		if (d->off == offsetof(struct sim_opts, machine)) { /* the profile's clock and memory */
+			o->freq_mhz = machine_defaults[i].freq_mhz;
+			o->mem_size = machine_defaults[i].mem_size;
+		}
+		return 0;
+	}
+	case OPT_PATH:
+		if (!val || !*val)
+			return sim_fail(err, errlen, "option %s needs a file name", k);
+		if (strlen(val) >= sizeof(o->strings[d->lo]))
+			return sim_fail(err, errlen, "option %s: file name too long", k);
+		strcpy(o->strings[d->lo], val);
+		*(const char **)field(o, d) = o->strings[d->lo];
+		return 0;
+	case OPT_FLAG: { /* in a config file flags take an optional 0/1 value */
+		uint64_t on = 1;
+		if (val && (sim_parse_u64(val, &on) || on > 1))
+			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' must be 0 or 1", k, SIM_TOKA(val));
+		*(int *)field(o, d) = d->hi ? !on : (int)on;
+		return 0;
+	}
+	case OPT_INJECT:
+		return set_inject(o, val, err, errlen);
+	case OPT_CONFIG:
+		break;
+	}
+	return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(k));
+}
+
+void sim_opts_default(struct sim_opts *o)
+{
+	char err[128];
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < NCORE; i++)
+		if (core_opts[i].def && set_one(o, &core_opts[i], core_opts[i].def, err, sizeof err))
+			abort(); /* a bad default in the table: test_sim_opts catches it */
+}
+
+void sim_opts_print(const struct sim_opts *o, FILE *f)
+{
+	struct sim_opts def;
+	sim_opts_default(&def);
+	for (size_t i = 0; i < NCORE; i++) {
+		const struct core_opt *d = &core_opts[i];
+		const void *p = cfield(o, d);
+		size_t n;
+		if (d->print == PR_NO)
+			continue;
+		if (d->print == PR_SET && !memcmp(p, cfield(&def, d), d->type == OPT_PATH ? sizeof(char *) :
+		                                  d->type == OPT_INJECT ? sizeof(o->inject) :
+		                                  d->type == OPT_FLAG || d->type == OPT_UINT || d->type == OPT_ENUM ?
+		                                  sizeof(unsigned) : sizeof(uint64_t)))
+			continue;
+		switch (d->type) {
+		case OPT_UINT:
+			fprintf(f, "%s=%u\n", d->name, *(const unsigned *)p);
+			break;
+		case OPT_U64:
+		case OPT_SIZE:
+			fprintf(f, "%s=%llu\n", d->name, (unsigned long long)*(const uint64_t *)p);
+			break;
+		case OPT_BIT:
+			for (unsigned b = 0; b < 64; b++)
+				if (*(const uint64_t *)p >> b & 1)
+					fprintf(f, "%s=%u\n", d->name, b);
+			break;
+		case OPT_ENUM: {
+			unsigned v = *(const unsigned *)p;
+			const char *s = enum_name(d, v, &n);
+			fprintf(f, "%s=%.*s\n", d->name, (int)n, s);
+			break;
+		}
+		case OPT_PATH:
+			fprintf(f, "%s=%s\n", d->name, *(const char *const *)p);
+			break;
+		case OPT_FLAG:
+			fprintf(f, d->print == PR_ALWAYS ? "%s=%d\n" : "%s=1\n", d->name, *(const int *)p);
+			break;
+		case OPT_INJECT:
+			for (unsigned j = 0; j < SIM_NFAULTS; j++)
+				if (o->inject[j])
+					fprintf(f, "%s=%s:%u\n", d->name, sim_fault_names[j], o->inject[j]);
+			break;
+		case OPT_CONFIG:
+			break;
+		}
+	}
+}
+
+/* " (lo..hi, default D)" for --help and the docs, "" when neither */
+static void range_default(const struct core_opt *d, char *buf, size_t len)
+{
+	char r[64] = "", lo[24], hi[24];
+	if (d->type == OPT_SIZE) {
+		fmt_size(d->lo, lo, sizeof lo);
+		fmt_size(d->hi, hi, sizeof hi);
+		snprintf(r, sizeof r, "%s..%s", lo, hi);
+	} else if ((d->type == OPT_UINT || d->type == OPT_U64 || d->type == OPT_BIT) && d->hi != ~0ull)
+		snprintf(r, sizeof r, "%llu..%llu", (unsigned long long)d->lo, (unsigned long long)d->hi);
+	if (r[0] && d->def)
+		snprintf(buf, len, " (%s, default %s)", r, d->def);
+	else if (r[0] || d->def)
+		snprintf(buf, len, " (%s%s)", r[0] ? r : "default ", r[0] ? "" : d->def);
+	else
+		buf[0] = 0;
+}
 
 void sim_opts_print_help(FILE *f)
 {
-	char opt[40];
-	for (size_t i = 0; i < sizeof(core_opts) / sizeof(core_opts[0]); i++) {
-		if (!core_opts[i].help)
+	char opt[40], rd[96];
+	for (size_t i = 0; i < NCORE; i++) {
+		const struct core_opt *d = &core_opts[i];
+		if (!d->help)
 			continue;
-		snprintf(opt, sizeof(opt), "--%s%s%s", core_opts[i].name, core_opts[i].arg ? " " : "",
-		         core_opts[i].arg ? core_opts[i].arg : "");
-		fprintf(f, "  %-18s %s\n", opt, core_opts[i].help);
+		snprintf(opt, sizeof(opt), "--%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+		range_default(d, rd, sizeof rd);
+		fprintf(f, "  %-18s %s%s\n", opt, d->help, rd);
+	}
+}
+
+void sim_opts_print_markdown(FILE *f)
+{
+	static const char *const tname[] = { "number", "number", "size", "number", "one of", "file", "flag",
+	                                     "fault", "file" };
+	char opt[48], lo[24], hi[24];
+	fprintf(f, "| option | type | range | default | meaning |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < NCORE; i++) {
+		const struct core_opt *d = &core_opts[i];
+		if (!d->help)
+			continue;
+		snprintf(opt, sizeof(opt), "--%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+		fprintf(f, "| `");
+		for (const char *p = opt; *p; p++) /* a '|' inside a table cell */
+			fprintf(f, *p == '|' ? "\\|" : "%c", *p);
+		fprintf(f, "` | %s | ", tname[d->type]);
+		if (d->type == OPT_SIZE) {
+			fmt_size(d->lo, lo, sizeof lo);
+			fmt_size(d->hi, hi, sizeof hi);
+			fprintf(f, "%s..%s", lo, hi);
+		} else if (d->type == OPT_INJECT)
+			fprintf(f, "RATE %llu..%llu %%", (unsigned long long)d->lo, (unsigned long long)d->hi);
+		else if ((d->type == OPT_UINT || d->type == OPT_U64 || d->type == OPT_BIT) && d->hi != ~0ull)
+			fprintf(f, "%llu..%llu", (unsigned long long)d->lo, (unsigned long long)d->hi);
+		fprintf(f, " | %s | ", d->def ? d->def : d->type == OPT_FLAG ? "off" : "");
+		for (const char *p = d->help; *p; p++)
+			fprintf(f, *p == '|' ? "\\|" : "%c", *p);
+		fprintf(f, " |\n");
 	}
 }
 
@@ -189,15 +425,14 @@ int sim_opts_kind(const char *key)
 		return SIM_OPT_UNKNOWN;
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
-	for (size_t i = 0; i < sizeof(core_opts) / sizeof(core_opts[0]); i++)
-		if (!strcmp(core_opts[i].name, k))
-			return core_opts[i].arg ? SIM_OPT_VALUE : SIM_OPT_FLAG;
+	const struct core_opt *d = find_opt(k);
+	if (d)
+		return d->arg ? SIM_OPT_VALUE : SIM_OPT_FLAG;
 	return tm_is_option(k) ? SIM_OPT_VALUE : SIM_OPT_UNKNOWN;
 }
 
 int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err, size_t errlen)
 {
-	uint64_t v;
 	char k[40];
 	size_t n = strlen(key);
 	if (n >= sizeof(k))
@@ -205,103 +440,10 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 	for (size_t i = 0; i <= n; i++)
 		k[i] = key[i] == '_' ? '-' : key[i];
 
-	if (!strcmp(k, "machine")) {
-		unsigned i;
-		if (!val) return sim_fail(err, errlen, "option machine needs a value");
-		for (i = 0; i < SIM_NMACHINES && strcmp(val, sim_machine_names[i]); i++)
-			;
-		if (i == SIM_NMACHINES)
-			return sim_fail(err, errlen, "option machine: '" SIM_TOKF "' is not virt, cva6 or openpiton", SIM_TOKA(val));
-		o->machine = i;
-		o->freq_mhz = machine_defaults[i].freq_mhz;
-		o->mem_size = machine_defaults[i].mem_size;
-	} else if (!strcmp(k, "harts")) {
-		if (num(k, val, 1, SIM_MAX_HARTS, &v, err, errlen)) return -1;
-		o->harts = (unsigned)v;
-	} else if (!strcmp(k, "mem-size")) {
-		if (!val) return sim_fail(err, errlen, "option mem-size needs a value");
-		if (sim_parse_u64(val, &v)) return sim_fail(err, errlen, "option mem-size: '" SIM_TOKF "' is not a size", SIM_TOKA(val));
-		if (v < (1ull << 20) || v > (16ull << 30) || (v & 0xfff))
-			return sim_fail(err, errlen, "option mem-size: %s must be 1M..16G and a multiple of 4K", val);
-		o->mem_size = v;
-	} else if (!strcmp(k, "timebase")) {
-		if (num(k, val, 1, 0xffffffffull, &v, err, errlen)) return -1;
-		o->timebase = v;
-	} else if (!strcmp(k, "freq-mhz")) {
-		if (num(k, val, 1, 4000, &v, err, errlen)) return -1;
-		o->freq_mhz = v;
-	} else if (!strcmp(k, "max-insns")) {
-		if (num(k, val, 0, ~0ull, &v, err, errlen)) return -1;
-		o->max_insns = v;
-	} else if (!strcmp(k, "max-cycles")) {
-		if (num(k, val, 0, ~0ull, &v, err, errlen)) return -1;
-		o->max_cycles = v;
-	} else if (!strcmp(k, "seed")) {
-		if (num(k, val, 0, ~0ull, &v, err, errlen)) return -1;
-		o->seed = v;
-	} else if (!strcmp(k, "fdt-disabled")) {
-		if (num(k, val, 0, SIM_MAX_HARTS - 1, &v, err, errlen)) return -1;
-		o->fdt_disabled |= 1ull << v;
-	} else if (!strcmp(k, "quantum")) {
-		if (num(k, val, 1, 1000000, &v, err, errlen)) return -1;
-		o->quantum = (unsigned)v;
-	} else if (!strcmp(k, "mshrs")) {
-		if (num(k, val, 1, SIM_MSHR_MAX, &v, err, errlen)) return -1;
-		o->mshrs = (unsigned)v;
-	} else if (!strcmp(k, "store-buffer")) {
-		if (num(k, val, 1, SIM_SB_MAX - 1, &v, err, errlen)) return -1;
-		o->sb_depth = (unsigned)v;
-	} else if (!strcmp(k, "mul-latency")) {
-		if (num(k, val, 1, 1000, &v, err, errlen)) return -1;
-		o->mul_lat = (unsigned)v;
-	} else if (!strcmp(k, "div-latency")) {
-		if (num(k, val, 1, 1000, &v, err, errlen)) return -1;
-		o->div_lat = (unsigned)v;
-	} else if (!strcmp(k, "memory-order")) {
-		if (!val) return sim_fail(err, errlen, "option memory-order needs a value");
-		if (!strcmp(val, "sc")) o->mem_order = SIM_MO_SC;
-		else if (!strcmp(val, "tso")) o->mem_order = SIM_MO_TSO;
-		else if (!strcmp(val, "rvwmo")) o->mem_order = SIM_MO_RVWMO;
-		else return sim_fail(err, errlen, "option memory-order: '" SIM_TOKF "' is not sc, tso or rvwmo", SIM_TOKA(val));
-	} else if (!strcmp(k, "piton-uart")) {
-		if (!val) return sim_fail(err, errlen, "option piton-uart needs a value");
-		if (!strcmp(val, "fake")) o->piton_uart = SIM_UART_FAKE;
-		else if (!strcmp(val, "16550")) o->piton_uart = SIM_UART_16550;
-		else return sim_fail(err, errlen, "option piton-uart: '" SIM_TOKF "' is not fake or 16550", SIM_TOKA(val));
-	} else if (!strcmp(k, "dtb")) {
-		if (!val || !*val) return sim_fail(err, errlen, "option dtb needs a file name");
-		if (strlen(val) >= sizeof(o->strings[2])) return sim_fail(err, errlen, "option dtb: file name too long");
-		strcpy(o->strings[2], val);
-		o->dtb = o->strings[2];
-	} else if (!strcmp(k, "inject")) {
-		if (set_inject(o, val, err, errlen)) return -1;
-	} else if (!strcmp(k, "console")) {
-		if (!val || !*val) return sim_fail(err, errlen, "option console needs a file name");
-		if (strlen(val) >= sizeof(o->strings[0])) return sim_fail(err, errlen, "option console: file name too long");
-		strcpy(o->strings[0], val);
-		o->console = o->strings[0];
-	} else if (!strcmp(k, "console-stamps")) {
-		if (!val || !*val) return sim_fail(err, errlen, "option console-stamps needs a file name");
-		if (strlen(val) >= sizeof(o->strings[1])) return sim_fail(err, errlen, "option console-stamps: file name too long");
-		strcpy(o->strings[1], val);
-		o->stamps = o->strings[1];
-	} else if (!strcmp(k, "no-timing") || !strcmp(k, "timing") || !strcmp(k, "stats") ||
-	           !strcmp(k, "no-phase-hint") || !strcmp(k, "phase-hint") || !strcmp(k, "no-loop-skip") ||
-	           !strcmp(k, "loop-skip") || !strcmp(k, "no-piton-memctr") || !strcmp(k, "piton-memctr")) {
-		/* flags; in a config file they take an optional 0/1 value */
-		uint64_t on = 1;
-		if (val && (sim_parse_u64(val, &on) || on > 1))
-			return sim_fail(err, errlen, "option %s: '" SIM_TOKF "' must be 0 or 1", k, SIM_TOKA(val));
-		if (!strcmp(k, "no-timing")) o->timing = !on;
-		else if (!strcmp(k, "timing")) o->timing = (int)on;
-		else if (!strcmp(k, "no-phase-hint")) o->no_phase_hint = (int)on;
-		else if (!strcmp(k, "phase-hint")) o->no_phase_hint = !on;
-		else if (!strcmp(k, "no-loop-skip")) o->no_loop_skip = (int)on;
-		else if (!strcmp(k, "loop-skip")) o->no_loop_skip = !on;
-		else if (!strcmp(k, "no-piton-memctr")) o->no_piton_memctr = (int)on;
-		else if (!strcmp(k, "piton-memctr")) o->no_piton_memctr = !on;
-		else o->stats = (int)on;
-	} else if (tm_is_option(k)) {
+	const struct core_opt *d = find_opt(k);
+	if (d && d->type != OPT_CONFIG)
+		return set_one(o, d, val, err, errlen);
+	if (!d && tm_is_option(k)) {
 		struct memsys_cfg c;
 		if (!val) return sim_fail(err, errlen, "option %s needs a value", k);
 		memsys_cfg_default(&c);
@@ -320,10 +462,9 @@ int sim_opts_set(struct sim_opts *o, const char *key, const char *val, char *err
 		}
 		strcpy(o->memsys[i].key, k);
 		strcpy(o->memsys[i].val, val);
-	} else {
-		return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(key));
+		return 0;
 	}
-	return 0;
+	return sim_fail(err, errlen, "unknown option '" SIM_TOKF "'", SIM_TOKA(key));
 }
 
 int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "sim/dev.h"
-#include "sim/mach.h"
+#include "sim/profiles.h"
 
 #define SIM_MAX_HARTS 64
 
@@ -74,7 +74,7 @@ struct sim_opts {
 	struct { char key[32]; char val[256]; } memsys[128]; /* every memsys key fits (--print-config replays them all) */
 	char strings[3][512];    /* storage for the console, stamps and DTB paths from a config file */
 	const char *dtb;         /* --dtb FILE: this device tree instead of the one hostsim builds; NULL none */
-	unsigned machine;        /* --machine: SIM_MACH_* (mach.h) */
+	unsigned machine;        /* --machine: SIM_MACH_* (profiles.h) */
 	int no_phase_hint;       /* --no-phase-hint: the memctl PHASE register is ignored */
 	int no_loop_skip;        /* --no-loop-skip: countdown loops run one instruction at a time (cpu.c) */
 	int no_piton_memctr;     /* --no-piton-memctr: openpiton's fake UART without rvmess's counter window */
@@ -93,6 +93,9 @@ enum { SIM_OPT_UNKNOWN = 0, SIM_OPT_VALUE, SIM_OPT_FLAG };
 int sim_opts_kind(const char *key);
 /* One line per command-line option of the core (for --help). */
 void sim_opts_print_help(FILE *f);
+/* The same as a Markdown table (type, range, default, help): the options
+ * table of docs/hostsim.md (hostsim --options-markdown, tools/gen-docs.sh). */
+void sim_opts_print_markdown(FILE *f);
 /* Read key=value lines ('#' comments, blank lines).  Errors "FILE:LINE: reason". */
 int sim_opts_load_file(struct sim_opts *o, const char *path, char *err, size_t errlen);
 /* The core options in effect as --config lines (key=value). */
@@ -251,7 +254,7 @@ struct sim {
 	struct memsys *ms;       /* NULL with --no-timing */
 	struct wm *wm;           /* weak memory and faults (wmem.c); NULL for sc without faults */
 
-	const struct sim_machine *mach; /* --machine profile (mach.h); NULL: virt */
+	const struct sim_machine *mach; /* --machine profile (profiles.h); NULL: virt */
 	struct sim_msym msym;    /* the symbols it found in the image */
 	int no_time_csr;         /* mach->no_time_csr, where the time CSR read tests it */
 };

@@ -1,5 +1,5 @@
 /*
- * hostsim's machine profiles (sim/mach.c, dev_cva6.c, dev_piton.c, dev_rom.c):
+ * hostsim's machine profiles (sim/profiles.c, dev_cva6.c, dev_piton.c, dev_rom.c):
  * each profile's DTB read back by the firmware's own FDT reader (what the
  * image sees, with the CVA6 DTB's 32768 Hz lie), its boot ROM, timer, time
  * CSR and counter CSRs, and the device quirks: CVA6's UART (4-byte stride,

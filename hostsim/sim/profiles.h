@@ -4,8 +4,8 @@
  * counters and end-of-run convention of one target.  virt (the default) is
  * QEMU virt; cva6 the CVA6 testharness; openpiton OpenPiton + Ariane.
  */
-#ifndef HOSTSIM_MACH_H
-#define HOSTSIM_MACH_H
+#ifndef HOSTSIM_PROFILES_H
+#define HOSTSIM_PROFILES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@ struct sim;
 struct sim_dev;
 
 /* --machine: id, name, and the core clock (MHz) and RAM it sets (later
- * options override).  opts.c takes these; the rest is mach.c's table. */
+ * options override).  opts.c takes these; the rest is profiles.c's table. */
 #define SIM_MACHINES(X) \
 	X(VIRT, "virt", 1000, 256ull << 20) \
 	X(CVA6, "cva6", 50, 256ull << 20) \

@@ -1,5 +1,5 @@
 /*
- * hostsim's machine profiles (mach.h, docs/hostsim.md "Machine profiles").
+ * hostsim's machine profiles (profiles.h, docs/hostsim.md "Machine profiles").
  */
 #include <stdio.h>
 #include <stdlib.h>
