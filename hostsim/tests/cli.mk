@@ -14,3 +14,7 @@ test_compare_LIBS := -lm
 UNIT_TESTS += test_integ
 test_integ_SRCS := hostsim/tests/test_integ.c $(RVMESS_LIB_SRCS)
 test_integ_LIBS := -lm
+# The option tables of the rvmess commands (hostsim/cli/opts.c).
+UNIT_TESTS += test_opts
+test_opts_SRCS := hostsim/tests/test_opts.c hostsim/cli/opts.c hostsim/cli/util.c
+test_opts_LIBS := -lm
