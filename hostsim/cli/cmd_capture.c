@@ -31,36 +31,7 @@
 #include <unistd.h>
 
 #include "cli/cmds.h"
-
-#define USAGE "usage: rvmess capture DEVICE|- -o LOG [--baud N] [--timeout S] [--out DIR] [--quiet]\n"
-
-static int usage(void)
-{
-	fprintf(stderr, USAGE "(rvmess capture --help explains the options)\n");
-	return 2;
-}
-
-static int help(void)
-{
-	printf(USAGE
-	       "Record a console (a board's serial port, or stdin with -) into LOG as it\n"
-	       "arrives, until the line with the `end` record (or SIGINT, SIGTERM, SIGHUP),\n"
-	       "then parse LOG.\n"
-	       "  DEVICE        a serial port (e.g. /dev/ttyUSB0), set raw (8N1, no flow\n"
-	       "                control, no echo) at --baud; or - for stdin\n"
-	       "  -o LOG        the log file, written as bytes arrive (a symlink, FIFO or other\n"
-	       "                non-regular file, the input itself or a name the parse writes\n"
-	       "                into its folder is refused)\n"
-	       "  --baud N      serial speed (default 115200); ignored for non-terminals\n"
-	       "  --timeout S   stop after S seconds without the end record (default: wait\n"
-	       "                for ever, until the end record or the end of the input)\n"
-	       "  --out DIR     where the parse writes its files (default: LOG's directory)\n"
-	       "  -q, --quiet   the parse prints only its summary lines\n"
-	       "Exit status: the parse's (0 clean, 1 errors or incomplete, as after a\n"
-	       "timeout or an input that ended early, 3 a detected bug); 2 usage or I/O\n"
-	       "error.\n");
-	return 0;
-}
+#include "cli/util.h"
 
 static const struct {
 	unsigned long baud;
@@ -70,6 +41,71 @@ static const struct {
 	{ 115200, B115200 }, { 230400, B230400 }, { 460800, B460800 }, { 921600, B921600 },
 	{ 1000000, B1000000 }, { 1500000, B1500000 }, { 2000000, B2000000 }, { 3000000, B3000000 },
 };
+
+struct capture_args {
+	const char *logp, *dir;
+	unsigned long baud;
+	double timeout;          /* 0: none */
+	int quiet;
+};
+
+static int set_baud(void *args, const char *val, char *why, size_t len)
+{
+	struct capture_args *a = args;
+	char *e;
+	size_t k;
+
+	errno = 0;
+	a->baud = strtoul(val, &e, 10);
+	for (k = 0; k < sizeof speeds / sizeof speeds[0] && speeds[k].baud != a->baud; k++)
+		;
+	if (errno || *e || e == val || k == sizeof speeds / sizeof speeds[0]) {
+		snprintf(why, len, "--baud wants one of 9600 19200 38400 57600 115200 230400 460800 921600 1000000 "
+			 "1500000 2000000 3000000, got '" TOKF "'", TOKA(val));
+		return -1;
+	}
+	return 0;
+}
+
+#define F(x) offsetof(struct capture_args, x)
+static const struct cli_opt capture_options[] = {
+	{ .name = "-o", .kind = CLI_STR, .off = F(logp), .meta = "LOG", .lines = 1, .req = 1,
+	  .help = "the log file, written as bytes arrive (a symlink, FIFO or other non-regular file, the input "
+		  "itself or a name the parse writes into its folder is refused)" },
+	{ .name = "--baud", .kind = CLI_CALL, .call = set_baud, .meta = "N", .lines = 1,
+	  .help = "serial speed (default 115200); ignored for non-terminals" },
+	{ .name = "--timeout", .kind = CLI_DBL, .off = F(timeout), .meta = "S", .lo = 0, .hi = 1e7, .flags = CLI_GT,
+	  .what = "seconds", .lines = 1,
+	  .help = "stop after S seconds without the end record (default: wait for ever, until the end record or "
+		  "the end of the input)" },
+	{ .name = "--out", .kind = CLI_STR, .off = F(dir), .meta = "DIR", .lines = 1,
+	  .help = "where the parse writes its files (default: LOG's directory)" },
+	{ .name = "--quiet", .alias = "-q", .kind = CLI_FLAG, .off = F(quiet), .lines = 1,
+	  .help = "the parse prints only its summary lines" },
+};
+#undef F
+static const struct cli_line capture_usage[] = { { .args = "DEVICE|-" } };
+const struct cli_cmd capture_command = {
+	.name = "capture", .run = cmd_capture,
+	.summary = "record a serial console until the end record, then parse it",
+	.lines = capture_usage, .nlines = CLI_N(capture_usage), .opts = capture_options,
+	.nopts = CLI_N(capture_options), .max_pos = 1,
+};
+
+static int help(void)
+{
+	cli_print_usage(stdout, &capture_command, "usage: ", "       ");
+	printf("Record a console (a board's serial port, or stdin with -) into LOG as it\n"
+	       "arrives, until the line with the `end` record (or SIGINT, SIGTERM, SIGHUP),\n"
+	       "then parse LOG.\n"
+	       "  DEVICE        a serial port (e.g. /dev/ttyUSB0), set raw (8N1, no flow\n"
+	       "                control, no echo) at --baud; or - for stdin\n");
+	cli_print_options(stdout, &capture_command);
+	printf("Exit status: the parse's (0 clean, 1 errors or incomplete, as after a\n"
+	       "timeout or an input that ended early, 3 a detected bug); 2 usage or I/O\n"
+	       "error.\n");
+	return 0;
+}
 
 static int set_raw(int fd, unsigned long baud, const char *dev)
 {
@@ -239,59 +275,24 @@ static int pump(int in, int out, const char *dev, const char *logp, double timeo
 
 int cmd_capture(int argc, char **argv)
 {
-	const char *dev = NULL, *logp = NULL, *dir = NULL;
-	unsigned long baud = 115200;
-	double timeout = 0;
-	int quiet = 0, in, out, rc;
+	struct capture_args a = { .baud = 115200 };
+	struct cli_res res;
+	const char *dev, *logp, *dir;
+	unsigned long baud;
+	double timeout;
+	int quiet, in, out, rc;
 	enum how how = HOW_EOF;
 	unsigned long long total = 0;
 	double t0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		char *e;
-		if ((!strcmp(a, "-o") || !strcmp(a, "--baud") || !strcmp(a, "--timeout") ||
-		     !strcmp(a, "--out")) && i + 1 >= argc) {
-			fprintf(stderr, "rvmess capture: option '%s' needs a value\n", a);
-			return usage();
-		}
-		if (!strcmp(a, "-o")) {
-			logp = argv[++i];
-		} else if (!strcmp(a, "--out")) {
-			dir = argv[++i];
-		} else if (!strcmp(a, "--baud")) {
-			size_t k;
-			errno = 0;
-			baud = strtoul(argv[++i], &e, 10);
-			for (k = 0; k < sizeof speeds / sizeof speeds[0] && speeds[k].baud != baud; k++)
-				;
-			if (errno || *e || e == argv[i] || k == sizeof speeds / sizeof speeds[0]) {
-				fprintf(stderr, "rvmess capture: --baud wants one of 9600 19200 38400 57600 115200 "
-					"230400 460800 921600 1000000 1500000 2000000 3000000, got '%s'\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(a, "--timeout")) {
-			timeout = strtod(argv[++i], &e);
-			if (*e || e == argv[i] || !(timeout > 0 && timeout <= 1e7)) {
-				fprintf(stderr, "rvmess capture: --timeout wants seconds in (0, 1e7], got '%s'\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			return help();
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rvmess capture: unknown option '%s'\n", a);
-			return usage();
-		} else if (!dev) {
-			dev = a;
-		} else {
-			fprintf(stderr, "rvmess capture: unexpected argument '%s'\n", a);
-			return usage();
-		}
-	}
-	if (!dev || !logp)
-		return usage();
+	rc = cli_parse(&capture_command, argc, argv, &a, &res);
+	dev = res.npos ? argv[res.pos[0]] : NULL;
+	cli_res_free(&res);
+	if (rc)
+		return rc == CLI_HELP ? help() : rc;
+	if (!dev || !a.logp)
+		return cli_usage(&capture_command);
+	logp = a.logp, dir = a.dir, baud = a.baud, timeout = a.timeout, quiet = a.quiet;
 
 	/* where LOG goes and what it must not be */
 	char *ldir;

@@ -517,44 +517,49 @@ int cmp_write_svg(const struct cmp_run *a, const struct cmp_run *b, struct outdi
 
 /* ---- command ------------------------------------------------------------------- */
 
-static int usage(FILE *f)
+struct compare_args {
+	const char *out;
+};
+
+static const struct cli_opt compare_options[] = {
+	{ .name = "-o", .kind = CLI_STR, .off = offsetof(struct compare_args, out), .meta = "DIR", .lines = 1,
+	  .help = "also write DIR/compare.txt and DIR/compare.svg (the overlay plot)" },
+};
+static const struct cli_line compare_usage[] = { { .args = "RUN_A RUN_B" } };
+const struct cli_cmd compare_command = {
+	.name = "compare", .run = cmd_compare,
+	.summary = "two parsed runs side by side (levels, latency, Mess, curve differences)",
+	.lines = compare_usage, .nlines = CLI_N(compare_usage), .opts = compare_options,
+	.nopts = CLI_N(compare_options), .max_pos = 2,
+};
+
+static int help(void)
 {
-	fprintf(f, "usage: rvmess compare RUN_A RUN_B [-o DIR]\n"
-		   "  RUN_A, RUN_B  directories written by rvmess parse (tools/run.sh run directories)\n"
-		   "  -o DIR        also write DIR/compare.txt and DIR/compare.svg (the overlay plot)\n"
-		   "Prints cache levels, unloaded latency, Mess metrics and per-curve differences (B - A).\n");
-	return 2;
+	cli_print_usage(stdout, &compare_command, "usage: ", "       ");
+	printf("  RUN_A, RUN_B  directories written by rvmess parse (tools/run.sh run directories)\n");
+	cli_print_options(stdout, &compare_command);
+	printf("Prints cache levels, unloaded latency, Mess metrics and per-curve differences (B - A).\n");
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *dirs[2] = { NULL, NULL }, *out = NULL;
+	const char *dirs[2] = { NULL, NULL }, *out;
+	struct compare_args a = { NULL };
 	struct cmp_run r[2];
+	struct cli_res res;
 	char err[4600];
-	int nd = 0, rc = 0;
+	int nd, rc = cli_parse(&compare_command, argc, argv, &a, &res);
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(argv[i], "-o") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "rvmess compare: -o needs a directory\n");
-				return usage(stderr);
-			}
-			out = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rvmess compare: unknown option '%s'\n", argv[i]);
-			return usage(stderr);
-		} else if (nd < 2) {
-			dirs[nd++] = argv[i];
-		} else {
-			fprintf(stderr, "rvmess compare: unexpected argument '%s'\n", argv[i]);
-			return usage(stderr);
-		}
-	}
+	nd = res.npos;
+	for (int k = 0; k < nd; k++)
+		dirs[k] = argv[res.pos[k]];
+	cli_res_free(&res);
+	if (rc)
+		return rc == CLI_HELP ? help() : rc;
 	if (nd != 2)
-		return usage(stderr);
+		return cli_usage(&compare_command);
+	out = a.out;
 	for (int w = 0; w < 2; w++)
 		if (cmp_run_load(dirs[w], &r[w], err, sizeof(err)) < 0) {
 			fprintf(stderr, "rvmess compare: %s\n", err);

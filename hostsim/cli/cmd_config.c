@@ -150,28 +150,51 @@ int cfg_apply_file(struct rvm_config *c, const char *path, int *errors)
 	return 0;
 }
 
-static void usage_text(FILE *f)
+struct config_args {
+	const char *out, *files[16];
+	int nfiles, help, markdown;
+};
+
+static int add_file(void *args, const char *val, char *why, size_t len)
 {
-	fprintf(f, "usage: rvmess config IMAGE [key=value ...] [--file CFG] [-o OUT]\n"
-		   "       rvmess config --help [--markdown]\n"
-		   "  no assignment: print the image's config block as key=value lines\n"
-		   "  assignments (--file first, then the command line): validate all against\n"
-		   "  the limits the image applies, then write the patched image to OUT\n"
-		   "  (default: IMAGE, or the file a symbolic link IMAGE points to, replaced\n"
-		   "  atomically; an OUT that is a symbolic link is refused)\n"
-		   "  numbers: decimal, optional suffix K, M, G, T or KiB, MiB, GiB, TiB (x1024^n)\n");
+	struct config_args *a = args;
+
+	if (a->nfiles == 16) {
+		snprintf(why, len, "too many --file options");
+		return -1;
+	}
+	a->files[a->nfiles++] = val;
+	return 0;
 }
 
-static int usage(void)
-{
-	usage_text(stderr);
-	return 2;
-}
+#define F(x) offsetof(struct config_args, x)
+static const struct cli_opt config_options[] = {
+	{ .name = "--file", .kind = CLI_CALL, .call = add_file, .meta = "CFG", .flags = CLI_MANY, .lines = 1,
+	  .help = "assignments from a file, one key=value a line (# comments), before the command line's" },
+	{ .name = "-o", .kind = CLI_STR, .off = F(out), .meta = "OUT", .lines = 1,
+	  .help = "write the patched image to OUT (default: IMAGE, or the file a symbolic link IMAGE points to, "
+		  "replaced atomically; an OUT that is a symbolic link is refused)" },
+	{ .name = "--help", .alias = "-h", .kind = CLI_FLAG, .off = F(help), .lines = 2, .req = 2 },
+	{ .name = "--markdown", .kind = CLI_FLAG, .off = F(markdown), .lines = 2,
+	  .help = "with --help: the keys as the table of docs/formats.md" },
+};
+#undef F
+static const struct cli_line config_usage[] = { { .args = "IMAGE [key=value ...]" }, { .args = NULL } };
+const struct cli_cmd config_command = {
+	.name = "config", .run = cmd_config, .summary = "show or rewrite an image's config block",
+	.lines = config_usage, .nlines = CLI_N(config_usage), .opts = config_options, .nopts = CLI_N(config_options),
+	.max_pos = -1, .flags = CLI_BARE,
+};
 
 static int help(int markdown)
 {
 	if (!markdown) {
-		usage_text(stdout);
+		cli_print_usage(stdout, &config_command, "usage: ", "       ");
+		printf("  no assignment: print the image's config block as key=value lines\n"
+		       "  assignments (--file first, then the command line): validate all against\n"
+		       "  the limits the image applies, then write the patched image\n"
+		       "  numbers: decimal, optional suffix K, M, G, T or KiB, MiB, GiB, TiB (x1024^n)\n");
+		cli_print_options(stdout, &config_command);
 		printf("\nkeys:\n");
 	}
 	cfg_help(stdout, markdown);
@@ -180,55 +203,37 @@ static int help(int markdown)
 
 int cmd_config(int argc, char **argv)
 {
-	const char *image = NULL, *out = NULL;
-	const char *files[16];
+	struct config_args a = { .nfiles = 0 };
+	struct cli_res res;
+	const char *image = NULL, *out;
 	char *target = NULL;
-	int nfiles = 0, nassign = 0, errors = 0, rc = 2, want_help = 0, markdown = 0;
-	unsigned char *buf;
+	int nassign, errors = 0, rc = cli_parse(&config_command, argc, argv, &a, &res);
+	unsigned char *buf = NULL;
 	size_t len;
 	struct elf_section sec;
 	struct rvm_config cfg;
 	struct stat st, lst;
 	char why[256], key[128];
 
-	for (int i = 1; i < argc; i++) {
-		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--file") == 0) && i + 1 == argc) {
-			fprintf(stderr, "rvmess config: option %s needs a value\n", argv[i]);
-			return usage();
-		} else if (strcmp(argv[i], "-o") == 0) {
-			out = argv[++i];
-		} else if (strcmp(argv[i], "--file") == 0) {
-			if (nfiles == 16) {
-				fprintf(stderr, "rvmess config: too many --file options\n");
-				return 2;
-			}
-			files[nfiles++] = argv[++i];
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			want_help = 1;
-		} else if (strcmp(argv[i], "--markdown") == 0) {
-			markdown = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rvmess config: unknown option '%s'\n", argv[i]);
-			return usage();
-		} else if (!image) {
-			image = argv[i];
-		} else {
-			nassign++;
-		}
+	if (rc || a.help || a.markdown || !res.npos) {
+		cli_res_free(&res);
+		if (rc == 2)
+			return 2;
+		if (rc == CLI_HELP || a.help)
+			return help(a.markdown);
+		if (a.markdown)
+			fprintf(stderr, "rvmess config: --markdown goes with --help\n");
+		return cli_usage(&config_command);
 	}
-	if (want_help)
-		return help(markdown);
-	if (markdown) {
-		fprintf(stderr, "rvmess config: --markdown goes with --help\n");
-		return usage();
-	}
-	if (!image)
-		return usage();
+	rc = 2;
+	image = argv[res.pos[0]];
+	nassign = res.npos - 1;
+	out = a.out;
 
 	buf = cfg_read_all(image, &len);
 	if (!buf) {
 		fprintf(stderr, "rvmess: %s: %s\n", image, strerror(errno));
-		return 2;
+		goto done;
 	}
 	if (stat(image, &st) < 0) {
 		fprintf(stderr, "rvmess: %s: %s\n", image, strerror(errno));
@@ -248,33 +253,20 @@ int cmd_config(int argc, char **argv)
 		fprintf(stderr, "rvmess: %s: %s: %s\n", image, RVM_CFG_SECTION, why);
 		goto done;
 	}
-	if (nfiles == 0 && nassign == 0 && !out) {
+	if (a.nfiles == 0 && nassign == 0 && !out) {
 		cfg_print(stdout, &cfg);
 		rc = 0;
 		goto done;
 	}
 
-	for (int i = 0; i < nfiles; i++)
-		if (cfg_apply_file(&cfg, files[i], &errors) < 0)
+	for (int i = 0; i < a.nfiles; i++)
+		if (cfg_apply_file(&cfg, a.files[i], &errors) < 0)
 			goto done;
-	{
-		int seen_image = 0;
-
-		for (int i = 1; i < argc; i++) {
-			if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--file") == 0) && i + 1 < argc) {
-				i++;
-				continue;
-			}
-			if (!seen_image) {
-				seen_image = 1;
-				continue;
-			}
-			if (cfg_assign(&cfg, argv[i], key, sizeof(key), why, sizeof(why)) < 0) {
-				fprintf(stderr, "argument %d: %s: %s\n", i, key, why);
-				errors++;
-			}
+	for (int k = 1; k < res.npos; k++) /* named by their place in argv */
+		if (cfg_assign(&cfg, argv[res.pos[k]], key, sizeof(key), why, sizeof(why)) < 0) {
+			fprintf(stderr, "argument %d: %s: %s\n", res.pos[k], key, why);
+			errors++;
 		}
-	}
 	if (!errors)
 		errors = cfg_check_block(&cfg, stderr, "rvmess config: the image would refuse");
 	if (errors) {
@@ -309,6 +301,7 @@ int cmd_config(int argc, char **argv)
 		printf("rvmess config: wrote %s\n", out);
 	rc = 0;
 done:
+	cli_res_free(&res);
 	free(target);
 	free(buf);
 	return rc;

@@ -11,58 +11,53 @@
 #include "cli/out.h"
 #include "mess/textin.h"
 
-#define USAGE "usage: rvmess curves MESS.csv [-o DIR] [--peak GBPS]\n"
+struct curves_args {
+	const char *dir;
+	double peak;
+};
 
-static int usage(void)
-{
-	fprintf(stderr, USAGE "(rvmess curves --help explains the options)\n");
-	return 2;
-}
+#define F(x) offsetof(struct curves_args, x)
+static const struct cli_opt curves_options[] = {
+	{ .name = "-o", .kind = CLI_STR, .off = F(dir), .meta = "DIR", .lines = 1,
+	  .help = "also write DIR/bwlat/ (the Mess simulator's 51 curve files), DIR/mess.svg, mess_read.svg and "
+		  "mess.csv (its smoothing recomputed from the measured columns), replaced all at once or not at all" },
+	{ .name = "--peak", .kind = CLI_DBL, .off = F(peak), .meta = "GBPS", .lo = 0.001, .hi = MESS_MAX_GBPS,
+	  .what = "a bandwidth in GB/s", .lines = 1,
+	  .help = "the memory's theoretical peak in GB/s (0.001.." CLI_TEXT(MESS_MAX_GBPS) "): saturated "
+		  "bandwidth is also shown as % of it" },
+};
+#undef F
+static const struct cli_line curves_usage[] = { { .args = "MESS.csv" } };
+const struct cli_cmd curves_command = {
+	.name = "curves", .run = cmd_curves,
+	.summary = "metrics, SVG and Mess simulator curves from a Mess CSV",
+	.lines = curves_usage, .nlines = CLI_N(curves_usage), .opts = curves_options,
+	.nopts = CLI_N(curves_options), .max_pos = 1,
+};
 
 static int help(void)
 {
-	printf(USAGE
-	       "Read a Mess 2 curve CSV (docs/formats.md; e.g. a parse's mess.csv) and print\n"
-	       "its Mess metrics.  A bad file is refused as FILE:LINE: reason.\n"
-	       "  -o DIR        also write DIR/bwlat/ (the Mess simulator's 51 curve files),\n"
-	       "                DIR/mess.svg, mess_read.svg and mess.csv (its smoothing recomputed from\n"
-	       "                the measured columns), replaced all at once or not at all\n"
-	       "  --peak GBPS   the memory's theoretical peak in GB/s (0.001..%g): saturated\n"
-	       "                bandwidth is also shown as %% of it\n"
-	       "Exit status: 0 ok; 1 bad CSV; 2 usage or I/O error.\n", MESS_MAX_GBPS);
+	cli_print_usage(stdout, &curves_command, "usage: ", "       ");
+	printf("Read a Mess 2 curve CSV (docs/formats.md; e.g. a parse's mess.csv) and print\n"
+	       "its Mess metrics.  A bad file is refused as FILE:LINE: reason.\n");
+	cli_print_options(stdout, &curves_command);
+	printf("Exit status: 0 ok; 1 bad CSV; 2 usage or I/O error.\n");
 	return 0;
 }
 
 int cmd_curves(int argc, char **argv)
 {
-	const char *csv = NULL, *dir = NULL;
-	double peak = 0;
+	struct curves_args a = { NULL, 0 };
+	struct cli_res res;
+	int rc = cli_parse(&curves_command, argc, argv, &a, &res);
+	const char *csv = res.npos ? argv[res.pos[0]] : NULL, *dir = a.dir;
+	double peak = a.peak;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-			dir = argv[++i];
-		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
-			if (mess_parse_peak(argv[++i], &peak) < 0) {
-				fprintf(stderr, "rvmess curves: --peak wants a bandwidth in GB/s in 0.001..%g, got '%s'\n", MESS_MAX_GBPS, argv[i]);
-				return 2;
-			}
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			return help();
-		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--peak") == 0) {
-			fprintf(stderr, "rvmess curves: option '%s' needs a value\n", argv[i]);
-			return usage();
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rvmess curves: unknown option '%s'\n", argv[i]);
-			return usage();
-		} else if (!csv) {
-			csv = argv[i];
-		} else {
-			fprintf(stderr, "rvmess curves: unexpected argument '%s'\n", argv[i]);
-			return usage();
-		}
-	}
+	cli_res_free(&res);
+	if (rc)
+		return rc == CLI_HELP ? help() : rc;
 	if (!csv)
-		return usage();
+		return cli_usage(&curves_command);
 	FILE *in = mess_text_open(csv); /* a regular file, as every curve reader wants */
 	if (!in) {
 		fprintf(stderr, "rvmess curves: %s: %s\n", csv, mess_text_strerror(errno));
@@ -70,7 +65,7 @@ int cmd_curves(int argc, char **argv)
 	}
 	struct mess_family f;
 	char err[512];
-	int rc = mess_read_csv(in, &f, err, sizeof err);
+	rc = mess_read_csv(in, &f, err, sizeof err);
 	fclose(in);
 	if (rc < 0) {
 		fprintf(stderr, "rvmess curves: %s:%s\n", csv, err);

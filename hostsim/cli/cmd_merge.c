@@ -19,30 +19,46 @@
 #include "cli/sweep.h"
 #include "cli/util.h"
 
-#define USAGE "usage: rvmess merge PLAN -o OUT [--quiet] [--peak GBPS] [--issued]\n" \
-	      "       rvmess merge PLAN --todo\n"
+struct merge_args {
+	struct parse_opts po;    /* --quiet, --peak and --issued go to each parse */
+	const char *out;
+	int todo;
+};
 
-static int usage(void)
-{
-	fprintf(stderr, USAGE "(rvmess merge --help explains)\n");
-	return 2;
-}
+#define F(x) offsetof(struct merge_args, x)
+static const struct cli_opt merge_options[] = {
+	{ .name = "-o", .kind = CLI_STR, .off = F(out), .meta = "OUT", .lines = 1, .req = 1,
+	  .help = "write OUT/merged.log and every file parse writes (with several configurations: OUT/<name>/ "
+		  "each, plus OUT/compare.csv and OUT/compare.txt side by side); all of OUT is replaced at once" },
+	{ .name = "--quiet", .alias = "-q", .kind = CLI_FLAG, .off = F(po.quiet), .lines = 1,
+	  .help = "as rvmess parse --quiet" },
+	{ .name = "--peak", .kind = CLI_DBL, .off = F(po.peak), .meta = "GBPS", .lo = 0.001, .hi = MESS_MAX_GBPS,
+	  .what = "a bandwidth in GB/s", .lines = 1, .help = "as rvmess parse --peak" },
+	{ .name = "--issued", .kind = CLI_FLAG, .off = F(po.issued), .lines = 1, .help = "as rvmess parse --issued" },
+	{ .name = "--todo", .kind = CLI_FLAG, .off = F(todo), .lines = 2, .req = 2,
+	  .help = "print the ids of the jobs whose log is missing, incomplete or damaged, one a line: what a "
+		  "resumed run runs" },
+};
+#undef F
+static const struct cli_line merge_usage[] = { { .args = "PLAN" }, { .args = "PLAN" } };
+const struct cli_cmd merge_command = {
+	.name = "merge", .run = cmd_merge,
+	.summary = "a plan's job logs as one family per configuration; the jobs left to run",
+	.lines = merge_usage, .nlines = CLI_N(merge_usage), .opts = merge_options, .nopts = CLI_N(merge_options),
+	.max_pos = 1,
+};
 
 static int help(void)
 {
-	printf(USAGE
-	       "Read every job log of the plan directory PLAN (PLAN/logs/<job>.log), validate each as\n"
+	cli_print_usage(stdout, &merge_command, "usage: ", "       ");
+	printf("Read every job log of the plan directory PLAN (PLAN/logs/<job>.log), validate each as\n"
 	       "`rvmess parse` does, refuse one that is not the job's (the runner's first line, the\n"
 	       "cfg record against the plan), name every planned point that is missing, failed (the\n"
 	       "image reported an error after it) or duplicated, and write the good points as one family\n"
-	       "per configuration: OUT/merged.log and every file parse writes (with several\n"
-	       "configurations: OUT/<name>/ each, plus OUT/compare.csv and OUT/compare.txt side by\n"
-	       "side).  --quiet, --peak and --issued go to parse.\n"
-	       "--todo prints the ids of the jobs whose log is missing, incomplete or damaged, one a\n"
-	       "line: what a resumed run runs.\n"
-	       "All of OUT is replaced at once.  A plan of an RTL target has its estimates printed against\n"
-	       "the truth (each job's PLAN/runs/<job>/sim.txt).\n"
-	       "Exit status: 0 every job's log done and the plan's, every point good, every parse\n"
+	       "per configuration.  A plan of an RTL target has its estimates printed against the truth\n"
+	       "(each job's PLAN/runs/<job>/sim.txt).\n");
+	cli_print_options(stdout, &merge_command);
+	printf("Exit status: 0 every job's log done and the plan's, every point good, every parse\n"
 	       "clean; 1 otherwise: a job --todo lists, points missing, failed or duplicated (the\n"
 	       "outputs are written anyway, the merged log ends with status=fail); 2 usage or I/O\n"
 	       "error, or a manifest with problems (each named as FILE:LINE: reason).\n");
@@ -165,8 +181,10 @@ static int config_clean(const struct sweep_logs *L, const struct plan *p, unsign
 
 int cmd_merge(int argc, char **argv)
 {
-	const char *plandir = NULL, *out = NULL, *peak = NULL;
-	int todo = 0, rc = 0, read_rc;
+	struct merge_args a = { .out = NULL };
+	struct cli_res res;
+	const char *plandir, *out;
+	int todo, rc, read_rc;
 	struct plan p;
 	struct sweep_logs L;
 	struct merge_counts mc;
@@ -177,37 +195,15 @@ int cmd_merge(int argc, char **argv)
 	char **mbuf = NULL;
 	size_t *mlen = NULL, njobs_bad = 0, nforeign = 0, nmerged = 0;
 
-	parse_opts_default(&po);
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return help();
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out = argv[++i];
-		else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc)
-			peak = argv[++i];
-		else if (strcmp(argv[i], "--todo") == 0)
-			todo = 1;
-		else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
-			po.quiet = 1;
-		else if (strcmp(argv[i], "--issued") == 0)
-			po.issued = 1;
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rvmess merge: unknown option (or one without its value) '" TOKF "'\n", TOKA(argv[i]));
-			return usage();
-		} else if (!plandir)
-			plandir = argv[i];
-		else {
-			fprintf(stderr, "rvmess merge: unexpected argument '" TOKF "'\n", TOKA(argv[i]));
-			return usage();
-		}
-	}
-	if (!plandir || (!out && !todo) || (out && todo))
-		return usage();
-	if (peak && mess_parse_peak(peak, &po.peak) < 0) {
-		fprintf(stderr, "rvmess merge: --peak wants a bandwidth in GB/s in 0.001..%g, got '" TOKF "'\n",
-			MESS_MAX_GBPS, TOKA(peak));
-		return 2;
-	}
+	parse_opts_default(&a.po);
+	rc = cli_parse(&merge_command, argc, argv, &a, &res);
+	plandir = res.npos ? argv[res.pos[0]] : NULL;
+	cli_res_free(&res);
+	if (rc)
+		return rc == CLI_HELP ? help() : rc;
+	if (!plandir || (!a.out && !a.todo) || (a.out && a.todo)) /* one of the two forms */
+		return cli_usage(&merge_command);
+	po = a.po, out = a.out, todo = a.todo;
 	if (!path_join(path, sizeof(path), plandir, PLAN_MANIFEST)) {
 		fprintf(stderr, "rvmess merge: %s: %s\n", plandir, strerror(errno));
 		return 2;

@@ -106,35 +106,51 @@ static int write_summary(const struct rvm_log *log, struct outdir *od, size_t in
 	return outdir_close(od, f);
 }
 
-#define USAGE "usage: rvmess parse LOG -o DIR [--quiet] [--tol PCT] [--peak GBPS] [--issued] [--target NAME]\n"
+/* rvmess parse's options: parse_opts (shared with merge) and -o, --tol */
+struct parse_args {
+	struct parse_opts o;
+	const char *dir;
+	double tol;              /* --tol PCT */
+};
 
-static int usage(void)
-{
-	fprintf(stderr, USAGE "(rvmess parse --help explains the options)\n");
-	return 2;
-}
+#define F(x) offsetof(struct parse_args, x)
+static const struct cli_opt parse_options[] = {
+	{ .name = "-o", .kind = CLI_STR, .off = F(dir), .meta = "DIR", .lines = 1, .req = 1,
+	  .help = "output directory, created if needed" },
+	{ .name = "--quiet", .alias = "-q", .kind = CLI_FLAG, .off = F(o.quiet), .lines = 1,
+	  .help = "print only the two summary lines" },
+	{ .name = "--tol", .kind = CLI_DBL, .off = F(tol), .meta = "PCT", .lo = 0, .hi = 100, .flags = CLI_GT | CLI_LT,
+	  .what = "a percentage", .lines = 1,
+	  .help = "cache-level detection: a lat point joins a level while its latency is within PCT % "
+		  "(0..100, default " CLI_TEXT(PLATEAU_TOL_DEFAULT_PCT) ") of the level's median" },
+	{ .name = "--peak", .kind = CLI_DBL, .off = F(o.peak), .meta = "GBPS", .lo = 0.001, .hi = MESS_MAX_GBPS,
+	  .what = "a bandwidth in GB/s", .lines = 1,
+	  .help = "the memory's theoretical peak in GB/s (0.001.." CLI_TEXT(MESS_MAX_GBPS) "): saturated bandwidth "
+		  "is also shown as % of it (default: the peak the log reports, if any)" },
+	{ .name = "--issued", .kind = CLI_FLAG, .off = F(o.issued), .lines = 1,
+	  .help = "mess.svg also draws each curve against the issued (STREAM-like) bandwidth, dashed, beside "
+		  "the bandwidth at memory" },
+	{ .name = "--target", .kind = CLI_STR, .off = F(o.target), .meta = "NAME", .lines = 1,
+	  .help = "the target the log came from (qemu, hostsim, ...) when no run.txt beside LOG says it; QEMU "
+		  "runs carry a no-timing warning" },
+};
+#undef F
+static const struct cli_line parse_usage[] = { { .args = "LOG" } };
+const struct cli_cmd parse_command = {
+	.name = "parse", .run = cmd_parse, .summary = "validate a console log, write CSV/xgraph/cache levels",
+	.lines = parse_usage, .nlines = CLI_N(parse_usage), .opts = parse_options, .nopts = CLI_N(parse_options), .max_pos = 1,
+};
 
 static int help(void)
 {
-	printf(USAGE
-	       "Validate a console log (docs/protocol.md) and write its suites' files into DIR\n"
+	cli_print_usage(stdout, &parse_command, "usage: ", "       ");
+	printf("Validate a console log (docs/protocol.md) and write its suites' files into DIR\n"
 	       "(docs/formats.md).  Outputs are replaced all at once or not at all; symlinks\n"
-	       "at output paths are refused; a re-parse removes only files parse wrote.\n"
-	       "  -o DIR        output directory, created if needed\n"
-	       "  -q, --quiet   print only the two summary lines\n"
-	       "  --tol PCT     cache-level detection: a lat point joins a level while its\n"
-	       "                latency is within PCT %% (0..100, default %.0f) of the level's median\n"
-	       "  --peak GBPS   the memory's theoretical peak in GB/s (0.001..%g): saturated\n"
-	       "                bandwidth is also shown as %% of it (default: the peak the log\n"
-	       "                reports, if any)\n"
-	       "  --issued      mess.svg also draws each curve against the issued (STREAM-like)\n"
-	       "                bandwidth, dashed, beside the bandwidth at memory\n"
-	       "  --target NAME the target the log came from (qemu, hostsim, ...) when no\n"
-	       "                run.txt beside LOG says it; QEMU runs carry a no-timing warning\n"
-	       "Exit status: 0 clean log; 1 log with errors (written anyway) or two runs in\n"
+	       "at output paths are refused; a re-parse removes only files parse wrote.\n");
+	cli_print_options(stdout, &parse_command);
+	printf("Exit status: 0 clean log; 1 log with errors (written anyway) or two runs in\n"
 	       "one log (refused); 2 usage or I/O error (DIR left as it was); 3 a detected\n"
-	       "bug: a `bug` record (litmus) or a failed integrity check (`integ` bad>0).\n",
-	       PLATEAU_TOL_DEFAULT * 100, MESS_MAX_GBPS);
+	       "bug: a `bug` record (litmus) or a failed integrity check (`integ` bad>0).\n");
 	return 0;
 }
 
@@ -292,54 +308,27 @@ done:
 
 int cmd_parse(int argc, char **argv)
 {
-	const char *logp = NULL, *dir = NULL;
+	struct parse_args a = { .dir = NULL };
 	struct parse_opts o;
 	struct parse_report rep;
 	struct rvm_log log;
 	struct outdir od;
+	struct cli_res res;
+	const char *logp, *dir;
+	int rc;
 
-	parse_opts_default(&o);
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-			dir = argv[++i];
-		} else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-			o.quiet = 1;
-		} else if (strcmp(argv[i], "--tol") == 0 && i + 1 < argc) {
-			char *e;
-			double t = strtod(argv[++i], &e);
-
-			if (*e || !(t > 0 && t < 100)) {
-				fprintf(stderr, "rvmess parse: --tol wants a percentage in (0, 100), got '%s'\n", argv[i]);
-				return 2;
-			}
-			o.po.tol = t / 100;
-		} else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
-			o.target = argv[++i];
-		} else if (strcmp(argv[i], "--issued") == 0) {
-			o.issued = 1;
-		} else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
-			if (mess_parse_peak(argv[++i], &o.peak) < 0) {
-				fprintf(stderr, "rvmess parse: --peak wants a bandwidth in GB/s in 0.001..%g, got '%s'\n", MESS_MAX_GBPS, argv[i]);
-				return 2;
-			}
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			return help();
-		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--tol") == 0 || strcmp(argv[i], "--peak") == 0 ||
-			   strcmp(argv[i], "--target") == 0) {
-			fprintf(stderr, "rvmess parse: option '%s' needs a value\n", argv[i]);
-			return usage();
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rvmess parse: unknown option '%s'\n", argv[i]);
-			return usage();
-		} else if (!logp) {
-			logp = argv[i];
-		} else {
-			fprintf(stderr, "rvmess parse: unexpected argument '%s'\n", argv[i]);
-			return usage();
-		}
-	}
-	if (!logp || !dir)
-		return usage();
+	parse_opts_default(&a.o);
+	rc = cli_parse(&parse_command, argc, argv, &a, &res);
+	if (cli_given(&parse_command, &res, "--tol"))
+		a.o.po.tol = a.tol / 100;
+	logp = res.npos ? argv[res.pos[0]] : NULL;
+	cli_res_free(&res);
+	if (rc)
+		return rc == CLI_HELP ? help() : rc;
+	if (!logp || !a.dir)
+		return cli_usage(&parse_command);
+	o = a.o;
+	dir = a.dir;
 
 	if (rvm_log_read(logp, stderr, &log) < 0) {
 		fprintf(stderr, "rvmess parse: %s: %s\n", logp, rvm_log_strerror(errno));

@@ -24,57 +24,128 @@
 #include "rvmess/cfgschema.h"
 #include "rvmess/numparse.h"
 
-#define USAGE \
-	"usage: rvmess plan IMAGE -o DIR [--file CFG]... [key=value ...] [--target T] [--harts N]\n" \
-	"                   [--mem-size SIZE] [--sim [NAME=]OPTIONS]... [--cmd COMMAND]\n" \
-	"                   [--split point|curve] [--points-per-job N] [--point-time SEC --job-time SEC]\n" \
-	"                   [--time SEC] [--mem MB] [--adaptive PCT [--budget N] [--coarse N]]\n" \
-	"                   [--no-estimate]\n" \
-	"         RTL targets: --target openpiton --piton-root DIR [--tiles XxY] [--piton-build ID]\n" \
-	"                      --target cva6 --cva6 DIR\n" \
-	"                      [--mess-curves FAMILY [--mess-mhz F] [--mess-onchip NS] [--mess-window N]]\n" \
-	"                      [--mem-fixed CYCLES] [--network]\n" \
-	"       rvmess plan --refine DIR\n" \
-	"       rvmess plan --estimate DIR [-j N]\n"
+struct plan_args {
+	const char *dir, *target, *memsize, *cmd, *files[16], *sims[16];
+	const char *piton_root, *tiles, *piton_build, *cva6, *mess_curves, *mess_mhz, *mess_onchip, *mess_window;
+	const char *mem_fixed, *refine, *estimate;
+	int nfiles, nsims, split, network, no_estimate;   /* split: 0 point, 1 curve */
+	uint64_t harts, ppj, point_time, job_time, time_s, mem_mb, budget, coarse, jobs;
+	double adaptive;
+};
 
-static int usage(void)
+static int add_file(void *args, const char *val, char *why, size_t len)
 {
-	fprintf(stderr, USAGE "(rvmess plan --help explains the options)\n");
-	return 2;
+	struct plan_args *a = args;
+
+	if (a->nfiles == 16) {
+		snprintf(why, len, "too many --file options");
+		return -1;
+	}
+	a->files[a->nfiles++] = val;
+	return 0;
 }
+
+static int add_sim(void *args, const char *val, char *why, size_t len)
+{
+	struct plan_args *a = args;
+
+	if (a->nsims == 16) {
+		snprintf(why, len, "at most 16 --sim configurations");
+		return -1;
+	}
+	a->sims[a->nsims++] = val;
+	return 0;
+}
+
+#define F(x) offsetof(struct plan_args, x)
+#define SECS .lo = 1, .hi = 366.0 * 86400
+static const struct cli_opt plan_options[] = {
+	{ .name = "-o", .kind = CLI_STR, .off = F(dir), .meta = "DIR", .lines = 1, .req = 1 },
+	{ .name = "--file", .kind = CLI_CALL, .call = add_file, .meta = "CFG", .flags = CLI_MANY, .lines = 1,
+	  .help = "the grid (with key=value): the image's config keys, as rvmess config" },
+	{ .name = "--target", .kind = CLI_STR, .off = F(target), .meta = "T", .lines = 1,
+	  .help = "hostsim (default), qemu-virt, qemu-spike, the RTL targets openpiton and cva6 (below), or any name "
+		  "with --cmd" },
+	{ .name = "--harts", .kind = CLI_UINT, .off = F(harts), .meta = "N", .lo = 1, .hi = RVM_MAX_HARTS, .lines = 1,
+	  .help = "harts of the target (default 8)" },
+	{ .name = "--mem-size", .kind = CLI_STR, .off = F(memsize), .meta = "SIZE", .lines = 1,
+	  .help = "its RAM (default 512M)" },
+	{ .name = "--sim", .kind = CLI_CALL, .call = add_sim, .meta = "[NAME=]OPTIONS", .flags = CLI_MANY, .lines = 1,
+	  .help = "hostsim options of one configuration; several give a design-space sweep, every point on each "
+		  "(names c0, c1, ... by default)" },
+	{ .name = "--cmd", .kind = CLI_STR, .off = F(cmd), .meta = "COMMAND", .lines = 1,
+	  .help = "the target command (sh syntax): $IMAGE is the job's image, $SIM its configuration's options; "
+		  "its standard output is the log" },
+	{ .name = "--split", .kind = CLI_ENUM, .off = F(split), .meta = "point|curve", .lines = 1,
+	  .help = "one job per point (default), or one job per mix" },
+	{ .name = "--points-per-job", .kind = CLI_UINT, .off = F(ppj), .meta = "N", .lo = 1, .hi = PLAN_MAX_LIST,
+	  .lines = 1, .help = "consecutive pauses of one mix per job" },
+	{ .name = "--point-time", .kind = CLI_UINT, .off = F(point_time), .meta = "SEC", SECS, .lines = 1,
+	  .help = "with --job-time: as many points per job as fit in the job time" },
+	{ .name = "--job-time", .kind = CLI_UINT, .off = F(job_time), .meta = "SEC", SECS, .lines = 1, .req = 1,
+	  .in = "--point-time" },
+	{ .name = "--time", .kind = CLI_UINT, .off = F(time_s), .meta = "SEC", SECS, .lines = 1,
+	  .help = "a job's time limit (default: 3 x its points' time + 60 s with --point-time, else 3600)" },
+	{ .name = "--mem", .kind = CLI_UINT, .off = F(mem_mb), .meta = "MB", .lo = 1, .hi = 1u << 30, .lines = 1,
+	  .help = "a job's memory (default RAM + 512)" },
+	{ .name = "--adaptive", .kind = CLI_DBL, .off = F(adaptive), .meta = "PCT", .lo = 0, .hi = 100,
+	  .flags = CLI_GT | CLI_LT, .what = "a percentage", .lines = 1,
+	  .help = "run --coarse N (default 4) of the pauses per curve, then `rvmess plan --refine DIR` adds points "
+		  "where the curve changes by more than PCT % between measured ones, up to --budget N per curve" },
+	{ .name = "--budget", .kind = CLI_UINT, .off = F(budget), .meta = "N", .lo = 2, .hi = PLAN_MAX_LIST, .lines = 1,
+	  .in = "--adaptive" },
+	{ .name = "--coarse", .kind = CLI_UINT, .off = F(coarse), .meta = "N", .lo = 2, .hi = PLAN_MAX_LIST, .lines = 1,
+	  .in = "--adaptive" },
+	{ .name = "--no-estimate", .kind = CLI_FLAG, .off = F(no_estimate), .lines = 1 },
+	/* tools/run.sh's options for the RTL targets, checked by it */
+	{ .name = "--piton-root", .kind = CLI_STR, .off = F(piton_root), .meta = "DIR", .lines = 2, .req = 2 },
+	{ .name = "--tiles", .kind = CLI_STR, .off = F(tiles), .meta = "XxY", .lines = 2 },
+	{ .name = "--piton-build", .kind = CLI_STR, .off = F(piton_build), .meta = "ID", .lines = 2 },
+	{ .name = "--cva6", .kind = CLI_STR, .off = F(cva6), .meta = "DIR", .lines = 4, .req = 4 },
+	{ .name = "--mess-curves", .kind = CLI_STR, .off = F(mess_curves), .meta = "FAMILY", .lines = 8 },
+	{ .name = "--mess-mhz", .kind = CLI_STR, .off = F(mess_mhz), .meta = "F", .lines = 8, .in = "--mess-curves" },
+	{ .name = "--mess-onchip", .kind = CLI_STR, .off = F(mess_onchip), .meta = "NS", .lines = 8,
+	  .in = "--mess-curves" },
+	{ .name = "--mess-window", .kind = CLI_STR, .off = F(mess_window), .meta = "N", .lines = 8,
+	  .in = "--mess-curves" },
+	{ .name = "--mem-fixed", .kind = CLI_STR, .off = F(mem_fixed), .meta = "CYCLES", .lines = 8 },
+	{ .name = "--network", .kind = CLI_FLAG, .off = F(network), .lines = 8 },
+	/* the other forms */
+	{ .name = "--refine", .kind = CLI_STR, .off = F(refine), .meta = "DIR", .lines = 16, .req = 16 },
+	{ .name = "--estimate", .kind = CLI_STR, .off = F(estimate), .meta = "DIR", .lines = 32, .req = 32 },
+	{ .name = "-j", .kind = CLI_UINT, .off = F(jobs), .meta = "N", .lo = 1, .hi = 4096, .lines = 32 },
+};
+#undef SECS
+#undef F
+static const struct cli_line plan_usage[] = {
+	{ .args = "IMAGE [key=value ...]" },
+	{ .flags = CLI_MORE, .label = "RTL targets:", .args = "--target openpiton" },
+	{ .flags = CLI_MORE, .args = "--target cva6" },
+	{ .flags = CLI_MORE },
+	{ .args = NULL },
+	{ .args = NULL },
+};
+const struct cli_cmd plan_command = {
+	.name = "plan", .run = cmd_plan, .summary = "split a grid into jobs (docs/sweeps.md)",
+	.lines = plan_usage, .nlines = CLI_N(plan_usage), .opts = plan_options, .nopts = CLI_N(plan_options),
+	.max_pos = -1,
+};
 
 static int help(void)
 {
-	printf(USAGE
-	       "Write a plan directory: DIR/images/<job>.elf (IMAGE with its config block rewritten to\n"
+	cli_print_usage(stdout, &plan_command, "usage: ", "       ");
+	printf("Write a plan directory: DIR/images/<job>.elf (IMAGE with its config block rewritten to\n"
 	       "the job's points; nothing is rebuilt), DIR/manifest.tsv (job -> configuration, suites,\n"
 	       "mixes, pauses; the target command; time and memory per job) and DIR/run.sh (runs the\n"
 	       "plan: locally, `DIR/run.sh -j N`; on Slurm, `DIR/run.sh --slurm`).  Then\n"
-	       "`rvmess merge DIR -o OUT` puts the logs together.  docs/sweeps.md has the details.\n"
-	       "  --file CFG, key=value   the grid: the image's config keys (as rvmess config)\n"
-	       "  --target T      hostsim (default), qemu-virt, qemu-spike, openpiton, cva6, or any name\n"
-	       "                  with --cmd\n"
-	       "  openpiton, cva6 Verilator models run by tools/run.sh (its options: --piton-root,\n"
-	       "                  --tiles, --piton-build, --cva6, the Mess memory's --mess-* or --mem-fixed,\n"
-	       "                  --network), checked when the plan is made; each job runs in\n"
-	       "                  DIR/runs/<job>/.  The plan prints each job's estimated cycles and CPU\n"
-	       "                  hours (DIR/estimate.tsv; --no-estimate: none), from the model's record\n"
-	       "                  of runs; `rvmess plan --estimate DIR [-j N]` prints them again, with\n"
-	       "                  the truth of the jobs that ran\n"
-	       "  --harts N       harts of the target (default 8); --mem-size SIZE its RAM (512M)\n"
-	       "  --sim [NAME=]OPTIONS  hostsim options of one configuration; several give a\n"
-	       "                  design-space sweep, every point on each (names c0, c1, ... by default)\n"
-	       "  --cmd COMMAND   the target command (sh syntax): $IMAGE is the job's image, $SIM\n"
-	       "                  its configuration's options; its standard output is the log\n"
-	       "  --split point   one job per point (default); curve: one job per mix\n"
-	       "  --points-per-job N  consecutive pauses of one mix per job\n"
-	       "  --point-time SEC --job-time SEC  as many points per job as fit in the job time\n"
-	       "  --time SEC      a job's time limit (default: 3 x its points' time + 60 s with\n"
-	       "                  --point-time, else 3600); --mem MB its memory (default RAM + 512)\n"
-	       "  --adaptive PCT  run --coarse N (default 4) of the pauses per curve, then\n"
-	       "                  `rvmess plan --refine DIR` adds points where the curve changes by\n"
-	       "                  more than PCT %% between measured ones, up to --budget N per curve\n"
-	       "docs/sweeps.md has the details.\n");
+	       "`rvmess merge DIR -o OUT` puts the logs together.\n");
+	cli_print_options(stdout, &plan_command);
+	printf("RTL targets: openpiton and cva6 are Verilator models run by tools/run.sh (its options:\n"
+	       "--piton-root, --tiles, --piton-build, --cva6, the Mess memory's --mess-* or --mem-fixed,\n"
+	       "--network), checked when the plan is made; each job runs in DIR/runs/<job>/.  The plan\n"
+	       "prints each job's estimated cycles and CPU hours (DIR/estimate.tsv; --no-estimate: none),\n"
+	       "from the model's record of runs; `rvmess plan --estimate DIR [-j N]` prints them again,\n"
+	       "with the truth of the jobs that ran.  docs/sweeps.md has the details.\n");
 	return 0;
 }
 
@@ -227,16 +298,6 @@ static int write_runner(struct outdir *od)
 	rc = write_file(od, "run.sh", (const unsigned char *)text, len, 0755);
 	free(text);
 	return rc;
-}
-
-static int parse_u64_arg(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v)
-{
-	if (rvm_parse_u64(s, v) || *v < min || *v > max) {
-		fprintf(stderr, "rvmess plan: %s wants a number in %llu..%llu, got '%s'\n", opt,
-			(unsigned long long)min, (unsigned long long)max, s);
-		return -1;
-	}
-	return 0;
 }
 
 /* DIR/logs, where the runner writes: a folder of its own, never a link */
@@ -504,18 +565,15 @@ static int refine(const char *dir);
 
 int cmd_plan(int argc, char **argv)
 {
-	const char *image = NULL, *dir = NULL, *target = "hostsim", *cmd = NULL, *split = "point";
-	const char *memsize = "512M";
-	const char *files[16], *sims[16], *assign[256];
-	const char *piton_root = NULL, *tiles = NULL, *piton_build = NULL, *cva6 = NULL, *mess_curves = NULL;
-	const char *mess_mhz = NULL, *mess_onchip = NULL, *mess_window = NULL, *mem_fixed = NULL;
-	int nfiles = 0, nsims = 0, nassign = 0, errors = 0, rc = 2, network = 0, no_estimate = 0, rtl = 0, harts_set = 0;
+	struct plan_args a = { .target = "hostsim", .memsize = "512M", .harts = 8, .coarse = 4 };
+	struct cli_res res;
+	const char *image, *assign[256];
+	int nassign = 0, errors = 0, rc, rtl = 0, harts_set;
+	unsigned jobs_given;
 	char *runargs = NULL;
 	size_t runargs_len = 0;
 	struct estimate est = { 0 };
 	struct rtl_check chk;
-	uint64_t harts = 8, ppj = 0, point_time = 0, job_time = 0, time_s = 0, mem_mb = 0, budget = 0, coarse = 4;
-	double adaptive = 0;
 	struct plan p = { 0 };
 	unsigned char *buf = NULL;
 	size_t len;
@@ -525,157 +583,59 @@ int cmd_plan(int argc, char **argv)
 	struct stat st;
 	struct outdir od;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-			return help();
-		if (strcmp(a, "--refine") == 0) {
-			if (!has || argc != 3)
-				return usage();
-			return refine(argv[i + 1]);
-		}
-		if (strcmp(a, "--estimate") == 0) {
-			uint64_t n = 0;
-
-			if (i != 1 || !has || (argc != 3 && !(argc == 5 && strcmp(argv[3], "-j") == 0)))
-				return usage();
-			if (argc == 5 && parse_u64_arg("-j", argv[4], 1, 4096, &n))
-				return 2;
-			return show_estimate(argv[2], (unsigned)n);
-		}
-		if (strcmp(a, "--network") == 0) {
-			network = 1;
-			continue;
-		}
-		if (strcmp(a, "--no-estimate") == 0) {
-			no_estimate = 1;
-			continue;
-		}
-		if (a[0] == '-' && a[1] && !has) {
-			fprintf(stderr, "rvmess plan: option '%s' needs a value (or is unknown)\n", a);
-			return usage();
-		}
-		if (strcmp(a, "-o") == 0) {
-			dir = argv[++i];
-		} else if (strcmp(a, "--file") == 0) {
-			if (nfiles == 16)
-				return usage();
-			files[nfiles++] = argv[++i];
-		} else if (strcmp(a, "--target") == 0) {
-			target = argv[++i];
-		} else if (strcmp(a, "--harts") == 0) {
-			if (parse_u64_arg(a, argv[++i], 1, RVM_MAX_HARTS, &harts))
-				return 2;
-			harts_set = 1;
-		} else if (strcmp(a, "--piton-root") == 0) {
-			piton_root = argv[++i];
-		} else if (strcmp(a, "--tiles") == 0) {
-			tiles = argv[++i];
-		} else if (strcmp(a, "--piton-build") == 0) {
-			piton_build = argv[++i];
-		} else if (strcmp(a, "--cva6") == 0) {
-			cva6 = argv[++i];
-		} else if (strcmp(a, "--mess-curves") == 0) {
-			mess_curves = argv[++i];
-		} else if (strcmp(a, "--mess-mhz") == 0) {
-			mess_mhz = argv[++i];
-		} else if (strcmp(a, "--mess-onchip") == 0) {
-			mess_onchip = argv[++i];
-		} else if (strcmp(a, "--mess-window") == 0) {
-			mess_window = argv[++i];
-		} else if (strcmp(a, "--mem-fixed") == 0) {
-			mem_fixed = argv[++i];
-		} else if (strcmp(a, "--mem-size") == 0) {
-			memsize = argv[++i];
-		} else if (strcmp(a, "--sim") == 0) {
-			if (nsims == 16) {
-				fprintf(stderr, "rvmess plan: at most 16 --sim configurations\n");
-				return 2;
-			}
-			sims[nsims++] = argv[++i];
-		} else if (strcmp(a, "--cmd") == 0) {
-			cmd = argv[++i];
-		} else if (strcmp(a, "--split") == 0) {
-			split = argv[++i];
-			if (strcmp(split, "point") != 0 && strcmp(split, "curve") != 0) {
-				fprintf(stderr, "rvmess plan: --split wants point or curve, got '%s'\n", split);
-				return 2;
-			}
-		} else if (strcmp(a, "--points-per-job") == 0) {
-			if (parse_u64_arg(a, argv[++i], 1, PLAN_MAX_LIST, &ppj))
-				return 2;
-		} else if (strcmp(a, "--point-time") == 0) {
-			if (parse_u64_arg(a, argv[++i], 1, 366ull * 86400, &point_time))
-				return 2;
-		} else if (strcmp(a, "--job-time") == 0) {
-			if (parse_u64_arg(a, argv[++i], 1, 366ull * 86400, &job_time))
-				return 2;
-		} else if (strcmp(a, "--time") == 0) {
-			if (parse_u64_arg(a, argv[++i], 1, 366ull * 86400, &time_s))
-				return 2;
-		} else if (strcmp(a, "--mem") == 0) {
-			if (parse_u64_arg(a, argv[++i], 1, 1ull << 30, &mem_mb))
-				return 2;
-		} else if (strcmp(a, "--budget") == 0) {
-			if (parse_u64_arg(a, argv[++i], 2, PLAN_MAX_LIST, &budget))
-				return 2;
-		} else if (strcmp(a, "--coarse") == 0) {
-			if (parse_u64_arg(a, argv[++i], 2, PLAN_MAX_LIST, &coarse))
-				return 2;
-		} else if (strcmp(a, "--adaptive") == 0) {
-			char *e;
-
-			adaptive = strtod(argv[++i], &e);
-			if (*e || !(adaptive > 0 && adaptive < 100)) {
-				fprintf(stderr, "rvmess plan: --adaptive wants a percentage in (0, 100), got '%s'\n",
-					argv[i]);
-				return 2;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rvmess plan: unknown option '%s'\n", a);
-			return usage();
-		} else if (!image) {
-			image = a;
-		} else {
-			if (nassign == 256)
-				return usage();
-			assign[nassign++] = a;
-		}
+	rc = cli_parse(&plan_command, argc, argv, &a, &res);
+	image = res.npos ? argv[res.pos[0]] : NULL;
+	for (int k = 1; k < res.npos; k++)
+		if (nassign++ < 256)
+			assign[nassign - 1] = argv[res.pos[k]];
+	harts_set = cli_given(&plan_command, &res, "--harts") > 0;
+	jobs_given = cli_given(&plan_command, &res, "-j");
+	cli_res_free(&res);
+	if (rc)
+		return rc == CLI_HELP ? help() : rc;
+	/* the other forms, each alone: --refine DIR, --estimate DIR [-j N] */
+	if (a.refine)
+		return argc == 3 ? refine(a.refine) : cli_usage(&plan_command);
+	if (a.estimate)
+		return argc == 3 || (argc == 5 && jobs_given == 1) ? show_estimate(a.estimate, (unsigned)a.jobs)
+								    : cli_usage(&plan_command);
+	if (jobs_given) {
+		fprintf(stderr, "rvmess plan: -j goes with --estimate\n");
+		return cli_usage(&plan_command);
 	}
-	if (!image || !dir)
-		return usage();
-	if ((point_time != 0) != (job_time != 0)) {
+	rc = 2;
+	if (!image || !a.dir || nassign > 256)
+		return cli_usage(&plan_command);
+	if ((a.point_time != 0) != (a.job_time != 0)) {
 		fprintf(stderr, "rvmess plan: --point-time and --job-time go together\n");
 		return 2;
 	}
-	if (nsims && strcmp(target, "hostsim") != 0 && !cmd) {
+	if (a.nsims && strcmp(a.target, "hostsim") != 0 && !a.cmd) {
 		fprintf(stderr, "rvmess plan: --sim configurations are hostsim options (or name $SIM in --cmd)\n");
 		return 2;
 	}
-	rtl = !cmd && (strcmp(target, "openpiton") == 0 || strcmp(target, "cva6") == 0);
+	rtl = !a.cmd && (strcmp(a.target, "openpiton") == 0 || strcmp(a.target, "cva6") == 0);
 	{
 		/* the runner's options: each for its target, none with --cmd or another target */
 		const struct { const char *name, *val, *target; } ro[] = {
-			{ "--piton-root", piton_root, "openpiton" }, { "--tiles", tiles, "openpiton" },
-			{ "--piton-build", piton_build, "openpiton" }, { "--cva6", cva6, "cva6" },
-			{ "--mess-curves", mess_curves, NULL }, { "--mess-mhz", mess_mhz, NULL },
-			{ "--mess-onchip", mess_onchip, NULL }, { "--mess-window", mess_window, NULL },
-			{ "--mem-fixed", mem_fixed, NULL }, { "--network", network ? "" : NULL, NULL },
+			{ "--piton-root", a.piton_root, "openpiton" }, { "--tiles", a.tiles, "openpiton" },
+			{ "--piton-build", a.piton_build, "openpiton" }, { "--cva6", a.cva6, "cva6" },
+			{ "--mess-curves", a.mess_curves, NULL }, { "--mess-mhz", a.mess_mhz, NULL },
+			{ "--mess-onchip", a.mess_onchip, NULL }, { "--mess-window", a.mess_window, NULL },
+			{ "--mem-fixed", a.mem_fixed, NULL }, { "--network", a.network ? "" : NULL, NULL },
 		};
 
 		for (size_t k = 0; k < sizeof(ro) / sizeof(ro[0]); k++) {
 			if (!ro[k].val)
 				continue;
-			if (!rtl || (ro[k].target && strcmp(ro[k].target, target) != 0)) {
+			if (!rtl || (ro[k].target && strcmp(ro[k].target, a.target) != 0)) {
 				fprintf(stderr, "rvmess plan: %s is an option of tools/run.sh's %s target%s\n", ro[k].name,
 					ro[k].target ? ro[k].target : "RTL (openpiton, cva6)",
-					cmd ? ", not of a plan with --cmd" : "");
+					a.cmd ? ", not of a plan with --cmd" : "");
 				return 2;
 			}
 		}
-		if (rtl && (mess_mhz || mess_onchip || mess_window) && !mess_curves) {
+		if (rtl && (a.mess_mhz || a.mess_onchip || a.mess_window) && !a.mess_curves) {
 			fprintf(stderr, "rvmess plan: --mess-mhz, --mess-onchip and --mess-window go with --mess-curves\n");
 			return 2;
 		}
@@ -683,8 +643,8 @@ int cmd_plan(int argc, char **argv)
 	buf = load_image(image, &len, &sec, &cfg);
 	if (!buf)
 		return 2;
-	for (int i = 0; i < nfiles; i++)
-		if (cfg_apply_file(&cfg, files[i], &errors) < 0)
+	for (int i = 0; i < a.nfiles; i++)
+		if (cfg_apply_file(&cfg, a.files[i], &errors) < 0)
 			goto done;
 	for (int i = 0; i < nassign; i++)
 		if (cfg_assign(&cfg, assign[i], key, sizeof(key), why, sizeof(why)) < 0) {
@@ -698,26 +658,26 @@ int cmd_plan(int argc, char **argv)
 		rc = 1;
 		goto done;
 	}
-	if (!(cfg.suites & RVM_SUITE_MESS) && adaptive > 0) {
+	if (!(cfg.suites & RVM_SUITE_MESS) && a.adaptive > 0) {
 		fprintf(stderr, "rvmess plan: --adaptive places Mess points; the grid has no mess suite\n");
 		goto done;
 	}
 	if (rtl) {
 		/* the runner's arguments (paths absolute: jobs run anywhere), checked by it */
 		char runner[PATH_MAX], abspath[PATH_MAX];
-		const char *paths[][2] = { { "--piton-root", piton_root }, { "--cva6", cva6 }, { "--mess-curves", mess_curves } };
-		const char *vals[][2] = { { "--tiles", tiles }, { "--piton-build", piton_build }, { "--mess-mhz", mess_mhz },
-					  { "--mess-onchip", mess_onchip }, { "--mess-window", mess_window },
-					  { "--mem-fixed", mem_fixed } };
+		const char *paths[][2] = { { "--piton-root", a.piton_root }, { "--cva6", a.cva6 }, { "--mess-curves", a.mess_curves } };
+		const char *vals[][2] = { { "--tiles", a.tiles }, { "--piton-build", a.piton_build }, { "--mess-mhz", a.mess_mhz },
+					  { "--mess-onchip", a.mess_onchip }, { "--mess-window", a.mess_window },
+					  { "--mem-fixed", a.mem_fixed } };
 
 		tool_path("run.sh", runner, sizeof(runner));
 		if (!runner[0]) {
-			fprintf(stderr, "rvmess plan: tools/run.sh not found beside this rvmess: it runs the %s jobs\n", target);
+			fprintf(stderr, "rvmess plan: tools/run.sh not found beside this rvmess: it runs the %s jobs\n", a.target);
 			goto done;
 		}
 		sh_word(&runargs, &runargs_len, runner);
 		sh_raw(&runargs, &runargs_len, "--target");
-		sh_word(&runargs, &runargs_len, target);
+		sh_word(&runargs, &runargs_len, a.target);
 		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++)
 			if (paths[k][1]) {
 				sh_raw(&runargs, &runargs_len, paths[k][0]);
@@ -728,28 +688,28 @@ int cmd_plan(int argc, char **argv)
 				sh_raw(&runargs, &runargs_len, vals[k][0]);
 				sh_word(&runargs, &runargs_len, vals[k][1]);
 			}
-		if (network)
+		if (a.network)
 			sh_raw(&runargs, &runargs_len, "--network");
 		if (rtl_check(runargs, image, &chk) < 0)
 			goto done;
-		if (harts_set && harts != chk.harts) {
-			fprintf(stderr, "rvmess plan: --harts %llu, but the %s model has %u (%s)\n", (unsigned long long)harts,
-				target, chk.harts, strcmp(target, "openpiton") == 0 ? "--tiles sets it" : "one core");
+		if (harts_set && a.harts != chk.harts) {
+			fprintf(stderr, "rvmess plan: --harts %llu, but the %s model has %u (%s)\n", (unsigned long long)a.harts,
+				a.target, chk.harts, strcmp(a.target, "openpiton") == 0 ? "--tiles sets it" : "one core");
 			goto done;
 		}
-		harts = chk.harts;
-		if ((cfg.suites & RVM_SUITE_MESS) && harts < 2) {
+		a.harts = chk.harts;
+		if ((cfg.suites & RVM_SUITE_MESS) && a.harts < 2) {
 			fprintf(stderr, "rvmess plan: the mess suite needs 2 harts or more (the chase and a traffic generator); "
-				"the %s model has %u: no plan written\n", target, chk.harts);
+				"the %s model has %u: no plan written\n", a.target, chk.harts);
 			goto done;
 		}
 	}
 
 	/* the plan */
-	p.target = strdup(target);
-	if (cmd) {
-		p.command = strdup(cmd);
-	} else if (strcmp(target, "hostsim") == 0) {
+	p.target = strdup(a.target);
+	if (a.cmd) {
+		p.command = strdup(a.cmd);
+	} else if (strcmp(a.target, "hostsim") == 0) {
 		char exe[PATH_MAX], c[PATH_MAX + 256];
 		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		char *s;
@@ -757,17 +717,17 @@ int cmd_plan(int argc, char **argv)
 		exe[n > 0 ? n : 0] = '\0';
 		s = strrchr(exe, '/');
 		snprintf(c, sizeof(c), "%s%shostsim --harts %llu --mem-size %s $SIM \"$IMAGE\"", s ? exe : "",
-			 s ? (s[1] = '\0', "") : "", (unsigned long long)harts, memsize);
+			 s ? (s[1] = '\0', "") : "", (unsigned long long)a.harts, a.memsize);
 		p.command = strdup(c);
-	} else if (strcmp(target, "qemu-virt") == 0 || strcmp(target, "qemu-spike") == 0) {
+	} else if (strcmp(a.target, "qemu-virt") == 0 || strcmp(a.target, "qemu-spike") == 0) {
 		char c[512];
 
 		snprintf(c, sizeof(c), "qemu-system-riscv64 -M %s -bios none -nographic -smp %llu -m %s -kernel \"$IMAGE\"",
-			 target + 5, (unsigned long long)harts, memsize);
+			 a.target + 5, (unsigned long long)a.harts, a.memsize);
 		p.command = strdup(c);
 	} else if (!rtl) {
 		fprintf(stderr, "rvmess plan: target '%s' needs --cmd (the simulation command; $IMAGE is the image)\n",
-			target);
+			a.target);
 		goto done;
 	}
 	if (!realpath(image, absimg))
@@ -781,19 +741,19 @@ int cmd_plan(int argc, char **argv)
 		p.rvmess = strdup(exe);
 	}
 	p.reps = cfg.reps;
-	if (!ppj)
-		ppj = strcmp(split, "curve") == 0 ? PLAN_MAX_LIST : 1;
-	if (job_time)
-		ppj = job_time / point_time ? job_time / point_time : 1;
-	if (!mem_mb) {
+	if (!a.ppj)
+		a.ppj = a.split == 1 ? PLAN_MAX_LIST : 1;
+	if (a.job_time)
+		a.ppj = a.job_time / a.point_time ? a.job_time / a.point_time : 1;
+	if (!a.mem_mb) {
 		uint64_t m;
 
 		/* an RTL model's memory is sparse: OpenPiton 2x1's resident set is 8 MB */
-		mem_mb = rtl ? 512 : rvm_parse_num(memsize, &m) == 0 ? (m >> 20) + 512 : 1024;
+		a.mem_mb = rtl ? 512 : rvm_parse_num(a.memsize, &m) == 0 ? (m >> 20) + 512 : 1024;
 	}
-	for (int i = 0; i < (nsims ? nsims : 1); i++) {
+	for (int i = 0; i < (a.nsims ? a.nsims : 1); i++) {
 		struct plan_config *c;
-		const char *s = nsims ? sims[i] : "", *eq = strchr(s, '=');
+		const char *s = a.nsims ? a.sims[i] : "", *eq = strchr(s, '=');
 
 		p.configs = xrealloc(p.configs, (p.nconfigs + 1) * sizeof(*p.configs));
 		c = &p.configs[p.nconfigs++];
@@ -815,7 +775,7 @@ int cmd_plan(int argc, char **argv)
 				goto done;
 			}
 	}
-	if (adaptive > 0) {
+	if (a.adaptive > 0) {
 		uint64_t *cd = p.cand;
 
 		p.ncand = cfg.mess_npause;
@@ -834,8 +794,8 @@ int cmd_plan(int argc, char **argv)
 				p.ncand--;
 				i--;
 			}
-		p.adapt_tol = adaptive / 100;
-		p.adapt_budget = (unsigned)(budget ? budget : p.ncand);
+		p.adapt_tol = a.adaptive / 100;
+		p.adapt_budget = (unsigned)(a.budget ? a.budget : p.ncand);
 	}
 	for (size_t c = 0; c < p.nconfigs; c++) {
 		char sfx[256];
@@ -849,40 +809,40 @@ int cmd_plan(int argc, char **argv)
 			uint64_t pauses[PLAN_MAX_LIST];
 			size_t np = 0;
 
-			if (adaptive > 0) {
+			if (a.adaptive > 0) {
 				size_t idx[PLAN_MAX_LIST];
 
-				np = adapt_coarse(p.ncand, coarse, idx);
+				np = adapt_coarse(p.ncand, a.coarse, idx);
 				for (size_t k = 0; k < np; k++)
 					pauses[k] = p.cand[idx[k]];
 			} else {
 				for (uint32_t k = 0; k < cfg.mess_npause; k++)
 					pauses[np++] = cfg.mess_pause[k];
 			}
-			for (size_t k = 0; k < np; k += ppj) {
+			for (size_t k = 0; k < np; k += a.ppj) {
 				struct plan_job *j = plan_add_job(&p, (unsigned)c, "mess", 1);
 
 				j->nmix = 1;
 				j->mix[0] = cfg.mess_mix[m];
-				for (size_t q = k; q < np && q < k + ppj; q++)
+				for (size_t q = k; q < np && q < k + a.ppj; q++)
 					j->pause[j->npause++] = pauses[q];
 			}
 		}
 	}
-	p.mem_mb = mem_mb;
-	p.time_s = time_s ? time_s : point_time ? 3 * ppj * point_time + 60 : 3600;
+	p.mem_mb = a.mem_mb;
+	p.time_s = a.time_s ? a.time_s : a.point_time ? 3 * a.ppj * a.point_time + 60 : 3600;
 	if (rtl) {
 		double longest = 0;
 		int all = 1;
 		char t[32];
 
-		est.target = strdup(target);
-		est.harts = (unsigned)harts;
+		est.target = strdup(a.target);
+		est.harts = (unsigned)a.harts;
 		est.record = strdup(chk.record);
 		est.memory = strdup(chk.memory);
 		if (est_from_record(&est, chk.record, chk.memory, stderr) < 0)
 			fprintf(stderr, "rvmess plan: %s: %s: estimates without the model's record\n", chk.record, strerror(errno));
-		if (!no_estimate)
+		if (!a.no_estimate)
 			shadow_jobs(&est, &p, 0, buf, len, &sec, &cfg);
 		for (size_t i = 0; i < p.njobs; i++) {
 			double c = est_cpu_seconds(&est, i);
@@ -893,7 +853,7 @@ int cmd_plan(int argc, char **argv)
 		/* a job's time limit: 10 x the longest estimate (a busy machine runs
 		 * a job at a fraction of a core), at least an hour; a day without
 		 * estimates */
-		if (!time_s && !point_time)
+		if (!a.time_s && !a.point_time)
 			p.time_s = all && p.njobs ? (uint64_t)fmax(3600, ceil(10 * longest + 600)) : 86400;
 		/* the job: run.sh with the job's own folder, the console log on
 		 * stdout; its own time-out a minute before the runner's */
@@ -908,12 +868,12 @@ int cmd_plan(int argc, char **argv)
 		goto done;
 
 	/* the directory: every file staged, then renamed in (the manifest last) */
-	snprintf(path, sizeof(path), "%s/%s", dir, PLAN_MANIFEST);
+	snprintf(path, sizeof(path), "%s/%s", a.dir, PLAN_MANIFEST);
 	if (lstat(path, &st) == 0) {
-		fprintf(stderr, "rvmess plan: %s already holds a plan (%s); choose a new directory\n", dir, path);
+		fprintf(stderr, "rvmess plan: %s already holds a plan (%s); choose a new directory\n", a.dir, path);
 		goto done;
 	}
-	if (outdir_open_flags(&od, dir, "plan", OUTDIR_FILEWISE | OUTDIR_NO_MANIFEST) < 0) {
+	if (outdir_open_flags(&od, a.dir, "plan", OUTDIR_FILEWISE | OUTDIR_NO_MANIFEST) < 0) {
 		fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
 		goto done;
 	}
@@ -940,7 +900,7 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
 		goto done;
 	}
-	if (logs_dir(dir) < 0)
+	if (logs_dir(a.dir) < 0)
 		goto done;
 	{
 		size_t pts = 0;
@@ -948,15 +908,15 @@ int cmd_plan(int argc, char **argv)
 		for (size_t i = 0; i < p.njobs; i++)
 			pts += p.jobs[i].nmix * p.jobs[i].npause;
 		printf("rvmess plan: wrote %s/ (%zu jobs, %zu Mess points x %u reps, %zu configuration%s, target %s)\n",
-		       dir, p.njobs, pts, p.reps, p.nconfigs, p.nconfigs == 1 ? "" : "s", p.target);
+		       a.dir, p.njobs, pts, p.reps, p.nconfigs, p.nconfigs == 1 ? "" : "s", p.target);
 		if (rtl) {
 			char dirabs[PATH_MAX];
 
-			est_report(&est, &p, dir, online_cpus(), stdout);
+			est_report(&est, &p, a.dir, online_cpus(), stdout);
 			printf("rvmess plan: each job runs tools/run.sh in %s/runs/<job>/ (time limit %llu s a job)\n",
-			       realpath(dir, dirabs) ? dirabs : dir, (unsigned long long)p.time_s);
+			       realpath(a.dir, dirabs) ? dirabs : a.dir, (unsigned long long)p.time_s);
 		}
-		printf("rvmess plan: run it: %s/run.sh -j N  (or --slurm); then rvmess merge %s -o OUT\n", dir, dir);
+		printf("rvmess plan: run it: %s/run.sh -j N  (or --slurm); then rvmess merge %s -o OUT\n", a.dir, a.dir);
 	}
 	rc = 0;
 done:

@@ -29,30 +29,88 @@
 #include "cli/svg.h"
 #include "mess/messsim.h"
 
-#define USAGE                                                                                                   \
-	"usage: rvmess sim info FAMILY [OPTIONS]\n"                                                             \
-	"       rvmess sim curves MESS.csv -o DIR\n"                                                            \
-	"       rvmess sim run FAMILY --bw MBPS --read PCT [--arrivals poisson|periodic] [--requests N] [OPTIONS]\n" \
-	"       rvmess sim trace FAMILY TRACE [OPTIONS]\n"                                                      \
-	"       rvmess sim sweep FAMILY [--read PCT] [OPTIONS]\n"                                              \
-	"       rvmess sim profile FAMILY PROFILE [-o SVG]\n"                                                  \
-	"       rvmess sim loop FAMILY --outstanding K [--read PCT] [--requests N] [OPTIONS]\n"                \
-	"       rvmess sim ref FAMILY [OPTIONS] < \"READ_PCT MBPS [SAT_NS]\" lines\n"                                     \
-	"       rvmess sim bench FAMILY [--stream steady|bursty|closed] [--bw MBPS] [--burst B] [--outstanding K]\n" \
-	"                        [--read PCT] [--requests N] [OPTIONS]\n"
+struct args {
+	const char *family, *file, *out;
+	struct messsim_opts o;
+	double bw, read;
+	int poisson;
+	uint64_t requests, seed, every;
+	int have_read, have_requests;
+	unsigned outstanding, burst;
+	const char *stream;
+	/* as the options give them (numbers of strtod, --stream's index) */
+	double requests_d, seed_d, every_d, outstanding_d, burst_d, window_d;
+	int stream_k;
+};
+
+static const char *const stream_names[] = { "steady", "bursty", "closed" };
+
+/* the usage lines, one per action */
+enum { INFO = 1, CURVES = 2, RUN = 4, TRACE = 8, SWEEP = 16, PROFILE = 32, LOOP = 64, REF = 128, BENCH = 256 };
+
+#define F(x) offsetof(struct args, x)
+static const struct cli_opt sim_options[] = {
+	{ .name = "-o", .kind = CLI_STR, .off = F(out), .meta = "OUT", .lines = CURVES | PROFILE, .req = CURVES,
+	  .help = "curves: the bwlat directory to write; profile: an SVG of the windows over the measured curves" },
+	{ .name = "--stream", .kind = CLI_ENUM, .off = F(stream_k), .meta = "steady|bursty|closed", .lines = BENCH,
+	  .help = "bench's stream (default steady)" },
+	{ .name = "--bw", .kind = CLI_DBL, .off = F(bw), .meta = "MBPS", .lo = 0.001, .hi = MESSSIM_MAX_MBPS,
+	  .what = "MB/s", .lines = RUN | BENCH, .req = RUN, .help = "the synthetic rate in MB/s" },
+	{ .name = "--burst", .kind = CLI_DBL, .off = F(burst_d), .meta = "B", .lo = 1, .hi = 1e6, .flags = CLI_WHOLE,
+	  .what = "a whole number of requests", .lines = BENCH, .help = "requests per burst of bench's bursty stream" },
+	{ .name = "--outstanding", .kind = CLI_DBL, .off = F(outstanding_d), .meta = "K", .lo = 1, .hi = 1e7,
+	  .flags = CLI_WHOLE, .what = "a whole number of requests", .lines = LOOP | BENCH, .req = LOOP,
+	  .help = "requests always in flight (loop; bench's closed stream)" },
+	{ .name = "--read", .kind = CLI_DBL, .off = F(read), .meta = "PCT", .lo = 0, .hi = 100, .what = "a percentage",
+	  .lines = RUN | SWEEP | LOOP | BENCH, .req = RUN, .help = "% of reads (default 100; sweep: that curve only)" },
+	{ .name = "--arrivals", .kind = CLI_ENUM, .off = F(poisson), .meta = "periodic|poisson", .lines = RUN,
+	  .help = "run's arrivals (default periodic)" },
+	{ .name = "--poisson", .kind = CLI_FLAG, .off = F(poisson) },
+	{ .name = "--requests", .kind = CLI_DBL, .off = F(requests_d), .meta = "N", .lo = 1, .hi = 1e10,
+	  .what = "a number of requests", .lines = RUN | LOOP | BENCH, .help = "requests to simulate" },
+	{ .name = "--seed", .kind = CLI_DBL, .off = F(seed_d), .meta = "S", .lo = 0, .hi = 1e18, .lines = RUN,
+	  .help = "run's random seed (default 1)" },
+	{ .name = "--every", .kind = CLI_DBL, .off = F(every_d), .meta = "K", .lo = 0, .hi = 1e10,
+	  .what = "a number of windows", .lines = RUN, .help = "run prints the timeline every K windows (default 0: none)" },
+	{ .name = "--freq-mhz", .kind = CLI_DBL, .off = F(o.freq_mhz), .meta = "F", .lo = 0.001, .hi = 1e6,
+	  .what = "MHz", .help = "the clock (default 1000)" },
+	{ .name = "--window", .kind = CLI_DBL, .off = F(window_d), .meta = "N", .lo = 1, .hi = 1e8,
+	  .what = "a number of requests", .help = "requests per window (default 1000)" },
+	{ .name = "--convergence", .kind = CLI_DBL, .off = F(o.convergence), .meta = "C", .lo = 1.0 / 65536, .hi = 1,
+	  .help = "share of the way the estimate moves per window (default 0.05)" },
+	{ .name = "--onchip", .kind = CLI_DBL, .off = F(o.onchip_ns), .meta = "NS", .lo = 0, .hi = 1e9, .what = "ns",
+	  .help = "on-chip part of the curves' latency (default 0)" },
+	{ .name = "--curve-mhz", .kind = CLI_DBL, .off = F(o.curve_mhz), .meta = "F", .lo = 0, .hi = 1e6,
+	  .what = "MHz", .help = "curve latencies in cycles at F MHz (default 0: in ns)" },
+};
+#undef F
+static const struct cli_line sim_usage[] = {
+	{ .args = "info FAMILY", .flags = CLI_OPTIONS },
+	{ .args = "curves MESS.csv" },
+	{ .args = "run FAMILY", .flags = CLI_OPTIONS },
+	{ .args = "trace FAMILY TRACE", .flags = CLI_OPTIONS },
+	{ .args = "sweep FAMILY", .flags = CLI_OPTIONS },
+	{ .args = "profile FAMILY PROFILE" },
+	{ .args = "loop FAMILY", .flags = CLI_OPTIONS },
+	{ .args = "ref FAMILY", .flags = CLI_OPTIONS, .tail = "< \"READ_PCT MBPS [SAT_NS]\" lines" },
+	{ .args = "bench FAMILY", .flags = CLI_OPTIONS },
+};
+const struct cli_cmd sim_command = {
+	.name = "sim", .run = cmd_sim, .summary = "the Mess analytical simulator without a CPU (docs/mess.md)",
+	.lines = sim_usage, .nlines = CLI_N(sim_usage), .opts = sim_options, .nopts = CLI_N(sim_options), .max_pos = 2,
+};
 
 static int usage(const char *why, const char *arg)
 {
 	if (why)
 		fprintf(stderr, "rvmess sim: %s%s%s\n", why, arg ? " " : "", arg ? arg : "");
-	fprintf(stderr, USAGE "(rvmess sim --help explains the options)\n");
-	return 2;
+	return cli_usage(&sim_command);
 }
 
 static int help(void)
 {
-	printf(USAGE
-	       "The Mess analytical memory simulator (hostsim/mess/messsim.h) on its own.  FAMILY is\n"
+	cli_print_usage(stdout, &sim_command, "usage: ", "       ");
+	printf("The Mess analytical memory simulator (hostsim/mess/messsim.h) on its own.  FAMILY is\n"
 	       "a bwlat directory, an rvmess output folder or a Mess 1/Mess 2 CSV.\n"
 	       "  info          one line per read ratio: measured, interpolated or extrapolated\n"
 	       "  curves        a bwlat directory (51 files + README) built from a Mess 2 CSV of a\n"
@@ -85,74 +143,41 @@ static int help(void)
 	       "                requests, default 64, at one cycle, the same mean rate) or closed (K\n"
 	       "                outstanding, default 256); --requests N (default 100000000); prints\n"
 	       "                requests per second of messsim_request (closed: of the whole loop)\n"
-	       "options: --freq-mhz F (clock, default 1000), --window N (1000), --convergence C\n"
-	       "  (0.05), --onchip NS (0), --curve-mhz F (curve latencies in cycles at F MHz)\n"
-	       "Exit status: 0 ok; 1 sweep mismatch; 2 usage error, unreadable or refused input.\n");
+	       "options (OPTIONS: the last five):\n");
+	cli_print_options(stdout, &sim_command);
+	printf("Exit status: 0 ok; 1 sweep mismatch; 2 usage error, unreadable or refused input.\n");
 	return 0;
 }
 
-struct args {
-	const char *family, *file, *out;
-	struct messsim_opts o;
-	double bw, read;
-	int poisson;
-	uint64_t requests, seed, every;
-	int have_read, have_requests;
-	unsigned outstanding, burst;
-	const char *stream;
-};
-
-static int num(const char *s, double lo, double hi, double *v)
-{
-	char *e;
-	errno = 0;
-	*v = strtod(s, &e);
-	return e != s && !*e && !errno && *v >= lo && *v <= hi ? 0 : -1;
-}
-
+/* argv[0] is the action */
 static int parse(int argc, char **argv, struct args *a)
 {
+	struct cli_res res;
+	int rc;
+
 	memset(a, 0, sizeof *a);
 	messsim_opts_default(&a->o);
 	a->o.freq_mhz = 1000;
 	a->read = 100;
-	a->requests = 1000000;
-	a->seed = 1;
-	a->burst = 64;
-	a->stream = "steady";
-	for (int i = 2; i < argc; i++) {
-		const char *k = argv[i];
-		double v;
-		if (k[0] != '-' || !k[1]) {
-			if (!a->family) a->family = k;
-			else if (!a->file) a->file = k;
-			else return usage("unexpected argument", k);
-			continue;
-		}
-		if (!strcmp(k, "--poisson")) { a->poisson = 1; continue; }
-		if (i + 1 >= argc)
-			return usage("option needs a value:", k);
-		const char *s = argv[++i];
-		if (!strcmp(k, "-o")) a->out = s;
-		else if (!strcmp(k, "--arrivals")) {
-			if (!strcmp(s, "poisson")) a->poisson = 1;
-			else if (!strcmp(s, "periodic")) a->poisson = 0;
-			else return usage("--arrivals: poisson or periodic, not", s);
-		} else if (!strcmp(k, "--bw")) { if (num(s, 0.001, MESSSIM_MAX_MBPS, &a->bw)) return usage("--bw: MB/s in 0.001..1e9, not", s); }
-		else if (!strcmp(k, "--read")) { if (num(s, 0, 100, &a->read)) return usage("--read: a percentage 0..100, not", s); a->have_read = 1; }
-		else if (!strcmp(k, "--requests")) { if (num(s, 1, 1e10, &v)) return usage("--requests: 1..1e10, not", s); a->requests = (uint64_t)v; a->have_requests = 1; }
-		else if (!strcmp(k, "--outstanding")) { if (num(s, 1, 1e7, &v) || v != (unsigned)v) return usage("--outstanding: 1..10000000 requests, not", s); a->outstanding = (unsigned)v; }
-		else if (!strcmp(k, "--burst")) { if (num(s, 1, 1e6, &v) || v != (unsigned)v) return usage("--burst: 1..1000000 requests, not", s); a->burst = (unsigned)v; }
-		else if (!strcmp(k, "--stream")) { if (strcmp(s, "steady") && strcmp(s, "bursty") && strcmp(s, "closed")) return usage("--stream: steady, bursty or closed, not", s); a->stream = s; }
-		else if (!strcmp(k, "--seed")) { if (num(s, 0, 1e18, &v)) return usage("--seed: a number, not", s); a->seed = (uint64_t)v; }
-		else if (!strcmp(k, "--every")) { if (num(s, 0, 1e10, &v)) return usage("--every: a number of windows, not", s); a->every = (uint64_t)v; }
-		else if (!strcmp(k, "--freq-mhz")) { if (num(s, 0.001, 1e6, &a->o.freq_mhz)) return usage("--freq-mhz: 0.001..1e6, not", s); }
-		else if (!strcmp(k, "--window")) { if (num(s, 1, 1e8, &v)) return usage("--window: 1..1e8 requests, not", s); a->o.window = (unsigned)v; }
-		else if (!strcmp(k, "--convergence")) { if (num(s, 1.0 / 65536, 1, &a->o.convergence)) return usage("--convergence: 1/65536..1, not", s); }
-		else if (!strcmp(k, "--onchip")) { if (num(s, 0, 1e9, &a->o.onchip_ns)) return usage("--onchip: ns 0..1e9, not", s); }
-		else if (!strcmp(k, "--curve-mhz")) { if (num(s, 0, 1e6, &a->o.curve_mhz)) return usage("--curve-mhz: 0..1e6, not", s); }
-		else return usage("unknown option", k);
-	}
+	a->requests_d = 1000000;
+	a->seed_d = 1;
+	a->burst_d = 64;
+	a->window_d = a->o.window;
+	rc = cli_parse(&sim_command, argc, argv, a, &res);
+	a->family = res.npos > 0 ? argv[res.pos[0]] : NULL;
+	a->file = res.npos > 1 ? argv[res.pos[1]] : NULL;
+	a->have_read = cli_given(&sim_command, &res, "--read") > 0;
+	a->have_requests = cli_given(&sim_command, &res, "--requests") > 0;
+	cli_res_free(&res);
+	if (rc)
+		return rc == CLI_HELP ? -1 : rc;
+	a->requests = (uint64_t)a->requests_d;
+	a->seed = (uint64_t)a->seed_d;
+	a->every = (uint64_t)a->every_d;
+	a->outstanding = (unsigned)a->outstanding_d;
+	a->burst = (unsigned)a->burst_d;
+	a->o.window = (unsigned)a->window_d;
+	a->stream = stream_names[a->stream_k];
 	return 0;
 }
 
@@ -607,9 +632,9 @@ int cmd_sim(int argc, char **argv)
 	if (!strcmp(what, "-h") || !strcmp(what, "--help"))
 		return help();
 	struct args a;
-	int rc = parse(argc, argv, &a);
+	int rc = parse(argc - 1, argv + 1, &a);
 	if (rc)
-		return rc;
+		return rc < 0 ? help() : rc;
 	if (!a.family)
 		return usage("missing FAMILY", NULL);
 	char err[600];

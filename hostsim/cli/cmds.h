@@ -1,8 +1,12 @@
 /* The rvmess subcommands: int cmd_<name>(int argc, char **argv), where
- * argv[0] is the command name.  Return the process exit status.  Adding a
- * command = one declaration here + one line in main.c's table. */
+ * argv[0] is the command name.  Return the process exit status.  Each has
+ * its option table, <name>_command (cli/opts.h): its options, usage lines
+ * and its line in `rvmess help`.  Adding a command = its two declarations
+ * here + one line in main.c's table. */
 #ifndef RVMESS_CLI_CMDS_H
 #define RVMESS_CLI_CMDS_H
+
+#include "cli/opts.h"
 
 int cmd_parse(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
@@ -12,6 +16,9 @@ int cmd_compare(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+
+extern const struct cli_cmd parse_command, capture_command, config_command, curves_command;
+extern const struct cli_cmd compare_command, sim_command, plan_command, merge_command;
 
 /* ---- parse as a part of another command's output set (merge) ---------- */
 

@@ -31,7 +31,8 @@ struct plateau_opts {
 	size_t min_points;  /* e.g. 2 */
 };
 
-#define PLATEAU_TOL_DEFAULT      0.10
+#define PLATEAU_TOL_DEFAULT_PCT  10     /* written in rvmess parse --help */
+#define PLATEAU_TOL_DEFAULT      (PLATEAU_TOL_DEFAULT_PCT / 100.0)
 #define PLATEAU_SPAN_DEFAULT     2.0
 #define PLATEAU_MINPTS_DEFAULT   2
 
