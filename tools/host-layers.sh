@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Host layering check (docs/architecture.md; the image's is tools/fw-layers.sh):
-# every .c/.h file of hostsim/sim and hostsim/cli sits in one layer of
+# every .c/.h file of hostsim/sim and hostsim/cli (subfolders included:
+# hostsim/cli/cmd/) sits in one layer of
 # tools/host-layers.txt (a name there may be a glob: memmodel_*.c), and each
 # `#include "..."` runs down or sideways:
 # to a file of the same folder in the same or a lower layer, or to what the
@@ -36,7 +37,7 @@ BEGIN {
 		}
 	}
 	for (d in dirs) {
-		cmd = "ls " d "/*.c " d "/*.h 2>/dev/null"
+		cmd = "find " d " -name \"*.[ch]\" 2>/dev/null | sort"
 		while ((cmd | getline f) > 0) {
 			if (!(f in layer))
 				for (i = 1; i <= nglob; i++)

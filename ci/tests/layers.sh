@@ -54,6 +54,7 @@ plant() { # FILE INCLUDE: FILE gets the include in the copy; the check must name
 	cp "hostsim/$f" "$TMP/hostsim/$f"
 }
 plant sim/memsys.c sim/sim.h host-layers-planted-sim-up
-plant cli/out.c cli/cmds.h host-layers-planted-cli-up
+plant cli/out.c cli/cmd/cmds.h host-layers-planted-cli-up
+plant cli/cmd/cmd_parse.c sim/sim.h host-layers-planted-cmd-across
 plant sim/cache.c cli/util.h host-layers-planted-across
 finish

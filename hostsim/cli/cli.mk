@@ -1,10 +1,13 @@
 # The rvmess CLI: build/bin/rvmess
 #
-# Library sources (everything in hostsim/cli/ except main.c, plus the shared
-# CRC-32) are listed in RVMESS_LIB_SRCS so unit tests and later commands can
-# link them; a new command file hostsim/cli/<name>.c is picked up
-# automatically (declare it in cmds.h and add one line to main.c's table).
-RVMESS_LIB_SRCS := $(filter-out hostsim/cli/main.c,$(sort $(wildcard hostsim/cli/*.c))) \
+# The libraries (everything in hostsim/cli/ except main.c, plus the shared
+# CRC-32) and the commands (hostsim/cli/cmd/, one cmd_<name>.c per rvmess
+# subcommand) are listed in RVMESS_LIB_SRCS so unit tests and fuzzers can
+# link them; a new command file hostsim/cli/cmd/cmd_<name>.c is picked up
+# automatically (declare it and its option table in cmd/cmds.h and add it to
+# main.c's list).
+RVMESS_CMD_SRCS := $(sort $(wildcard hostsim/cli/cmd/*.c))
+RVMESS_LIB_SRCS := $(filter-out hostsim/cli/main.c,$(sort $(wildcard hostsim/cli/*.c))) $(RVMESS_CMD_SRCS) \
                    firmware/lib/crc32.c firmware/lib/cfgcheck.c $(MESS_LIB_SRCS)
 RVMESS_LIBS     := -lm
 

@@ -1,8 +1,9 @@
-/* rvmess: the host tool.  Thin dispatcher over hostsim/cli/cmds.h. */
+/* rvmess: the host tool.  Thin dispatcher over the commands of
+ * hostsim/cli/cmd/ (cmds.h). */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "rvmess_version.h"
 
 static const struct cli_cmd *const cmds[] = {

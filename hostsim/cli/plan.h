@@ -6,7 +6,7 @@
  *
  * This header: the manifest (read, check, write), the point bookkeeping of
  * merge (which logs hold which points: missing, failed, duplicated) and the
- * adaptive pause placement.  The commands are cmd_plan.c and cmd_merge.c.
+ * adaptive pause placement.  The commands are cmd/cmd_plan.c and cmd/cmd_merge.c.
  */
 #ifndef RVMESS_CLI_PLAN_H
 #define RVMESS_CLI_PLAN_H

@@ -20,7 +20,7 @@
 #include "cli/plateau.h"
 
 /* One parse: its inputs, what the writers share, what they leave for the
- * summary (cmd_parse.c). */
+ * summary (cmd/cmd_parse.c). */
 struct parse_run {
 	const struct rvm_log *log;
 	struct outdir *od;

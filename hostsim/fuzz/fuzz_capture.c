@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "fuzz/fixcrc.h"
 
 /* Where the log ends: after the first line with the end pattern. */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 
 #ifndef FUZZ_CFG_IMAGE
 #error "FUZZ_CFG_IMAGE (the image to patch) must be defined"

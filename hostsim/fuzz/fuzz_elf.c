@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "cli/elf.h"
 #include "rvmess/config.h"
 #include "sim/sim.h"

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "fuzz/fixcrc.h"
 
 #ifndef FUZZ_MERGE_BASE

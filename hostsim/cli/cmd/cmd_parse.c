@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "cli/csv.h"
 #include "cli/integ_out.h"
 #include "cli/lat.h"

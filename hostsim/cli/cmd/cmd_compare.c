@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "cli/csv.h"
 #include "cli/lat.h"
 #include "cli/plateau.h"

@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "cli/util.h"
 
 static const struct {

@@ -1,8 +1,10 @@
-/* The rvmess subcommands: int cmd_<name>(int argc, char **argv), where
- * argv[0] is the command name.  Return the process exit status.  Each has
- * its option table, <name>_command (cli/opts.h): its options, usage lines
- * and its line in `rvmess help`.  Adding a command = its two declarations
- * here + one line in main.c's table. */
+/* The rvmess subcommands, one file each in this folder (cmd_<name>.c):
+ * int cmd_<name>(int argc, char **argv), where argv[0] is the command name,
+ * returns the process exit status.  Each has its option table,
+ * <name>_command (cli/opts.h): its options, usage lines and its line in
+ * `rvmess help`.  Adding a command = its file, its two declarations here
+ * and one entry in main.c's list.  The libraries they share are the files
+ * of hostsim/cli/, which never include this header. */
 #ifndef RVMESS_CLI_CMDS_H
 #define RVMESS_CLI_CMDS_H
 

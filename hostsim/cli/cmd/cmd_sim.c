@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "cli/config.h"
 #include "cli/simloop.h"
 #include "cli/svg.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cmds.h"
+#include "cli/cmd/cmds.h"
 #include "cli/curves.h"
 #include "cli/estimate.h"
 #include "cli/mess_out.h"
