@@ -1,8 +1,12 @@
 /* Config block: see config.h.  The keys: rvmess/cfgschema.h. */
 #include "cli/config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/util.h"
 #include "rvmess/cfgschema.h"
@@ -401,4 +405,146 @@ void cfg_help(FILE *f, int markdown)
 		free(dv);
 		dv = NULL;
 	}
+}
+
+/* ---- files: rvmess config's, plan's and sweep's (config.h) ---------------- */
+
+unsigned char *cfg_read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		if (cap - *len < 65536) {
+			unsigned char *nb;
+
+			cap = cap ? 2 * cap : 1 << 20;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n > 0);
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		free(buf);
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Write buf to target through a temp file in the same directory + rename. */
+int cfg_write_atomic(const char *target, const unsigned char *buf, size_t len, mode_t mode)
+{
+	size_t n = strlen(target);
+	char *tmp = malloc(n + 8);
+	int fd, e;
+	size_t off = 0;
+
+	if (!tmp)
+		return -1;
+	memcpy(tmp, target, n);
+	memcpy(tmp + n, ".XXXXXX", 8);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, buf + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, mode) < 0 || fsync(fd) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, target) < 0)
+		goto fail;
+	free(tmp);
+	return 0;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	errno = e;
+	return -1;
+}
+
+int cfg_apply_file(struct rvm_config *c, const char *path, int *errors)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, key[128], why[256];
+	size_t cap = 0;
+	ssize_t len;
+	unsigned long ln = 0;
+
+	if (!f) {
+		fprintf(stderr, "rvmess: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		char *h, *p = line;
+		size_t n = (size_t)len;
+
+		ln++;
+		if (n > 4095) {
+			fprintf(stderr, "%s:%lu: line too long (%zu bytes, at most 4095)\n", path, ln, n);
+			(*errors)++;
+			continue;
+		}
+		if (strlen(line) != n) { /* the rest of the line would be lost unseen */
+			fprintf(stderr, "%s:%lu: a NUL byte in the line (column %zu)\n", path, ln, strlen(line) + 1);
+			(*errors)++;
+			continue;
+		}
+		h = strchr(line, '#');
+		if (h)
+			*h = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		n = strlen(p);
+		while (n && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+			p[--n] = '\0';
+		if (!n)
+			continue;
+		if (cfg_assign(c, p, key, sizeof(key), why, sizeof(why)) < 0) {
+			fprintf(stderr, "%s:%lu: %s: %s\n", path, ln, key, why);
+			(*errors)++;
+		}
+	}
+	free(line);
+	if (ferror(f)) {
+		fprintf(stderr, "rvmess: %s: read error\n", path);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return 0;
 }

@@ -45,7 +45,7 @@ void cfg_default(struct rvm_config *c);
  * the Markdown table of docs/formats.md. */
 void cfg_help(FILE *f, int markdown);
 
-/* File helpers of `rvmess config`, shared with `rvmess plan` (cmd/cmd_config.c):
+/* File helpers of `rvmess config`, shared with plan, sim and sweep.c:
  * a whole file (NULL with errno), an atomic replace through a temp file in
  * the same directory, and a key=value file applied to c (problems reported as
  * "FILE:LINE: key: reason" on stderr, counted in *errors; -1 on I/O error). */
