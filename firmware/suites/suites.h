@@ -79,6 +79,45 @@ struct integ_tally;
 void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
                   struct integ_tally *t);
 void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t);
+/*
+ * Batch means in integers (suites/batch.c): a Mess point's batches of
+ * chase loads, each one's cost (cycles or timer ticks).  Sums are kept as
+ * deviations from the first batch; the sum of squares saturates.
+ */
+struct bstats {
+	uint64_t n, sum, ref, sq; /* batches, sum of costs, the first cost, sum of squared deviations */
+	int64_t dev;              /* sum of deviations from the first cost */
+};
+void bs_add(struct bstats *s, uint64_t x);
+/* The sum of squares about the mean (variance = this / (n - 1)). */
+uint64_t bs_ss(const struct bstats *s);
+/* Student's t, 0.975 quantile, x 1000, for df degrees of freedom (0 for df 0). */
+uint64_t bs_t975_milli(uint64_t df);
+uint64_t bs_isqrt(uint64_t v);
+/* Half-width of the 95 % interval of the mean cost, x 1000 (t(n-1) x s /
+ * sqrt(n)); UINT64_MAX below two batches. */
+uint64_t bs_half_milli(const struct bstats *s);
+/* 1 when that half-width is at most tol_ppm millionths of the mean (two
+ * batches at least). */
+int bs_within(const struct bstats *s, uint64_t tol_ppm);
+/* Whether the batch means are independent, as the interval assumes: the
+ * variance of the sums of consecutive pairs (batches 1+2, 3+4, ...) over
+ * twice the batches' own, x 1000: 1 + their lag-1 correlation (about 1000
+ * when independent; well above, the batches are shorter than the memory's
+ * own slow changes and the interval too narrow).  UINT64_MAX below four
+ * pairs or with no variance. */
+uint64_t bs_vr_milli(const struct bstats *x, const struct bstats *pairs);
+
+/* Up to 8 parts of a ring walked at once (their loads overlap in the memory
+ * system; the same words as chain_rewalk reads on each): part j follows
+ * `steps` pointers from from[j] and must stay on the ring and end at to[j],
+ * j < k.  Adds the loads to t->words and returns 0; returns -1 at the first
+ * pointer off the ring or end elsewhere, reporting nothing (the caller
+ * re-walks with chain_rewalk, which reports the first wrong word).  The
+ * stride must be a power of two (else -1 at once). */
+#define CHAIN_LANES 8u
+int chain_rewalk_lanes(void *base, uint64_t n, uint64_t stride, const uint64_t *from,
+                       const uint64_t *to, uint32_t k, uint64_t steps, struct integ_tally *t);
 /* Count one wrong word (the first one is kept). */
 void integ_bad(struct integ_tally *t, uint64_t addr, int want_known, uint64_t want, uint64_t got);
 /* The `integ` record of check `check` as seen by hart `hart`; a tally with

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "platform.h"
 #include "rvmess/crc32.h"
@@ -278,6 +279,149 @@ static void test_chain_ring_checks(void **state)
 	*(uint64_t *)(uintptr_t)k = saved;
 }
 
+/* chain_rewalk_lanes: up to 8 parts of a ring at once, each from its start
+ * for `steps` pointers to its end; a wrong end or a pointer off the ring
+ * (checked before it is followed) is -1, a clean walk counts its loads. */
+static void test_chain_rewalk_lanes(void **state)
+{
+	enum { N = 256, STRIDE = 64 };
+	static uint64_t buf[N * STRIDE / 8] __attribute__((aligned(64)));
+	uint64_t from[CHAIN_LANES], to[CHAIN_LANES], p = (uint64_t)(uintptr_t)buf;
+	struct integ_tally t = { 0 };
+
+	(void)state;
+	chain_random(buf, N, STRIDE, 11);
+	/* parts of 20 pointers along the ring from base: part j from the
+	 * (20 j)th element to the (20 (j + 1))th */
+	for (uint32_t j = 0; j < CHAIN_LANES; j++) {
+		from[j] = p;
+		for (int i = 0; i < 20; i++)
+			p = *(uint64_t *)(uintptr_t)p;
+		to[j] = p;
+	}
+	for (uint32_t k = 1; k <= CHAIN_LANES; k++) {
+		t = (struct integ_tally){ 0 };
+		assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, k, 20, &t), 0);
+		assert_int_equal(t.words, 20 * k);
+		assert_int_equal(t.bad, 0);
+	}
+	/* one part's end wrong: -1, nothing counted or reported */
+	to[5] ^= STRIDE;
+	t = (struct integ_tally){ 0 };
+	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), -1);
+	assert_int_equal(t.words + t.bad, 0);
+	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 5, 20, &t), 0); /* lanes 0..4 only */
+	to[5] ^= STRIDE;
+	/* a pointer in part 3 off the ring (past its end, then not a line's
+	 * start): -1 before it is followed */
+	uint64_t q = from[3];
+	for (int i = 0; i < 7; i++)
+		q = *(uint64_t *)(uintptr_t)q;
+	uint64_t saved = *(uint64_t *)(uintptr_t)q;
+	*(uint64_t *)(uintptr_t)q = (uint64_t)(uintptr_t)buf + N * STRIDE;
+	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), -1);
+	*(uint64_t *)(uintptr_t)q = saved + 8;
+	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), -1);
+	*(uint64_t *)(uintptr_t)q = saved;
+	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), 0);
+	/* no lanes, too many, or a stride that is not a power of two */
+	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 0, 20, &t), -1);
+	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, CHAIN_LANES + 1, 20, &t), -1);
+	assert_int_equal(chain_rewalk_lanes(buf, N, 48, from, to, 1, 20, &t), -1);
+}
+
+/* Batch means against a double-precision computation: the mean, the sum of
+ * squares, the 95 % half-width t(n-1) s / sqrt(n), the stop test and the
+ * pair-variance ratio, for costs of every magnitude the suites see. */
+static double t975_ref(unsigned df)
+{
+	static const double t[] = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	                            2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	                            2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+	return df <= 30 ? t[df - 1] : df < 40 ? 2.042 : df < 60 ? 2.021 : df < 120 ? 2.000 : df < 1000 ? 1.980 : 1.962;
+}
+
+static void test_batch_stats(void **state)
+{
+	static const uint64_t scale[] = { 100, 60000, 2000000, 400000000 };
+	static const unsigned counts[] = { 2, 3, 5, 31, 45, 200, 1500 };
+	uint64_t seed = 12345;
+
+	(void)state;
+	for (size_t si = 0; si < sizeof scale / sizeof scale[0]; si++)
+		for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+			struct bstats s = { 0 }, pr = { 0 };
+			double sum = 0, sq = 0, psum = 0, psq = 0, prev = 0;
+			unsigned n = counts[ci];
+			for (unsigned i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				/* a cost within +-12.5 % of the scale */
+				uint64_t x = scale[si] - scale[si] / 8 + (seed >> 33) % (scale[si] / 4 + 1);
+				bs_add(&s, x);
+				sum += (double)x;
+				sq += (double)x * (double)x;
+				if (i % 2) {
+					bs_add(&pr, (uint64_t)prev + x);
+					psum += prev + (double)x;
+					psq += (prev + (double)x) * (prev + (double)x);
+				}
+				prev = (double)x;
+			}
+			double mean = sum / n, ss = sq - sum * sum / n;
+			double h = t975_ref(n - 1) * sqrt(ss / (n - 1) / n);
+			assert_int_equal(s.n, n);
+			assert_true(fabs((double)s.sum - sum) < 0.5);
+			assert_true(fabs((double)bs_ss(&s) - ss) <= 1e-9 * sq + 2);
+			/* the interval from the integer sum of squares (which rounds by at most one) */
+			double hi = t975_ref(n - 1) * sqrt((double)bs_ss(&s) / (n - 1) / n);
+			assert_true(fabs((double)bs_half_milli(&s) / 1000 - hi) <= 1e-5 * hi + 0.02);
+			assert_true(fabs(hi - h) <= 1e-6 * h + h / (2 * ss) + 0.002);
+			/* the stop test at tolerances just above and below the interval */
+			double rel = h / mean;
+			if (rel > 2e-6) {
+				assert_true(bs_within(&s, (uint64_t)(rel * 1e6 * 1.01) + 1));
+				assert_false(bs_within(&s, (uint64_t)(rel * 1e6 * 0.99)));
+			}
+			if (pr.n >= 4) {
+				unsigned m = pr.n;
+				double vy = (psq - psum * psum / m) / (m - 1), vx = ss / (n - 1);
+				assert_true(fabs((double)bs_vr_milli(&s, &pr) / 1000 - vy / (2 * vx)) <= 2e-3 * vy / (2 * vx) + 0.002);
+			}
+		}
+	/* below two batches: no interval, never within */
+	struct bstats one = { 0 };
+	bs_add(&one, 500);
+	assert_int_equal(bs_half_milli(&one), UINT64_MAX);
+	assert_false(bs_within(&one, 1000000));
+	/* equal batches: no spread, within any tolerance; no variance ratio */
+	struct bstats eq = { 0 }, eqp = { 0 };
+	for (int i = 0; i < 6; i++)
+		bs_add(&eq, 777);
+	for (int i = 0; i < 3; i++)
+		bs_add(&eqp, 1554);
+	assert_int_equal(bs_half_milli(&eq), 0);
+	assert_true(bs_within(&eq, 0));
+	assert_int_equal(bs_vr_milli(&eq, &eqp), UINT64_MAX);
+	bs_add(&eqp, 1554);
+	assert_int_equal(bs_vr_milli(&eq, &eqp), UINT64_MAX); /* no variance */
+	struct bstats three = { 0 }, p3 = { 0 };
+	for (int i = 0; i < 7; i++) {
+		bs_add(&three, 100 + i);
+		if (i % 2)
+			bs_add(&p3, 200 + 2 * i);
+	}
+	assert_int_equal(bs_vr_milli(&three, &p3), UINT64_MAX); /* three pairs */
+	/* t and the square root */
+	assert_int_equal(bs_t975_milli(1), 12706);
+	assert_int_equal(bs_t975_milli(30), 2042);
+	assert_int_equal(bs_t975_milli(59), 2021);
+	assert_int_equal(bs_t975_milli(100000), 1962);
+	for (uint64_t v = 0; v < 100000; v += 7)
+		assert_int_equal(bs_isqrt(v), (uint64_t)floor(sqrt((double)v)));
+	assert_int_equal(bs_isqrt(UINT64_MAX), 4294967295ull);
+	assert_int_equal(bs_isqrt(1ull << 62), 1ull << 31);
+}
+
 static void test_fixed_point(void **state)
 {
 	static const struct { uint64_t num, den; const char *want; } cases[] = {
@@ -510,6 +654,8 @@ int main(void)
 		cmocka_unit_test(test_err_counts),
 		cmocka_unit_test(test_integ_tally),
 		cmocka_unit_test(test_chain_ring_checks),
+		cmocka_unit_test(test_chain_rewalk_lanes),
+		cmocka_unit_test(test_batch_stats),
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_muldiv),
 		cmocka_unit_test(test_ticks_ns),
