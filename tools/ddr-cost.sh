@@ -23,7 +23,7 @@ make --no-print-directory all >/dev/null
 mkdir -p "$OUT"
 cp build/images/virt.elf "$OUT/virt.elf"
 build/bin/rvmess config "$OUT/virt.elf" suites=mess reps=1 warmups=0 mess_chase_size=8M mess_gen_size=1M \
-	mess_window_loads=2000 mess_mix=50 mess_pause=0 >/dev/null
+	mess_tol=0 mess_window_loads=2000 mess_mix=50 mess_pause=0 >/dev/null
 for model in "$BASE" ddr; do
 	valgrind --tool=callgrind --callgrind-out-file="$OUT/$model.cg" "$HOSTSIM" --harts 8 --mem-size 512M --stats \
 		$SIM --mem-model "$model" "$OUT/virt.elf" >"$OUT/$model.log" 2>"$OUT/$model.err"
