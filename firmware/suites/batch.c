@@ -95,3 +95,19 @@ uint64_t bs_vr_milli(const struct bstats *x, const struct bstats *pairs)
 		return rvm_muldiv(sy / m1, 1000 * (x->n - 1), sx);
 	return rvm_muldiv(sy, 1000 * (x->n - 1), sx * m1);
 }
+
+int bs_halves_differ(const uint64_t *x, uint64_t n, uint64_t half_milli, uint64_t tol_ppm)
+{
+	uint64_t m = n / 2, a = 0, b = 0, mean;
+
+	if (m < 2 || half_milli == UINT64_MAX)
+		return 0;
+	for (uint64_t i = 0; i < m; i++) {
+		a += x[i];
+		b += x[n - m + i];
+	}
+	uint64_t d = a > b ? a - b : b - a; /* m x the halves' difference */
+	mean = (a + b) / (2 * m);
+	/* |A - B| > 2 h  and  |A - B| > tol / 2 x mean */
+	return rvm_muldiv(d, 1000, m) > 2 * half_milli && rvm_muldiv(d, 2000000, m) > tol_ppm * mean;
+}

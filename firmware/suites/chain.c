@@ -181,79 +181,48 @@ void integ_emit(const char *check, uint32_t hart, const struct integ_tally *t)
 	rec_emit(&r);
 }
 
-/* Re-walk part of a ring (the part a measurement read): `steps` loads from
- * `from` must stay on ring elements and end at `to`.  An element pointing
- * off the ring is the wrong word (its right value is not kept).  A walk that
- * ends elsewhere went wrong somewhere on the way: it is reported at the last
- * element followed, with `to` wanted and the end reached found. */
-void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
-                  struct integ_tally *t)
+void chain_number(void *base, uint64_t n)
 {
-	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * stride;
-	uint64_t p = (uint64_t)(uintptr_t)from, prev = p;
-	for (uint64_t i = 0; i < steps; i++) {
-		uint64_t v = *(volatile uint64_t *)(uintptr_t)p;
-		t->words++;
-		if (v < lo || v >= hi || (v - lo) % stride) {
-			integ_bad(t, p, 0, 0, v);
-			return;
-		}
-		prev = p;
-		p = v;
+	volatile uint64_t *e = (volatile uint64_t *)base;
+
+	for (uint64_t i = 0; i < n; i++) {
+		e[1] = i;
+		e = (volatile uint64_t *)(uintptr_t)e[0];
 	}
-	if (p != (uint64_t)(uintptr_t)to)
-		integ_bad(t, prev, 1, (uint64_t)(uintptr_t)to, p);
 }
 
-int chain_rewalk_lanes(void *base, uint64_t n, uint64_t stride, const uint64_t *from,
-                       const uint64_t *to, uint32_t k, uint64_t steps, struct integ_tally *t)
+void chain_moved(void *base, uint64_t n, uint64_t stride, uint64_t pos0, uint64_t loads, void *end,
+                 struct integ_tally *t)
 {
-	uint64_t lo = (uint64_t)(uintptr_t)base, span = n * stride, m = stride - 1;
-	uint64_t a[CHAIN_LANES];
+	uint64_t lo = (uint64_t)(uintptr_t)base, e = (uint64_t)(uintptr_t)end, want = (pos0 + loads) % n;
 
-	if (k == 0 || k > CHAIN_LANES || (stride & m))
-		return -1;
-	/* lanes past k walk the last part again (its lines are in flight or
-	 * cached already: nearly free), so the loop has no per-lane test */
-	for (uint32_t j = 0; j < CHAIN_LANES; j++)
-		a[j] = from[j < k ? j : k - 1];
-	uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
-	for (uint64_t i = 0; i < steps; i++) {
-		uint64_t v0 = *(volatile uint64_t *)(uintptr_t)a0, v1 = *(volatile uint64_t *)(uintptr_t)a1;
-		uint64_t v2 = *(volatile uint64_t *)(uintptr_t)a2, v3 = *(volatile uint64_t *)(uintptr_t)a3;
-		uint64_t v4 = *(volatile uint64_t *)(uintptr_t)a4, v5 = *(volatile uint64_t *)(uintptr_t)a5;
-		uint64_t v6 = *(volatile uint64_t *)(uintptr_t)a6, v7 = *(volatile uint64_t *)(uintptr_t)a7;
-		/* all eight loads issue before any of their values is used: an
-		 * in-order core stalls at the first use, not at each load */
-		__asm__ volatile("" : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6),
-		                 "+r"(v7));
-		uint64_t d0 = v0 - lo, d1 = v1 - lo, d2 = v2 - lo, d3 = v3 - lo;
-		uint64_t d4 = v4 - lo, d5 = v5 - lo, d6 = v6 - lo, d7 = v7 - lo;
-		uint64_t off = (d0 | d1 | d2 | d3 | d4 | d5 | d6 | d7) & m;
-		if (off || d0 >= span || d1 >= span || d2 >= span || d3 >= span || d4 >= span || d5 >= span ||
-		    d6 >= span || d7 >= span)
-			return -1;
-		a0 = v0, a1 = v1, a2 = v2, a3 = v3, a4 = v4, a5 = v5, a6 = v6, a7 = v7;
-	}
-	a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3, a[4] = a4, a[5] = a5, a[6] = a6, a[7] = a7;
-	for (uint32_t j = 0; j < k; j++)
-		if (a[j] != to[j])
-			return -1;
-	t->words += steps * k;
-	return 0;
+	t->words += loads;
+	if (e < lo || e >= lo + n * stride || (e - lo) % stride)
+		integ_bad(t, e, 0, 0, e); /* not even an element */
+	else if (chain_pos(end) != want)
+		integ_bad(t, e, 1, want, chain_pos(end));
 }
 
-/* The whole ring is one cycle of n elements (chain_check). */
+/* The whole ring is one cycle of n elements, numbered from base. */
 void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t)
 {
-	uint64_t at, val, lo = (uint64_t)(uintptr_t)base;
-	int rc = chain_check(base, n, stride, &at, &val);
+	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * stride, p = lo;
 
-	t->words += n;
-	if (rc == -1) /* points off the ring */
-		integ_bad(t, at, 0, 0, val);
-	else if (rc == -2) /* back at the start after val < n steps */
-		integ_bad(t, at, 0, 0, lo);
-	else if (rc == -3) /* not back at the start after n steps */
-		integ_bad(t, at, 1, lo, at);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t next = *(volatile uint64_t *)(uintptr_t)p, num = chain_pos((void *)(uintptr_t)p);
+		t->words += 2;
+		if (num != i)
+			integ_bad(t, p + 8, 1, i, num);
+		if (next < lo || next >= hi || (next - lo) % stride) { /* points off the ring */
+			integ_bad(t, p, 0, 0, next);
+			return;
+		}
+		if (next == lo && i != n - 1) { /* back at the start after i + 1 < n steps */
+			integ_bad(t, p, 0, 0, lo);
+			return;
+		}
+		p = next;
+	}
+	if (p != lo) /* not back at the start after n steps */
+		integ_bad(t, p, 1, lo, p);
 }

@@ -12,20 +12,22 @@
  * of mess_window_loads), with the generators' operation counts and the
  * platform's memory counters at its edges; it stops the generators and
  * prints one `mess` record.  After every point the generators check the
- * blocks of their arrays the point walked and the lead re-walks the part
- * of the ring the point read; after the last point the generators check
- * the rest of their load arrays and the lead walks the whole ring's cycle.
+ * blocks of their arrays the point walked and the lead checks that its
+ * chase ended where the ring's numbering says (each element holds its
+ * place along the ring: a wrong word followed on the way lands elsewhere);
+ * after the last point the generators check the rest of their load arrays
+ * and the lead walks the whole ring's cycle and numbers.
  * A check that finds wrong words prints an `integ` record (check
  * mess-load, mess-store, mess-ring or mess-cycle: first wrong address,
  * expected and found value, count), which fails the run.
  *
  * Timed: filling the load arrays, the ring's last build pass (chain_random),
  * the lead's warm-up walk, each point's batches, the generators' kernels,
- * and the per-point checks (the generators' arrays, the lead's ring
- * re-walk: they change what the caches hold for the next point); the rest
- * (the ring's shuffle, stopping the generators and waiting for them, the
- * records, the checks after the last point) is a set-up phase
- * (pm_setup_phase), which a simulator may run untimed.
+ * and their per-point checks (they change what the caches hold for the
+ * next point); the rest (the ring's shuffle and numbering, stopping the
+ * generators and waiting for them, the records, the checks after the last
+ * point) is a set-up phase (pm_setup_phase), which a simulator may run
+ * untimed.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -373,76 +375,12 @@ static uint64_t cost_ns(uint64_t v)
 	return cost_in_cycles ? rvm_cycles_ns(v, rvm.cpu_hz[rvm_hartid()]) : rvm_ticks_ns(v);
 }
 
-/*
- * The rest of the point's path for the re-walk: (start, loads) parts in
- * chase order, at most RW_PARTS; when full, neighbours merge and parts
- * grow to twice the loads (so they stay equal, and the re-walk walks
- * CHAIN_LANES of them at once).
- */
-#define RW_PARTS 64u
-static struct { uint64_t from, loads; } part[RW_PARTS];
-static uint32_t nparts;
-static uint64_t part_unit;
-
-static void parts_reset(uint64_t unit)
-{
-	nparts = 0;
-	part_unit = unit;
-}
-
-static void part_add(void *from, uint64_t loads)
-{
-	if (nparts && part[nparts - 1].loads + loads <= part_unit) {
-		part[nparts - 1].loads += loads;
-		return;
-	}
-	if (nparts == RW_PARTS) {
-		for (uint32_t i = 0; i < RW_PARTS / 2; i++) {
-			part[i].from = part[2 * i].from;
-			part[i].loads = part[2 * i].loads + part[2 * i + 1].loads;
-		}
-		nparts = RW_PARTS / 2;
-		part_unit *= 2;
-		if (part[nparts - 1].loads + loads <= part_unit) {
-			part[nparts - 1].loads += loads;
-			return;
-		}
-	}
-	part[nparts].from = (uint64_t)(uintptr_t)from;
-	part[nparts].loads = loads;
-	nparts++;
-}
-
-/* Re-walk the point's path (every part, CHAIN_LANES equal ones at once),
- * which must end at `to`; anything wrong: the whole path again, one
- * pointer at a time, for the report of its first wrong word. */
-static void rewalk(void *ring, uint64_t n, void *to, struct integ_tally *t)
-{
-	uint64_t from[CHAIN_LANES], end[CHAIN_LANES], total = 0;
-	int ok = 1;
-
-	for (uint32_t i = 0; i < nparts; i++)
-		total += part[i].loads;
-	for (uint32_t i = 0; ok && i < nparts;) {
-		uint32_t k = 0;
-		while (k < CHAIN_LANES && i + k < nparts && part[i + k].loads == part[i].loads) {
-			from[k] = part[i + k].from;
-			end[k] = i + k + 1 < nparts ? part[i + k + 1].from : (uint64_t)(uintptr_t)to;
-			k++;
-		}
-		ok = chain_rewalk_lanes(ring, n, RVM_LINE, from, end, k, part[i].loads, t) == 0;
-		i += k;
-	}
-	if (!ok) {
-		*t = (struct integ_tally){ 0 };
-		chain_rewalk(ring, n, RVM_LINE, nparts ? (void *)(uintptr_t)part[0].from : to, total, to, t);
-	}
-}
+static uint64_t point_loads; /* chase loads since the point began */
 
 /*
  * Settle a point, then measure it.  The point before it has drained (its
- * generators stopped and verified their arrays, the lead re-walked its
- * part of the ring: no memory operation of it is in flight), but a memory
+ * generators stopped and verified their arrays: no memory operation of it
+ * is in flight), but a memory
  * system keeps state longer than its queues: what the caches hold (the
  * last point's lines, clean after the checks read them, where this point's
  * stores will leave dirty ones), a controller's bandwidth estimate, a
@@ -468,12 +406,16 @@ static void rewalk(void *ring, uint64_t n, void *to, struct integ_tally *t)
 #define SETTLE_MIN 3
 #define SETTLE_MAX 16
 #define WARM_MAX   64
+#define RESTART_MAX 64 /* window batches a point may give up to warm-up (a slow drift) */
 
 static uint64_t cache_lines; /* the largest cache the FDT describes, in lines (0: unknown) */
+
+#define WIN_XS 1024 /* the window's batch costs kept for the halves' test */
 
 struct window {
 	struct sample a, b;     /* the window's edges */
 	struct bstats st;       /* its full batches */
+	uint64_t xs[WIN_XS];    /* their costs (the first WIN_XS) */
 	struct bstats pairs;    /* the sums of batches 1+2, 3+4, ... (vr) */
 	uint64_t odd;           /* a batch waiting for its pair's second */
 	uint64_t loads, cost;   /* chase loads and their cost (a last short batch too) */
@@ -485,6 +427,8 @@ static struct sample warm_s[2]; /* the last two warm-up batches' starts */
 
 static void win_add(struct window *w, uint64_t x)
 {
+	if (w->st.n < WIN_XS)
+		w->xs[w->st.n] = x;
 	bs_add(&w->st, x);
 	if (w->st.n % 2 == 0)
 		bs_add(&w->pairs, w->odd + x);
@@ -499,7 +443,7 @@ static uint64_t win_vr_milli(const struct window *w)
 }
 
 static void *measure(void *p, struct window *w, uint64_t bl, uint64_t minl, uint64_t cap,
-                     uint64_t tol, uint64_t chased, int have_mc, int have_hpm)
+                     uint64_t tol, int have_mc, int have_hpm)
 {
 	uint64_t bit = bl / RVM_CHASE_UNROLL, x[2] = { 0, 0 }, lines[2] = { 0, 0 };
 	int dir = 0;
@@ -507,16 +451,16 @@ static void *measure(void *p, struct window *w, uint64_t bl, uint64_t minl, uint
 
 	for (k = 1;; k++) {
 		struct sample *s = &warm_s[k & 1];
-		part_add(p, bl);
 		sample(s, have_mc, have_hpm, 0); /* its stamp last: nothing else in the batch's time */
 		p = rvm_chase(p, bit);
 		x[k & 1] = cost_now() - cost_at(&s->st);
+		point_loads += bl;
 		/* lines the point had touched when this batch started: the
 		 * generators' blocks and the chase's loads */
 		uint64_t it = 0;
 		for (uint32_t i = 0; i < ngen; i++)
 			it += s->iters[i];
-		lines[k & 1] = it * BLOCK_OPS + chased + (k - 1) * bl;
+		lines[k & 1] = it * BLOCK_OPS + point_loads - bl;
 		if (k == 1)
 			continue;
 		uint64_t c = x[k & 1], prev = x[(k - 1) & 1];
@@ -538,19 +482,40 @@ static void *measure(void *p, struct window *w, uint64_t bl, uint64_t minl, uint
 		w->cost += x[(k - j + 1) & 1];
 		w->loads += bl;
 	}
+	int fresh = 0;                       /* the next batch starts a new window */
+	uint64_t restart_left = RESTART_MAX; /* window batches the point may still give up */
 	while (w->loads < cap) {
-		if (tol && w->loads >= minl && w->st.n >= 2 &&
-		    bs_within(&w->st, tol))
-			break;
+		if (tol && w->loads >= minl && w->st.n >= 2) {
+			/* a window whose halves differ by more than their own
+			 * noise and half the tolerance is still moving (a slow
+			 * drift the batch-to-batch test missed): it was warm-up
+			 * too, and a new window starts; else it ends once its
+			 * latency is known to tol */
+			if (w->st.n <= WIN_XS && restart_left >= w->st.n &&
+			    bs_halves_differ(w->xs, w->st.n, bs_half_milli(&w->st), tol)) {
+				restart_left -= w->st.n;
+				w->settle += (uint32_t)w->st.n;
+				w->st = w->pairs = (struct bstats){ 0 };
+				w->loads = w->cost = 0;
+				fresh = 1;
+			} else if (bs_within(&w->st, tol))
+				break;
+		}
 		uint64_t it = cap - w->loads < bl ? (cap - w->loads) / RVM_CHASE_UNROLL : bit;
-		part_add(p, it * RVM_CHASE_UNROLL);
-		uint64_t t0 = cost_now();
+		uint64_t t0;
+		if (fresh) {
+			sample(&w->a, have_mc, have_hpm, 0);
+			t0 = cost_at(&w->a.st);
+			fresh = 0;
+		} else
+			t0 = cost_now();
 		p = rvm_chase(p, it);
 		uint64_t c = cost_now() - t0;
 		if (it == bit) /* a last short batch counts in the mean only */
 			win_add(w, c);
 		w->cost += c;
 		w->loads += it * RVM_CHASE_UNROLL;
+		point_loads += it * RVM_CHASE_UNROLL;
 	}
 	sample(&w->b, have_mc, have_hpm, 1);
 	w->half = bs_half_milli(&w->st);
@@ -583,6 +548,7 @@ static void lead(void)
 	pm_setup_phase(1);
 	plan();
 	chain_random(ring, n, RVM_LINE, c->seed);
+	chain_number(ring, n); /* each element's place along the ring, for the checks */
 	wait_gens(0, "generator_not_ready");
 	if (ngen == 0) {
 		rvm_err("mess", "no_generator_harts:_the_mess_suite_needs_at_least_2_harts");
@@ -615,7 +581,18 @@ static void lead(void)
 				 * settle and measure the point (measure()) */
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
-				parts_reset(bl);
+				uint64_t pos0 = chain_pos(p0), right = 0;
+				volatile uint64_t *e0 = (volatile uint64_t *)p0;
+				if (ctl.corrupt && mi == 0) {
+					/* while this point's chase reads it, the first element
+					 * points at the ring's start (or the next line): a
+					 * wrong word read once */
+					uint64_t to = (uint64_t)(uintptr_t)ring;
+					right = *e0;
+					while (to == right || to == (uint64_t)(uintptr_t)p0)
+						to += RVM_LINE;
+					*e0 = to;
+				}
 				for (uint32_t i = 0; i < ngen; i++) {
 					uint32_t h = gen_hart[i], st;
 					struct rvm_wait w;
@@ -626,10 +603,8 @@ static void lead(void)
 					if (st == epoch)
 						rvm_wait_saw(&w, &ack[h].started, st);
 				}
-				if (steps)
-					part_add(p0, steps * RVM_CHASE_UNROLL);
-				p = measure(p, &win, bl, c->mess_min_loads, cap, tol, steps * RVM_CHASE_UNROLL, have_mc,
-				            have_hpm);
+				point_loads = steps * RVM_CHASE_UNROLL;
+				p = measure(p, &win, bl, c->mess_min_loads, cap, tol, have_mc, have_hpm);
 				struct sample *a = &win.a, *b = &win.b;
 				pm_setup_phase(1);
 				for (uint32_t i = 0; i < ngen; i++)
@@ -706,25 +681,27 @@ static void lead(void)
 				if (have_mc)
 					check_traffic(b->mc.reads - a->mc.reads, b->mc.writes - a->mc.writes,
 					              iss_rd / RVM_LINE + win.loads, iss_wr / RVM_LINE);
-				if (ctl.corrupt && mi == 0) { /* the first element the point read: to the ring's start */
-					volatile uint64_t *e = (volatile uint64_t *)p0;
-					*e = *e == (uint64_t)(uintptr_t)ring ? (uint64_t)(uintptr_t)ring + RVM_LINE
-					                                     : (uint64_t)(uintptr_t)ring;
-				}
-				/* timed again: the re-walk reads enough of the ring to
-				 * change what the caches hold for the next point */
-				pm_setup_phase(0);
+				/* the chase read what the ring holds: it ended as many
+				 * places along the ring as it made loads (a wrong word
+				 * read on the way sends it elsewhere) */
 				struct integ_tally rw = { 0 };
-				rewalk(ring, n, p, &rw);
+				chain_moved(ring, n, RVM_LINE, pos0, point_loads, p, &rw);
 				if (rw.bad)
 					integ_emit("mess-ring", rvm_hartid(), &rw);
+				if (ctl.corrupt && mi == 0) {
+					/* the wrong word goes; a lasting one, for the ring's
+					 * last check: the start's number */
+					*e0 = right;
+					((volatile uint64_t *)ring)[1] ^= 0xff;
+				}
+				pm_setup_phase(0);
 				prog_note("mess", ++done, points);
 			}
 	}
 	(void)p;
-	/* the ring is still one cycle: walked once after the last point (each
-	 * point's re-walk checked the part it read), in a set-up phase: no
-	 * point of this suite follows it */
+	/* the ring is still one cycle, every element where its number says:
+	 * walked once after the last point (each point checked where its own
+	 * chase ended), in a set-up phase: no point of this suite follows it */
 	pm_setup_phase(1);
 	struct integ_tally cy = { 0 };
 	chain_cycle(ring, n, RVM_LINE, &cy);

@@ -70,14 +70,21 @@ struct integ_tally {
 	uint64_t addr, want, got;
 	uint32_t want_known;
 };
-/* The integrity checks of a ring built by chain_random (tallied in t):
- * chain_rewalk follows `steps` pointers from `from`, which must stay on the
- * n elements and end at `to`; chain_cycle checks that the ring is one cycle
- * of n elements (chain_check).  A pointer off the ring is a wrong word
- * without a known right value. */
-struct integ_tally;
-void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
-                  struct integ_tally *t);
+/* The integrity checks of a ring built by chain_random and numbered by
+ * chain_number (tallied in t).  chain_number walks the ring from base once
+ * and writes each element's place along it (0 .. n-1) into its second
+ * word; chain_pos reads it.  chain_moved: a chase of `loads` pointers that
+ * started at the element numbered pos0 must have ended at `end`, the
+ * element numbered pos0 + loads (mod n) — a wrong word it followed on the
+ * way sends it elsewhere (reported at `end`: the number wanted, the one
+ * found; an end off the ring: no number wanted).  chain_cycle: the ring is
+ * one cycle of n elements, each numbered by its place from base (a
+ * pointer off the ring or closing it early: a wrong word without a known
+ * right value; a wrong number: the number wanted). */
+void chain_number(void *base, uint64_t n); /* elements of at least 16 bytes */
+static inline uint64_t chain_pos(const void *elem) { return ((const volatile uint64_t *)elem)[1]; }
+void chain_moved(void *base, uint64_t n, uint64_t stride, uint64_t pos0, uint64_t loads, void *end,
+                 struct integ_tally *t);
 void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t);
 /*
  * Batch means in integers (suites/batch.c): a Mess point's batches of
@@ -107,17 +114,12 @@ int bs_within(const struct bstats *s, uint64_t tol_ppm);
  * own slow changes and the interval too narrow).  UINT64_MAX below four
  * pairs or with no variance. */
 uint64_t bs_vr_milli(const struct bstats *x, const struct bstats *pairs);
+/* Whether a window is still moving: the means of the first and the last
+ * n/2 of its n batch costs x[] differ by more than twice the window's
+ * half-width (half_milli, bs_half_milli()) and by more than half of tol_ppm
+ * of the mean.  0 below four batches. */
+int bs_halves_differ(const uint64_t *x, uint64_t n, uint64_t half_milli, uint64_t tol_ppm);
 
-/* Up to 8 parts of a ring walked at once (their loads overlap in the memory
- * system; the same words as chain_rewalk reads on each): part j follows
- * `steps` pointers from from[j] and must stay on the ring and end at to[j],
- * j < k.  Adds the loads to t->words and returns 0; returns -1 at the first
- * pointer off the ring or end elsewhere, reporting nothing (the caller
- * re-walks with chain_rewalk, which reports the first wrong word).  The
- * stride must be a power of two (else -1 at once). */
-#define CHAIN_LANES 8u
-int chain_rewalk_lanes(void *base, uint64_t n, uint64_t stride, const uint64_t *from,
-                       const uint64_t *to, uint32_t k, uint64_t steps, struct integ_tally *t);
 /* Count one wrong word (the first one is kept). */
 void integ_bad(struct integ_tally *t, uint64_t addr, int want_known, uint64_t want, uint64_t got);
 /* The `integ` record of check `check` as seen by hart `hart`; a tally with

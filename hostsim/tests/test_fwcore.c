@@ -226,108 +226,82 @@ static void test_chain_ring_checks(void **state)
 {
 	enum { N = 64, STRIDE = 64 };
 	static uint64_t buf[N * STRIDE / 8] __attribute__((aligned(64)));
-	uint64_t base = (uint64_t)(uintptr_t)buf, k = 0, pos = 0;
+	uint64_t base = (uint64_t)(uintptr_t)buf, k = 0;
 	struct integ_tally t = { 0 };
 
 	(void)state;
 	chain_random(buf, N, STRIDE, 7);
-	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
-	assert_int_equal(t.words, N);
-	assert_int_equal(t.bad, 0);
+	chain_number(buf, N);
+	/* numbered along the ring from base */
+	uint64_t p = base;
+	for (uint64_t i = 0; i < N; i++) {
+		assert_int_equal(chain_pos((void *)(uintptr_t)p), i);
+		p = *(uint64_t *)(uintptr_t)p;
+	}
+	assert_int_equal(p, base);
 	chain_cycle(buf, N, STRIDE, &t);
 	assert_int_equal(t.words, 2 * N);
 	assert_int_equal(t.bad, 0);
+	/* a chase of 100 loads from the element numbered 10 ends at the one
+	 * numbered 110 mod 64 = 46; any other end is reported there */
+	p = base;
+	for (int i = 0; i < 10; i++)
+		p = *(uint64_t *)(uintptr_t)p;
+	uint64_t q = p;
+	for (int i = 0; i < 100; i++)
+		q = *(uint64_t *)(uintptr_t)q;
+	t = (struct integ_tally){ 0 };
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)q, &t);
+	assert_int_equal(t.words, 100);
+	assert_int_equal(t.bad, 0);
+	uint64_t r = *(uint64_t *)(uintptr_t)q; /* one further: number 47 */
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)r, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, r);
+	assert_int_equal(t.want, 46);
+	assert_int_equal(t.got, 47);
+	assert_int_equal(t.want_known, 1);
+	t = (struct integ_tally){ 0 };
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)(base + N * STRIDE), &t); /* off the ring */
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.want_known, 0);
+	t = (struct integ_tally){ 0 };
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)(q + 8), &t); /* not an element */
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, q + 8);
 
 	/* the element 10 steps along the ring from base points off the ring */
-	uint64_t p = base;
+	p = base;
 	for (int i = 0; i < 10; i++)
 		p = *(uint64_t *)(uintptr_t)p;
 	k = p;
 	uint64_t saved = *(uint64_t *)(uintptr_t)k;
 	*(uint64_t *)(uintptr_t)k = base + N * STRIDE;
 	t = (struct integ_tally){ 0 };
-	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
-	assert_int_equal(t.words, 11); /* ten good pointers, the eleventh wrong */
-	assert_int_equal(t.bad, 1);
-	assert_int_equal(t.addr, k);
-	assert_int_equal(t.got, base + N * STRIDE);
-	assert_int_equal(t.want_known, 0);
-	t = (struct integ_tally){ 0 };
 	chain_cycle(buf, N, STRIDE, &t);
 	assert_int_equal(t.bad, 1);
 	assert_int_equal(t.addr, k);
 	assert_int_equal(t.got, base + N * STRIDE);
+	assert_int_equal(t.words, 22); /* eleven elements, two words each */
 
-	/* now it points back to base: the cycle closes after 11 steps; a walk of
-	 * N steps from base ends elsewhere than base */
+	/* now it points back to base: the cycle closes after 11 steps */
 	*(uint64_t *)(uintptr_t)k = base;
 	t = (struct integ_tally){ 0 };
 	chain_cycle(buf, N, STRIDE, &t);
 	assert_int_equal(t.bad, 1);
 	assert_int_equal(t.addr, k);
 	assert_int_equal(t.got, base);
-	t = (struct integ_tally){ 0 };
-	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
-	pos = N % 11; /* the walk loops over the 11 elements base .. k */
-	p = base;
-	for (uint64_t i = 0; i < pos; i++)
-		p = *(uint64_t *)(uintptr_t)p;
-	assert_int_equal(t.words, N);
-	assert_int_equal(t.bad, 1);
-	assert_int_equal(t.want, base);
-	assert_int_equal(t.got, p);
 	*(uint64_t *)(uintptr_t)k = saved;
-}
-
-/* chain_rewalk_lanes: up to 8 parts of a ring at once, each from its start
- * for `steps` pointers to its end; a wrong end or a pointer off the ring
- * (checked before it is followed) is -1, a clean walk counts its loads. */
-static void test_chain_rewalk_lanes(void **state)
-{
-	enum { N = 256, STRIDE = 64 };
-	static uint64_t buf[N * STRIDE / 8] __attribute__((aligned(64)));
-	uint64_t from[CHAIN_LANES], to[CHAIN_LANES], p = (uint64_t)(uintptr_t)buf;
-	struct integ_tally t = { 0 };
-
-	(void)state;
-	chain_random(buf, N, STRIDE, 11);
-	/* parts of 20 pointers along the ring from base: part j from the
-	 * (20 j)th element to the (20 (j + 1))th */
-	for (uint32_t j = 0; j < CHAIN_LANES; j++) {
-		from[j] = p;
-		for (int i = 0; i < 20; i++)
-			p = *(uint64_t *)(uintptr_t)p;
-		to[j] = p;
-	}
-	for (uint32_t k = 1; k <= CHAIN_LANES; k++) {
-		t = (struct integ_tally){ 0 };
-		assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, k, 20, &t), 0);
-		assert_int_equal(t.words, 20 * k);
-		assert_int_equal(t.bad, 0);
-	}
-	/* one part's end wrong: -1, nothing counted or reported */
-	to[5] ^= STRIDE;
+	/* a wrong number: the first one reported, the walk goes on */
+	((uint64_t *)(uintptr_t)k)[1] = 99;
 	t = (struct integ_tally){ 0 };
-	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), -1);
-	assert_int_equal(t.words + t.bad, 0);
-	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 5, 20, &t), 0); /* lanes 0..4 only */
-	to[5] ^= STRIDE;
-	/* a pointer in part 3 off the ring (past its end, then not a line's
-	 * start): -1 before it is followed */
-	uint64_t q = from[3];
-	for (int i = 0; i < 7; i++)
-		q = *(uint64_t *)(uintptr_t)q;
-	uint64_t saved = *(uint64_t *)(uintptr_t)q;
-	*(uint64_t *)(uintptr_t)q = (uint64_t)(uintptr_t)buf + N * STRIDE;
-	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), -1);
-	*(uint64_t *)(uintptr_t)q = saved + 8;
-	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), -1);
-	*(uint64_t *)(uintptr_t)q = saved;
-	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 8, 20, &t), 0);
-	/* no lanes, too many, or a stride that is not a power of two */
-	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, 0, 20, &t), -1);
-	assert_int_equal(chain_rewalk_lanes(buf, N, STRIDE, from, to, CHAIN_LANES + 1, 20, &t), -1);
-	assert_int_equal(chain_rewalk_lanes(buf, N, 48, from, to, 1, 20, &t), -1);
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k + 8);
+	assert_int_equal(t.want, 10);
+	assert_int_equal(t.got, 99);
+	assert_int_equal(t.words, 2 * N);
+	((uint64_t *)(uintptr_t)k)[1] = 10;
 }
 
 /* Batch means against a double-precision computation: the mean, the sum of
@@ -411,6 +385,28 @@ static void test_batch_stats(void **state)
 			bs_add(&p3, 200 + 2 * i);
 	}
 	assert_int_equal(bs_vr_milli(&three, &p3), UINT64_MAX); /* three pairs */
+	/* a window's halves: a drift beyond their noise and half the tolerance
+	 * is still moving; noise alone, a drift within half the tolerance, or
+	 * fewer than four batches are not */
+	{
+		uint64_t x[12];
+		struct bstats w = { 0 };
+		for (int i = 0; i < 12; i++) { /* 60000 cycles, +-60 of noise, 3 % down over the window */
+			x[i] = 61000 - (uint64_t)i * 160 + (i % 2 ? 60 : 0);
+			bs_add(&w, x[i]);
+		}
+		assert_true(bs_halves_differ(x, 12, bs_half_milli(&w), 20000));
+		assert_false(bs_halves_differ(x, 12, bs_half_milli(&w), 100000)); /* within 5 %: no */
+		assert_false(bs_halves_differ(x, 3, bs_half_milli(&w), 20000));
+		assert_false(bs_halves_differ(x, 12, UINT64_MAX, 20000));
+		struct bstats f = { 0 };
+		for (int i = 0; i < 12; i++) { /* no drift, the same noise */
+			x[i] = 60000 + (i % 2 ? 60 : 0) + (i % 3 ? 0 : 40);
+			bs_add(&f, x[i]);
+		}
+		assert_false(bs_halves_differ(x, 12, bs_half_milli(&f), 20000));
+		assert_false(bs_halves_differ(x, 12, bs_half_milli(&f), 0)); /* within its noise */
+	}
 	/* t and the square root */
 	assert_int_equal(bs_t975_milli(1), 12706);
 	assert_int_equal(bs_t975_milli(30), 2042);
@@ -654,7 +650,6 @@ int main(void)
 		cmocka_unit_test(test_err_counts),
 		cmocka_unit_test(test_integ_tally),
 		cmocka_unit_test(test_chain_ring_checks),
-		cmocka_unit_test(test_chain_rewalk_lanes),
 		cmocka_unit_test(test_batch_stats),
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_muldiv),
