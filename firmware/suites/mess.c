@@ -369,7 +369,7 @@ static inline uint64_t cost_at(const struct stamp *s)
 	return cost_in_cycles ? s->cycles : s->ticks;
 }
 
-/* cost units (x 1000 when `milli`) to ns (x 1000) */
+/* cost units to ns (linear: thousandths of a unit give thousandths of a ns) */
 static uint64_t cost_ns(uint64_t v)
 {
 	return cost_in_cycles ? rvm_cycles_ns(v, rvm.cpu_hz[rvm_hartid()]) : rvm_ticks_ns(v);
@@ -380,13 +380,12 @@ static uint64_t point_loads; /* chase loads since the point began */
 /*
  * Settle a point, then measure it.  The point before it has drained (its
  * generators stopped and verified their arrays: no memory operation of it
- * is in flight), but a memory
- * system keeps state longer than its queues: what the caches hold (the
- * last point's lines, clean after the checks read them, where this point's
- * stores will leave dirty ones), a controller's bandwidth estimate, a
- * throttle, a refresh or page policy.  So the batches are first a warm-up,
- * each starting with the window-edge sample (the window may start there):
- * the point is still moving
+ * is in flight), but a memory system keeps state longer than its queues:
+ * what the caches hold (the last point's lines, clean after the checks
+ * read them, where this point's stores will leave dirty ones), a
+ * controller's bandwidth estimate, a throttle, a refresh or page policy.
+ * So the batches are first a warm-up, each starting with the window-edge
+ * sample (the window may start there): the point is still moving
  *   - until its own traffic has replaced what the largest cache holds (the
  *     generators' blocks, read from their counts, plus the chase's loads,
  *     at least that cache's lines when the FDT gives its size): a store
@@ -400,7 +399,8 @@ static uint64_t point_loads; /* chase loads since the point began */
  * measured them: they are not wasted); the window then goes on in batches
  * until it holds `cap` loads (a fixed window) or, with a tolerance, until
  * the 95 % interval of its batch means is within tol ppm of their mean
- * (bs_within()), between min and cap loads.
+ * (bs_within()), between min and cap loads; a window whose halves still
+ * differ (bs_halves_differ()) becomes warm-up and a new one starts.
  */
 #define SETTLE_TOL 400 /* 0.25 % */
 #define SETTLE_MIN 3
