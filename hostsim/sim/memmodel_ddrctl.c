@@ -1,6 +1,6 @@
 /*
  * Memory model "ddr": JEDEC-timed DDR4/DDR5 devices (the ddr-* keys and
- * presets of memmodel_ddr.c) behind one controller per channel that
+ * presets of memmodel_ddr_resv.c) behind one controller per channel that
  * decides when each command issues.  See memmodel.h for how memsys drives
  * it and docs/memsys.md ("The ddr model") for the design and its figures.
  *
@@ -33,7 +33,7 @@
 #define CYC2T(c) ((uint64_t)(c) << TSH)
 #define NOTIME UINT64_MAX
 
-/* memmodel_ddr.c's timing order */
+/* memmodel_ddr_resv.c's timing order */
 enum { DT_CL, DT_CWL, DT_RCD, DT_RP, DT_RAS, DT_RC, DT_RRD_S, DT_RRD_L, DT_CCD_S, DT_CCD_L, DT_FAW,
        DT_WTR_S, DT_WTR_L, DT_RTP, DT_WR, DT_RTW, DT_RTRS, DT_RFC, DT_REFI, DT_BL, DNT };
 _Static_assert(DNT == MEMSYS_DDR_NT, "the ddr timings");
@@ -687,7 +687,7 @@ static void ctl_destroy(void *st)
 	free(d->tk_id);
 	free(d->tk_done);
 	if (d->dev)
-		memmodel_ddr.destroy(d->dev);
+		memmodel_ddr_resv.destroy(d->dev);
 	free(d);
 }
 
@@ -696,7 +696,7 @@ static void *ctl_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 	struct ctl *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	d->dev = memmodel_ddr.create(cfg, err, errlen);
+	d->dev = memmodel_ddr_resv.create(cfg, err, errlen);
 	if (!d->dev) {
 		free(d);
 		return NULL;

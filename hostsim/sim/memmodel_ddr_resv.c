@@ -1387,7 +1387,7 @@ void memmodel_ddr_params(const void *st, struct ddr_params *p)
 	p->peak = d->peak;
 }
 
-const struct memmodel_ops memmodel_ddr = {
+const struct memmodel_ops memmodel_ddr_resv = {
 	"ddr-resv", "the ddr devices behind the earlier reservation scheduler (each request booked when it arrives; the ddr-* keys)",
 	ddr_keys, sizeof ddr_keys / sizeof ddr_keys[0], ddr_defaults, ddr_check,
 	ddr_create, ddr_request, ddr_stats, ddr_peak, ddr_destroy, ddr_admit,
