@@ -2,9 +2,9 @@
  * The memory model table (see memmodel.h, docs/memsys.md): every model's
  * ops, one file each (memmodel_fixed.c, memmodel_md1.c,
  * memmodel_simple_dram.c, memmodel_ddrctl.c, memmodel_ddr_resv.c,
- * memmodel_mess.c), looked up by
- * name; the --trace-mem wrapper any of them can run under is
- * memmodel_trace.c.
+ * memmodel_mess.c; the two ddr models' shared configuration is
+ * memmodel_ddr_config.c), looked up by name; the --trace-mem wrapper any
+ * of them can run under is memmodel_trace.c.
  */
 #include "sim/memmodel.h"
 

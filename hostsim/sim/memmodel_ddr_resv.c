@@ -1,14 +1,16 @@
 /*
- * Memory model "ddr": JEDEC-timed DDR4/DDR5 devices behind one controller
- * per channel.  See memmodel.h for the interface and docs/memsys.md
- * ("The ddr model") for what is modelled, the presets and their sources.
+ * Memory model "ddr-resv": the ddr devices (the ddr-* keys, presets and
+ * address map of memmodel_ddr_config.c) behind the earlier controller, a
+ * reservation scheduler, kept selectable to compare with the controller
+ * of model "ddr" (memmodel_ddrctl.c).  See memmodel.h for the interface
+ * and docs/memsys.md ("ddr-resv") for what is modelled and its figures.
  *
- * hostsim asks for one line at a time, in (nearly) time order, and needs the
- * completion at once, so the controller is a reservation scheduler: each
- * request is given the earliest command and data-bus slots that every timing
- * constraint allows, given what is already committed, and those slots are
- * then committed.  Nothing already committed moves, so the model is causal
- * and deterministic:
+ * hostsim asks for one line at a time, in (nearly) time order, and this
+ * model answers with its completion at once, so its controller is a
+ * reservation scheduler: each request is given the earliest command and
+ * data-bus slots that every timing constraint allows, given what is
+ * already committed, and those slots are then committed.  Nothing already
+ * committed moves, so the model is causal and deterministic:
  *  - the data bus is slotted (a burst starts at a multiple of the burst
  *    length; see bus_find); a read takes the earliest free slot that every
  *    spacing rule allows against the bursts around it (tCCD_S/L,
@@ -41,133 +43,25 @@
  *  - refresh: rank r is blocked for tRFC from r*tREFI/ranks + k*tREFI
  *    (k >= 1); its rows are closed by it; a command never falls inside.
  *
- * Time is in ticks of 1/256 core cycle (as memmodel.c); DRAM timings are
- * given in DRAM clocks (nCK) and converted with the data rate.
+ * Time is in ticks of 1/256 core cycle (memmodel_ticks.h).
  */
 #include "sim/memmodel.h"
+#include "sim/memmodel_ddr_config.h"
+#include "sim/memmodel_ticks.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define OFF(f) offsetof(struct memsys_cfg, f)
-#define TSH 8
-#define CYC2T(c) ((uint64_t)(c) << TSH)
 #define NOTIME UINT64_MAX
 /* the steps of one request, inlined into it: their calls cost as much as their work */
 #define INL static inline __attribute__((always_inline))
 
 struct ddr;
 static void bus_need(struct ddr *d);
-static uint64_t t2cyc_up(uint64_t t) { return (t + (1u << TSH) - 1) >> TSH; }
-static uint64_t mx(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* ---- presets (JEDEC speed bins; see docs/memsys.md for sources) --------- */
-
-enum { T_CL, T_CWL, T_RCD, T_RP, T_RAS, T_RC, T_RRD_S, T_RRD_L, T_CCD_S, T_CCD_L, T_FAW,
-       T_WTR_S, T_WTR_L, T_RTP, T_WR, T_RTW, T_RTRS, T_RFC, T_REFI, T_BL, NT };
-_Static_assert(NT == MEMSYS_DDR_NT, "struct memsys_cfg ddr_t[] holds every timing");
-
-struct ddr_preset {
-	const char *name;
-	unsigned mts;        /* data rate, MT/s */
-	unsigned width;      /* bytes per beat of one channel */
-	unsigned bgs, banks; /* bank groups, banks per group */
-	unsigned row;        /* row (page) per rank, bytes */
-	unsigned t[NT];      /* nCK (burst length in beats) */
-};
-
-static const struct ddr_preset presets[] = {
-	/* DDR4-2666V 19-19-19, 8 Gb x8 (1 KiB page, 8 chips: 8 KiB row) */
-	{ "DDR4-2666", 2666, 8, 4, 4, 8192,
-	  { 19, 14, 19, 19, 43, 62, 4, 7, 4, 7, 28, 4, 10, 10, 20, 2, 2, 467, 10400, 8 } },
-	/* DDR4-3200AA 22-22-22, 8 Gb x8 */
-	{ "DDR4-3200", 3200, 8, 4, 4, 8192,
-	  { 22, 16, 22, 22, 52, 74, 4, 8, 4, 8, 34, 4, 12, 12, 24, 2, 2, 560, 12480, 8 } },
-	/* DDR5-4800B 40-39-39, 16 Gb x8, one 32-bit subchannel (4 chips: 4 KiB row) */
-	{ "DDR5-4800", 4800, 4, 8, 4, 4096,
-	  { 40, 38, 39, 39, 77, 116, 8, 12, 8, 12, 32, 6, 24, 18, 72, 2, 2, 708, 9360, 16 } },
-};
-#define NPRESETS (sizeof presets / sizeof presets[0])
-
-static const struct ddr_preset *preset_find(const char *name)
-{
-	for (size_t i = 0; i < NPRESETS; i++)
-		if (strcmp(presets[i].name, name) == 0)
-			return &presets[i];
-	return NULL;
-}
-
-/* ---- keys ------------------------------------------------------------------ */
-
-#define TK(n, f, h) { "ddr-" n, K_U32, OFF(ddr_t) + (f) * sizeof(unsigned), 0, 1000000, "ddr: " h ", nCK (0 = preset)" }
-static const struct memsys_key ddr_keys[] = {
-	{ "ddr-preset", K_STR, OFF(ddr_preset), 0, 0, "ddr: device preset: DDR4-2666 DDR4-3200 DDR5-4800" },
-	{ "ddr-channels", K_U32, OFF(ddr_channels), 1, 64, "ddr: channels (power of two)" },
-	{ "ddr-ranks", K_U32, OFF(ddr_ranks), 1, 16, "ddr: ranks per channel (power of two)" },
-	{ "ddr-bankgroups", K_U32, OFF(ddr_bgs), 0, 64, "ddr: bank groups per rank, power of two (0 = preset)" },
-	{ "ddr-banks", K_U32, OFF(ddr_banks), 0, 64, "ddr: banks per bank group, power of two (0 = preset)" },
-	{ "ddr-row", K_U32, OFF(ddr_row), 0, 1u << 20, "ddr: row (page) size per rank, bytes, power of two (0 = preset)" },
-	{ "ddr-mts", K_U32, OFF(ddr_mts), 0, 20000, "ddr: data rate, MT/s (0 = preset)" },
-	{ "ddr-width", K_U32, OFF(ddr_width), 0, 64, "ddr: channel width, bytes per beat (0 = preset)" },
-	TK("tcl", T_CL, "read command to data"),
-	TK("tcwl", T_CWL, "write command to data"),
-	TK("trcd", T_RCD, "activate to column command"),
-	TK("trp", T_RP, "precharge to activate"),
-	TK("tras", T_RAS, "activate to precharge"),
-	TK("trc", T_RC, "activate to activate, same bank"),
-	TK("trrd-s", T_RRD_S, "activate to activate, other bank group"),
-	TK("trrd-l", T_RRD_L, "activate to activate, same bank group"),
-	TK("tccd-s", T_CCD_S, "column to column, other bank group"),
-	TK("tccd-l", T_CCD_L, "column to column, same bank group"),
-	TK("tfaw", T_FAW, "window for four activates per rank"),
-	TK("twtr-s", T_WTR_S, "end of write data to read command, other bank group"),
-	TK("twtr-l", T_WTR_L, "end of write data to read command, same bank group"),
-	TK("trtp", T_RTP, "read command to precharge"),
-	TK("twr", T_WR, "end of write data to precharge (write recovery)"),
-	TK("trtw", T_RTW, "idle bus between read data and write data (turnaround)"),
-	TK("trtrs", T_RTRS, "idle bus between bursts of two ranks"),
-	TK("trfc", T_RFC, "refresh: rank blocked this long"),
-	TK("trefi", T_REFI, "refresh interval"),
-	{ "ddr-bl", K_U32, OFF(ddr_t) + T_BL * sizeof(unsigned), 0, 64, "ddr: burst length, beats (0 = preset)" },
-	{ "ddr-page", K_STR, OFF(ddr_page), 0, 0, "ddr: page policy: open | closed" },
-	{ "ddr-map", K_STR, OFF(ddr_map), 0, 0, "ddr: address pieces from the line address up: ch bg ba ra co, co2 = 2 bits of co (row above)" },
-	{ "ddr-xor", K_U32, OFF(ddr_xor), 0, 1, "ddr: 1 = XOR bank group and bank with the folded row bits" },
-	{ "ddr-rq", K_U32, OFF(ddr_rq), 1, 1024, "ddr: read queue entries per channel" },
-	{ "ddr-wq", K_U32, OFF(ddr_wq), 1, 1024, "ddr: write queue entries per channel" },
-	{ "ddr-wq-hi", K_U32, OFF(ddr_wq_hi), 1, 1024, "ddr: write drain starts with this many writes queued" },
-	{ "ddr-wq-lo", K_U32, OFF(ddr_wq_lo), 0, 1024, "ddr: write drain stops at this many" },
-	{ "ddr-cap", K_U32, OFF(ddr_cap), 0, 100000, "ddr: starvation cap: a read's burst goes at most this many bus slots before the latest committed one" },
-	{ "ddr-fair", K_U32, OFF(ddr_fair), 0, 1023, "ddr: read-queue entries kept for a hart with no read queued (< ddr-rq; 0 = off: first come first served)" },
-	{ "ddr-src-rq", K_U32, OFF(ddr_src_rq), 0, 1024, "ddr: read-queue entries one hart may hold, its further reads waiting to enter (0 = off: up to ddr-rq)" },
-	{ "ddr-frontend", K_U32, OFF(ddr_frontend), 0, 100000, "ddr: on-chip path LLC -> controller -> LLC, core cycles" },
-};
-
-static void ddr_defaults(struct memsys_cfg *c)
-{
-	snprintf(c->ddr_preset, sizeof c->ddr_preset, "DDR4-3200");
-	c->ddr_channels = 1;
-	c->ddr_ranks = 1;
-	memset(c->ddr_t, 0, sizeof c->ddr_t);
-	c->ddr_bgs = c->ddr_banks = c->ddr_row = c->ddr_mts = c->ddr_width = 0;
-	snprintf(c->ddr_page, sizeof c->ddr_page, "open");
-	snprintf(c->ddr_map, sizeof c->ddr_map, "co2:bg:co:ch:ba:ra");
-	c->ddr_xor = 1;
-	c->ddr_rq = 32;
-	c->ddr_wq = 64;
-	c->ddr_wq_hi = 56;
-	c->ddr_wq_lo = 40;
-	c->ddr_cap = 64;
-	c->ddr_frontend = 40;
-	c->ddr_fair = 0;
-	c->ddr_src_rq = 4;
-}
-
-/* ---- the resolved configuration and the state ------------------------------ */
-
-enum { F_CH, F_BG, F_BA, F_RA, F_CO, NF };
-static const char *const fnames[NF] = { "ch", "bg", "ba", "ra", "co" };
+/* ---- the state ------------------------------------------------------------------ */
 
 struct dbank {
 	int64_t row;          /* open row, -1 closed */
@@ -177,9 +71,7 @@ struct dbank {
 	uint64_t prow_ep, pact, pre_t; /* its epoch, activate, the precharge */
 };
 
-struct dloc { unsigned ch, ra, bg, ba, bank, rg; int64_t row; }; /* bank: (ra, bg, ba) as one
-	number; rg: (ra, bg) */
-struct pwrite { uint64_t la, t; struct dloc l; };
+struct pwrite { uint64_t la, t; struct ddr_loc l; };
 
 #define NACT 16
 struct drank {
@@ -221,17 +113,7 @@ struct dchan {
 };
 
 struct ddr {
-	unsigned nch, nra, nbg, nba, cols, closed, xor, rq, wq, hi, lo, cap, fair, srcq;
-	unsigned fbits[NF];
-#define MAXPIECES 12
-	unsigned char pf[MAXPIECES], pbits[MAXPIECES], ppos[MAXPIECES], pshift[MAXPIECES];
-	unsigned npieces, rowshift;
-	uint64_t (*mtab)[256]; /* per byte of the line address: its bits of ch, ra,
-	                         bg, ba (a byte each), the bank's number (16 bits) and
-	                         the rank's bank group's (16), the row's folded in
-	                         (ddr_map) */
-	uint64_t t[NT];       /* ticks (T_BL unused) */
-	uint64_t tck, burst, front;
+	struct ddr_config cfg; /* the devices, queues and address map */
 	unsigned span;        /* slots within which one burst constrains another */
 	unsigned need[2][2][2][2]; /* slots from a burst (dir) to the next (dir, same rank, same bg) */
 	unsigned nbm;         /* bitmaps per ring word (FB_G ...) */
@@ -269,181 +151,19 @@ static void stuck(const char *where)
 	abort();
 }
 
-static unsigned log2u(uint64_t v) { unsigned n = 0; while (v > 1) { v >>= 1; n++; } return n; }
-static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
-/* Checked whichever model is selected: the keys' own values.  The checks
- * that involve other keys (line) are made when the model is opened. */
-static int ddr_check(const struct memsys_cfg *c, char *err, size_t errlen)
+/* Resolve the configuration into d: the devices, then the bus's rules; 0
+ * or -1 + err. */
+static int resolve(const struct memsys_cfg *c, struct ddr *d, char *err, size_t errlen)
 {
-	if (!preset_find(c->ddr_preset)) {
-		snprintf(err, errlen, "ddr: unknown ddr-preset '%.20s' (known: DDR4-2666 DDR4-3200 DDR5-4800)", c->ddr_preset);
+	if (ddr_config_resolve(c, &d->cfg, err, errlen))
 		return -1;
-	}
-	if (strcmp(c->ddr_page, "open") && strcmp(c->ddr_page, "closed")) {
-		snprintf(err, errlen, "ddr: ddr-page '%.15s': open or closed", c->ddr_page);
-		return -1;
-	}
-	/* (the bus's bitmaps rely on it: see fb_take) */
-	const struct ddr_preset *p = preset_find(c->ddr_preset);
-	unsigned tck[NT];
-	for (int i = 0; i < NT; i++)
-		tck[i] = c->ddr_t[i] ? c->ddr_t[i] : p->t[i];
-	if (tck[T_CCD_L] < tck[T_CCD_S] || tck[T_WTR_L] < tck[T_WTR_S]) {
-		snprintf(err, errlen, "ddr: a bank group's own spacing must be at least another's (JEDEC): ddr-tccd-l "
-		         "(%u) >= ddr-tccd-s (%u), ddr-twtr-l (%u) >= ddr-twtr-s (%u)", tck[T_CCD_L], tck[T_CCD_S],
-		         tck[T_WTR_L], tck[T_WTR_S]);
-		return -1;
-	}
-	if (c->ddr_fair >= c->ddr_rq) {
-		snprintf(err, errlen, "ddr: need ddr-fair (%u) < ddr-rq (%u)", c->ddr_fair, c->ddr_rq);
-		return -1;
-	}
-	if (c->ddr_wq_hi > c->ddr_wq || c->ddr_wq_lo >= c->ddr_wq_hi) {
-		snprintf(err, errlen, "ddr: need ddr-wq-lo (%u) < ddr-wq-hi (%u) <= ddr-wq (%u)", c->ddr_wq_lo,
-		         c->ddr_wq_hi, c->ddr_wq);
-		return -1;
-	}
-	return 0;
-}
-
-/* Line address bit a flips bit j of field f (and of the bank's and the
- * rank's bank group's numbers): in d->mtab (see ddr_map). */
-static void map_bit(struct ddr *d, unsigned a, int f, unsigned j)
-{
-	unsigned bgb = d->fbits[F_BG], bab = d->fbits[F_BA];
-	uint64_t m = f == F_CH ? 1ull << j
-	           : f == F_RA ? 1ull << (8 + j) | 1ull << (32 + bgb + bab + j) | 1ull << (48 + bgb + j)
-	           : f == F_BG ? 1ull << (16 + j) | 1ull << (32 + bab + j) | 1ull << (48 + j)
-	                       : 1ull << (24 + j) | 1ull << (32 + j);
-	for (unsigned v = 0; v < 256; v++)
-		if (v >> (a & 7) & 1)
-			d->mtab[a / 8][v] ^= m;
-}
-
-/* Resolve the configuration (preset + overrides) into d; 0 or -1 + err. */
-static int resolve(const struct memsys_cfg *c, struct ddr *d, unsigned tck[NT], char *err, size_t errlen)
-{
-	if (ddr_check(c, err, errlen))
-		return -1;
-	const struct ddr_preset *p = preset_find(c->ddr_preset);
-	for (int i = 0; i < NT; i++)
-		tck[i] = c->ddr_t[i] ? c->ddr_t[i] : p->t[i];
-	unsigned mts = c->ddr_mts ? c->ddr_mts : p->mts;
-	unsigned width = c->ddr_width ? c->ddr_width : p->width;
-	unsigned bgs = c->ddr_bgs ? c->ddr_bgs : p->bgs, banks = c->ddr_banks ? c->ddr_banks : p->banks;
-	unsigned row = c->ddr_row ? c->ddr_row : p->row;
-	if (!pow2(c->ddr_channels) || !pow2(c->ddr_ranks) || !pow2(bgs) || !pow2(banks) || !pow2(row) ||
-	    row < c->line) {
-		snprintf(err, errlen, "ddr: ddr-channels, ddr-ranks, ddr-bankgroups, ddr-banks and ddr-row must be powers "
-		         "of two, ddr-row >= line");
-		return -1;
-	}
-	if (tck[T_BL] < 2 || tck[T_BL] % 2 || width * tck[T_BL] != c->line) {
-		snprintf(err, errlen, "ddr: one burst (ddr-width %u x ddr-bl %u) must move one line (%u bytes)", width,
-		         tck[T_BL], c->line);
-		return -1;
-	}
-	if (tck[T_REFI] <= tck[T_RFC]) {
-		snprintf(err, errlen, "ddr: ddr-trefi (%u) must exceed ddr-trfc (%u)", tck[T_REFI], tck[T_RFC]);
-		return -1;
-	}
-	d->nch = c->ddr_channels;
-	d->nra = c->ddr_ranks;
-	d->nbg = bgs;
-	d->nba = banks;
-	d->cols = row / c->line;
-	d->fbits[F_CH] = log2u(d->nch);
-	d->fbits[F_RA] = log2u(d->nra);
-	d->fbits[F_BG] = log2u(bgs);
-	d->fbits[F_BA] = log2u(banks);
-	d->fbits[F_CO] = log2u(d->cols);
-	/* the mapping: pieces of fields from the line address up, ':'-separated;
-	 * "co2" is two bits of the column, "co" the rest of it; every field
-	 * complete at the end; the row is above */
-	unsigned used[NF] = { 0 }, sh = 0;
-	const char *s = c->ddr_map;
-	d->npieces = 0;
-	while (*s) {
-		size_t len = strcspn(s, ":");
-		int f = -1;
-		for (int i = 0; i < NF; i++)
-			if (len >= 2 && strncmp(s, fnames[i], 2) == 0)
-				f = i;
-		unsigned nb = 0, digits = 0;
-		for (size_t q = 2; q < len; q++, digits++)
-			nb = s[q] >= '0' && s[q] <= '9' && nb < 100 ? nb * 10 + (unsigned)(s[q] - '0') : 1000;
-		if (f < 0 || d->npieces == MAXPIECES || nb > d->fbits[f] - used[f]) {
-			snprintf(err, errlen, "ddr: ddr-map '%.30s': pieces ch bg ba ra co (optionally with a bit count, "
-			         "as co2), ':'-separated, each field complete", c->ddr_map);
-			return -1;
-		}
-		if (!digits)
-			nb = d->fbits[f] - used[f];
-		d->pf[d->npieces] = (unsigned char)f;
-		d->pbits[d->npieces] = (unsigned char)nb;
-		d->ppos[d->npieces] = (unsigned char)used[f];
-		d->pshift[d->npieces] = (unsigned char)sh;
-		d->npieces++;
-		used[f] += nb;
-		sh += nb;
-		s += len;
-		if (*s == ':')
-			s++;
-	}
-	for (int f = 0; f < NF; f++)
-		if (used[f] != d->fbits[f]) {
-			snprintf(err, errlen, "ddr: ddr-map '%.30s': %s has %u bits, the map gives it %u", c->ddr_map,
-			         fnames[f], d->fbits[f], used[f]);
-			return -1;
-		}
-	d->rowshift = sh;
-	/* the mapping as a table per byte of the line address: each bit below
-	 * the row lands in one bit of one field, each row bit (with ddr-xor)
-	 * flips one bit of bank group or bank (the fold: row bit j flips bit
-	 * j mod (bank group + bank bits) of bank group, then bank), so the
-	 * bytes' parts XOR together */
-	d->xor = c->ddr_xor;
-	d->mtab = calloc(8, sizeof *d->mtab);
-	if (!d->mtab) {
-		snprintf(err, errlen, "ddr: out of memory");
-		return -1;
-	}
-	unsigned bgb = d->fbits[F_BG], bab = d->fbits[F_BA], nb = bgb + bab;
-	for (unsigned p = 0; p < d->npieces; p++)
-		for (unsigned b = 0; b < d->pbits[p] && d->pf[p] != F_CO; b++)
-			map_bit(d, d->pshift[p] + b, d->pf[p], d->ppos[p] + b);
-	for (unsigned a = sh; d->xor && nb && a < 64; a++) {
-		unsigned q = (a - sh) % nb;
-		map_bit(d, a, q < bgb ? F_BG : F_BA, q < bgb ? q : q - bgb);
-	}
-	d->closed = strcmp(c->ddr_page, "closed") == 0;
-	d->rq = c->ddr_rq;
-	d->wq = c->ddr_wq;
-	d->hi = c->ddr_wq_hi;
-	d->lo = c->ddr_wq_lo;
-	d->cap = c->ddr_cap;
-	d->fair = c->ddr_fair;
-	d->srcq = c->ddr_src_rq < c->ddr_rq ? c->ddr_src_rq : 0; /* ddr-rq or more: no limit of its own */
-	/* nCK -> ticks: n * 2000 / mts ns * freq_ghz cycles/ns * 256 */
-	/* one DRAM clock in whole ticks (within 0.3 % of the exact value at
-	 * 1 GHz); every timing is a whole number of clocks and commands issue
-	 * on clock edges, so committed bursts leave no slivers of a clock */
-	d->tck = (uint64_t)(2000.0 / mts * c->freq_ghz * (1u << TSH) + 0.5);
-	if (!d->tck)
-		d->tck = 1;
-	for (int i = 0; i < NT; i++)
-		d->t[i] = tck[i] * d->tck;
-	d->burst = tck[T_BL] / 2 * d->tck;
-	d->front = CYC2T(c->ddr_frontend);
 	d->span = 1;
 	bus_need(d);
-	d->actwin = mx(mx(d->t[T_RRD_S], d->t[T_RRD_L]), d->t[T_FAW]);
+	d->actwin = max64(max64(d->cfg.t[T_RRD_S], d->cfg.t[T_RRD_L]), d->cfg.t[T_FAW]);
 	/* the ring looks 256 cycles back from the latest slot asked for (requests
 	 * come out of time order by far less); with --ddr-fair 4096, so that a
 	 * light source's read can go before the bursts booked that far ahead */
-	d->keep = CYC2T(d->fair ? 4096 : 256) / d->burst + d->span;
-	d->peak = (uint64_t)((double)mts * width * d->nch + 0.5); /* MB/s */
+	d->keep = CYC2T(d->cfg.fair_kept ? 4096 : 256) / d->cfg.burst + d->span;
 	return 0;
 }
 
@@ -454,7 +174,7 @@ static void ddr_destroy(void *st)
 	if (!d)
 		return;
 	if (d->ch)
-		for (unsigned i = 0; i < d->nch; i++) {
+		for (unsigned i = 0; i < d->cfg.channels; i++) {
 			struct dchan *ch = &d->ch[i];
 			free(ch->slot);
 			free(ch->occ);
@@ -470,53 +190,52 @@ static void ddr_destroy(void *st)
 			free(ch->rk);
 		}
 	free(d->ch);
-	free(d->mtab);
+	ddr_config_free(&d->cfg);
 	free(d->fbx);
 	free(d);
 }
 
 static void *ddr_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 {
-	unsigned tck[NT];
 	struct ddr *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	if (resolve(cfg, d, tck, err, errlen)) {
+	if (resolve(cfg, d, err, errlen)) {
 		free(d);
 		return NULL;
 	}
-	d->ch = calloc(d->nch, sizeof *d->ch);
+	d->ch = calloc(d->cfg.channels, sizeof *d->ch);
 	if (!d->ch)
 		goto oom;
-	size_t nbk = (size_t)d->nra * d->nbg * d->nba;
-	for (unsigned i = 0; i < d->nch; i++) {
+	size_t nbk = (size_t)d->cfg.ranks * d->cfg.bank_groups * d->cfg.banks_per_group;
+	for (unsigned i = 0; i < d->cfg.channels; i++) {
 		struct dchan *ch = &d->ch[i];
 		ch->smask = 1023;
 		ch->slot = calloc(ch->smask + 1, sizeof *ch->slot);
 		ch->occ = calloc((ch->smask + 1) / 64 * d->nbm, sizeof *ch->occ);
-		fq_init(&ch->rq_free, d->rq - d->fair);
-		fq_init(&ch->rq_kept, d->fair ? d->fair : 1);
-		fq_init(&ch->wq_free, d->wq);
-		ch->pend = calloc(d->wq, sizeof *ch->pend);
-		ch->grp = calloc(d->wq, sizeof *ch->grp);
+		fq_init(&ch->rq_free, d->cfg.rq_entries - d->cfg.fair_kept);
+		fq_init(&ch->rq_kept, d->cfg.fair_kept ? d->cfg.fair_kept : 1);
+		fq_init(&ch->wq_free, d->cfg.wq_entries);
+		ch->pend = calloc(d->cfg.wq_entries, sizeof *ch->pend);
+		ch->grp = calloc(d->cfg.wq_entries, sizeof *ch->grp);
 		ch->bk = calloc(nbk, sizeof *ch->bk);
-		ch->rk = calloc(d->nra, sizeof *ch->rk);
+		ch->rk = calloc(d->cfg.ranks, sizeof *ch->rk);
 		if (!ch->slot || !ch->occ || !ch->rq_free.v || !ch->rq_kept.v || !ch->wq_free.v || !ch->pend || !ch->grp ||
 		    !ch->bk || !ch->rk)
 			goto oom;
-		if (d->srcq) {
+		if (d->cfg.src_rq) {
 			if (!(ch->src_rq = calloc(MEMSYS_MAX_HARTS, sizeof *ch->src_rq)))
 				goto oom;
 			for (unsigned k = 0; k < MEMSYS_MAX_HARTS; k++) {
-				fq_init(&ch->src_rq[k], d->srcq);
+				fq_init(&ch->src_rq[k], d->cfg.src_rq);
 				if (!ch->src_rq[k].v)
 					goto oom;
 			}
 		}
 		for (size_t b = 0; b < nbk; b++)
 			ch->bk[b].row = ch->bk[b].prow = -1;
-		for (unsigned r = 0; r < d->nra; r++)
-			ch->rk[r].ref_off = tck[T_REFI] * r / d->nra * d->tck;
+		for (unsigned r = 0; r < d->cfg.ranks; r++)
+			ch->rk[r].ref_off = d->cfg.t[T_REFI] / d->cfg.tck * r / d->cfg.ranks * d->cfg.tck;
 	}
 	return d;
 oom:
@@ -527,34 +246,15 @@ oom:
 
 /* ---- mapping ------------------------------------------------------------------ */
 
-static inline void ddr_map(const struct ddr *d, uint64_t la, struct dloc *l)
-{
-	/* (with ddr-xor every row bit is folded into bank group and bank: lines
-	 * that share their low address bits, such as a line and the LLC
-	 * victim it replaces, land in different banks; see resolve) */
-	uint64_t m = d->mtab[0][la & 255] ^ d->mtab[1][la >> 8 & 255] ^ d->mtab[2][la >> 16 & 255] ^
-	             d->mtab[3][la >> 24 & 255];
-	unsigned i = 4;
-	for (uint64_t x = la >> 32; x; x >>= 8, i++)
-		m ^= d->mtab[i][x & 255];
-	l->ch = m & 255;
-	l->ra = m >> 8 & 255;
-	l->bg = m >> 16 & 255;
-	l->ba = m >> 24 & 255;
-	l->bank = m >> 32 & 0xffff;
-	l->rg = (unsigned)(m >> 48);
-	l->row = (int64_t)(la >> d->rowshift);
-}
-
 void memmodel_ddr_map(const void *st, uint64_t la, unsigned *ch, unsigned *ra, unsigned *bg, unsigned *ba,
                       uint64_t *row)
 {
-	struct dloc l;
-	ddr_map(st, la, &l);
-	*ch = l.ch;
-	*ra = l.ra;
-	*bg = l.bg;
-	*ba = l.ba;
+	struct ddr_loc l;
+	ddr_map(&((const struct ddr *)st)->cfg, la, &l);
+	*ch = l.channel;
+	*ra = l.rank;
+	*bg = l.bank_group;
+	*ba = l.bank_in_group;
 	*row = (uint64_t)l.row;
 }
 
@@ -565,13 +265,13 @@ void memmodel_ddr_map(const void *st, uint64_t la, unsigned *ch, unsigned *ra, u
 static uint64_t epoch(const struct ddr *d, const struct drank *rk, uint64_t t)
 {
 	struct drank *w = (struct drank *)rk;
-	if (t - w->ep_t < d->t[T_REFI]) /* (t < ep_t wraps round: no) */
+	if (t - w->ep_t < d->cfg.t[T_REFI]) /* (t < ep_t wraps round: no) */
 		return w->ep;
-	uint64_t s = rk->ref_off + d->t[T_REFI];
+	uint64_t s = rk->ref_off + d->cfg.t[T_REFI];
 	if (t < s) /* (the cache starts as epoch 0 over [0, tREFI), inside it) */
 		return 0;
-	w->ep = (t - s) / d->t[T_REFI] + 1;
-	w->ep_t = rk->ref_off + w->ep * d->t[T_REFI];
+	w->ep = (t - s) / d->cfg.t[T_REFI] + 1;
+	w->ep_t = rk->ref_off + w->ep * d->cfg.t[T_REFI];
 	return w->ep;
 }
 
@@ -581,11 +281,11 @@ static uint64_t ref_push_slow(const struct ddr *d, const struct drank *rk, uint6
 {
 	struct drank *w = (struct drank *)rk;
 	uint64_t e = epoch(d, rk, t);
-	uint64_t ws = rk->ref_off + e * d->t[T_REFI];
-	if (e && t < ws + d->t[T_RFC])
-		return ws + d->t[T_RFC];
-	w->fr_lo = e ? ws + d->t[T_RFC] : 0;
-	w->fr_hi = ws + d->t[T_REFI];
+	uint64_t ws = rk->ref_off + e * d->cfg.t[T_REFI];
+	if (e && t < ws + d->cfg.t[T_RFC])
+		return ws + d->cfg.t[T_RFC];
+	w->fr_lo = e ? ws + d->cfg.t[T_RFC] : 0;
+	w->fr_hi = ws + d->cfg.t[T_REFI];
 	return t;
 }
 
@@ -616,9 +316,9 @@ static inline uint64_t ref_push(const struct ddr *d, const struct drank *rk, uin
 /* The bitmaps of a ring word: per direction, rank and bank group, then per
  * direction and rank, then per direction and rank for the other ranks'
  * bursts (never set with one rank; see fb_take), then the slots taken. */
-#define FB_G(d, w, r, g) (((w) * (d)->nra + (r)) * (d)->nbg + (g))
-#define FB_R(d, w, r) (2 * (d)->nra * (d)->nbg + (w) * (d)->nra + (r))
-#define FB_O(d, w, r) (2 * (d)->nra * (d)->nbg + 2 * (d)->nra + (w) * (d)->nra + (r))
+#define FB_G(d, w, r, g) (((w) * (d)->cfg.ranks + (r)) * (d)->cfg.bank_groups + (g))
+#define FB_R(d, w, r) (2 * (d)->cfg.ranks * (d)->cfg.bank_groups + (w) * (d)->cfg.ranks + (r))
+#define FB_O(d, w, r) (2 * (d)->cfg.ranks * (d)->cfg.bank_groups + 2 * (d)->cfg.ranks + (w) * (d)->cfg.ranks + (r))
 #define FB_T(d) FB_O(d, 2, 0) /* every slot taken */
 
 /* Whole slots from a burst (direction xw) to the next one (w) of the same
@@ -631,14 +331,14 @@ static void bus_need(struct ddr *d)
 				for (int sb = 0; sb < 2; sb++) {
 					uint64_t g;
 					if (xw == w)
-						g = !sr ? d->burst + d->t[T_RTRS] : mx(d->burst, sb ? d->t[T_CCD_L] : d->t[T_CCD_S]);
+						g = !sr ? d->cfg.burst + d->cfg.t[T_RTRS] : max64(d->cfg.burst, sb ? d->cfg.t[T_CCD_L] : d->cfg.t[T_CCD_S]);
 					else if (!xw)                /* read -> write */
-						g = d->burst + d->t[T_RTW];
+						g = d->cfg.burst + d->cfg.t[T_RTW];
 					else if (!sr)                /* write -> read, other rank */
-						g = d->burst + d->t[T_RTRS];
+						g = d->cfg.burst + d->cfg.t[T_RTRS];
 					else
-						g = d->burst + (sb ? d->t[T_WTR_L] : d->t[T_WTR_S]) + d->t[T_CL];
-					unsigned n = (unsigned)((g + d->burst - 1) / d->burst);
+						g = d->cfg.burst + (sb ? d->cfg.t[T_WTR_L] : d->cfg.t[T_WTR_S]) + d->cfg.t[T_CL];
+					unsigned n = (unsigned)((g + d->cfg.burst - 1) / d->cfg.burst);
 					d->need[xw][w][sr][sb] = n;
 					if (n > d->span)
 						d->span = n;
@@ -650,9 +350,9 @@ static void bus_need(struct ddr *d)
 			unsigned gb = d->need[w][xw][1][1] - 1, ga = d->need[xw][w][1][1] - 1;
 			unsigned rb = d->need[w][xw][1][0] - 1, ra = d->need[xw][w][1][0] - 1;
 			if (gb != rb || ga != ra) /* (else the rank's covers it) */
-				d->fbe[xw][n++] = (struct fbe){ gb, ga, FB_G(d, w, 0, 0), d->nbg, 1, 0, 0 };
+				d->fbe[xw][n++] = (struct fbe){ gb, ga, FB_G(d, w, 0, 0), d->cfg.bank_groups, 1, 0, 0 };
 			d->fbe[xw][n++] = (struct fbe){ rb, ra, FB_R(d, w, 0), 1, 0, 1, 0 };
-			if (d->nra > 1)
+			if (d->cfg.ranks > 1)
 				d->fbe[xw][n++] = (struct fbe){ d->need[w][xw][0][0] - 1, d->need[xw][w][0][0] - 1,
 				                                FB_O(d, w, 0), 1, 0, 2, 0 };
 		}
@@ -693,17 +393,17 @@ static void bus_need(struct ddr *d)
 		d->fbr0[w] = FB_R(d, w, 0);
 		d->fbo0[w] = FB_O(d, w, 0);
 	}
-	d->fbx = calloc((size_t)2 * d->nra * d->nbg * 7, sizeof *d->fbx);
+	d->fbx = calloc((size_t)2 * d->cfg.ranks * d->cfg.bank_groups * 7, sizeof *d->fbx);
 	if (!d->fbx)
 		abort();
 	d->fbxw[0] = d->fbx;
-	d->fbxw[1] = d->fbx + (size_t)d->nra * d->nbg * 7;
+	d->fbxw[1] = d->fbx + (size_t)d->cfg.ranks * d->cfg.bank_groups * 7;
 	for (int xw = 0; xw < 2; xw++)
-		for (unsigned r = 0; r < d->nra; r++)
-			for (unsigned g = 0; g < d->nbg; g++)
+		for (unsigned r = 0; r < d->cfg.ranks; r++)
+			for (unsigned g = 0; g < d->cfg.bank_groups; g++)
 				for (unsigned i = 0; d->fbok[xw] && i < d->fbn[xw]; i++) {
 					const struct fbq *q = &d->fbq[xw][i];
-					d->fbx[((xw * d->nra + r) * d->nbg + g) * 7 + i] =
+					d->fbx[((xw * d->cfg.ranks + r) * d->cfg.bank_groups + g) * 7 + i] =
 						(struct fbx){ q->pat, q->base + r * q->rmul + g * q->gmul };
 				}
 }
@@ -754,7 +454,7 @@ INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, un
 			for (unsigned i = 0; i < n; i++)
 				p0[e[i].bm] |= e[i].pat << sh;
 			for (unsigned i = n; i < nq; i++)
-				for (unsigned r = 0; r < d->nra; r++)
+				for (unsigned r = 0; r < d->cfg.ranks; r++)
 					if (r != rank)
 						p0[q[i].base + r] |= q[i].pat << sh;
 		} else {
@@ -763,7 +463,7 @@ INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, un
 				p1[e[i].bm] |= e[i].pat >> 1 >> (63 - sh);
 			}
 			for (unsigned i = n; i < nq; i++)
-				for (unsigned r = 0; r < d->nra; r++)
+				for (unsigned r = 0; r < d->cfg.ranks; r++)
 					if (r != rank) {
 						p0[q[i].base + r] |= q[i].pat << sh;
 						p1[q[i].base + r] |= q[i].pat >> 1 >> (63 - sh);
@@ -775,7 +475,7 @@ INL void fb_take(const struct ddr *d, uint64_t *occ, uint64_t nw, uint64_t x, un
 	for (unsigned i = 0; i < d->nfbe[xw]; i++) {
 		const struct fbe *e = &d->fbe[xw][i];
 		if (e->kind == 2) { /* another rank's spacing, whatever the bank group */
-			for (unsigned r = 0; r < d->nra; r++)
+			for (unsigned r = 0; r < d->cfg.ranks; r++)
 				if (r != rank)
 					fb_set(d, occ, nw, e->base + r, x > e->before ? x - e->before : 0, x + e->after);
 			continue;
@@ -817,7 +517,7 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
 				uint64_t x = ch->slot[j] >> 16;
 				unsigned v = (unsigned)(ch->slot[j] & 0xffff);
 				ns[x & (2 * n - 1)] = ch->slot[j];
-				fb_take(d, no, 2 * n / 64, x, v >> 6 & 15, (v >> 6 & 15) * d->nbg + (v & 63), !!(v & SL_W));
+				fb_take(d, no, 2 * n / 64, x, v >> 6 & 15, (v >> 6 & 15) * d->cfg.bank_groups + (v & 63), !!(v & SL_W));
 			}
 		free(ch->slot);
 		free(ch->occ);
@@ -836,39 +536,39 @@ static void ring_fit(const struct ddr *d, struct dchan *ch, uint64_t k)
  * at most ddr-cap committed slots, a write goes behind everything committed
  * (a drain is one batch).  NOSLOT if none by cmax.  Does not commit.
  */
-INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, const struct dloc *l, int w,
+INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, const struct ddr_loc *l, int w,
                       uint64_t c0, uint64_t lat, uint64_t cmax)
 {
-	uint64_t k = (c0 + lat + d->burst - 1) / d->burst;
+	uint64_t k = (c0 + lat + d->cfg.burst - 1) / d->cfg.burst;
 	/* the ring holds the slots from shi - 256 cycles on (requests come
 	 * out of time order by far less): nothing older is looked at */
 	if (k > ch->shi) {
 		ch->shi = k;
 		/* (ring_fit's work, when there is any) */
 		uint64_t low = k > d->keep ? k - d->keep : 0;
-		if (low >> 6 > ch->slow >> 6 || k + d->span + 64 > mx(low, ch->slow) + ch->smask)
+		if (low >> 6 > ch->slow >> 6 || k + d->span + 64 > max64(low, ch->slow) + ch->smask)
 			ring_fit(d, ch, k);
 		else if (low > ch->slow)
 			ch->slow = low;
 	}
-	uint64_t lo = w ? ch->slast : ch->slast > d->cap && !d->nocap ? ch->slast - d->cap : 0;
+	uint64_t lo = w ? ch->slast : ch->slast > d->cfg.starve_cap && !d->nocap ? ch->slast - d->cfg.starve_cap : 0;
 	uint64_t ks = d->keep - d->span;
-	lo = mx(lo, ch->shi > ks ? ch->shi - ks : 0);
+	lo = max64(lo, ch->shi > ks ? ch->shi - ks : 0);
 	if (k < lo)
 		k = lo;
 	/* the slots this burst may not take: its bank group's, its rank's and
 	 * the other ranks' rules */
-	unsigned ig = d->fbg0[w] + l->rg, ir = d->fbr0[w] + l->ra, io = d->fbo0[w] + l->ra, it = d->nbm - 1;
+	unsigned ig = d->fbg0[w] + l->rank_bg, ir = d->fbr0[w] + l->rank, io = d->fbo0[w] + l->rank, it = d->nbm - 1;
 	/* each step moves k forward; a full ring of steps is a bug */
 	for (uint64_t step = 0;; step++) {
 		if (step > 4 * (ch->smask + 1) + 1000)
 			stuck("bus_find");
-		uint64_t c = k * d->burst - lat;
+		uint64_t c = k * d->cfg.burst - lat;
 		if (c > cmax)
 			return NOSLOT;
 		uint64_t cp = ref_push(d, rk, c);
 		if (cp != c) {
-			k = (cp + lat + d->burst - 1) / d->burst;
+			k = (cp + lat + d->cfg.burst - 1) / d->cfg.burst;
 			d->refpushed = 1;
 			continue;
 		}
@@ -884,16 +584,16 @@ INL uint64_t bus_find(struct ddr *d, struct dchan *ch, const struct drank *rk, c
 }
 
 /* Commit slot k; returns the data start. */
-INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, const struct dloc *l, int w)
+INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, const struct ddr_loc *l, int w)
 {
-	ch->slot[k & ch->smask] = k << 16 | SL(l->ra, l->bg, w);
-	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, l->ra, l->rg, w);
+	ch->slot[k & ch->smask] = k << 16 | SL(l->rank, l->bank_group, w);
+	fb_take(d, ch->occ, (ch->smask + 1) / 64, k, l->rank, l->rank_bg, w);
 	if (k + 1 > ch->slast)
 		ch->slast = k + 1;
-	uint64_t s = k * d->burst;
-	d->st.busy_t += d->burst;
-	if (s + d->burst > d->st.last_t)
-		d->st.last_t = s + d->burst;
+	uint64_t s = k * d->cfg.burst;
+	d->st.busy_t += d->cfg.burst;
+	if (s + d->cfg.burst > d->st.last_t)
+		d->st.last_t = s + d->cfg.burst;
 	return s;
 }
 
@@ -906,11 +606,11 @@ INL uint64_t bus_take(struct ddr *d, struct dchan *ch, uint64_t k, const struct 
 INL uint64_t act_rule(const struct ddr *d, const uint64_t *act, const uint16_t *abg, unsigned n, unsigned i,
                       unsigned bg, uint64_t a)
 {
-	uint64_t x = act[i], rrd = abg[i] == bg ? d->t[T_RRD_L] : d->t[T_RRD_S];
+	uint64_t x = act[i], rrd = abg[i] == bg ? d->cfg.t[T_RRD_L] : d->cfg.t[T_RRD_S];
 	if (a < x + rrd && x < a + rrd)
 		a = x + rrd;
-	if (i + 3 < n && mx(a, act[i + 3]) - (a < x ? a : x) < d->t[T_FAW] && a + d->t[T_FAW] > x)
-		a = x + d->t[T_FAW];
+	if (i + 3 < n && max64(a, act[i + 3]) - (a < x ? a : x) < d->cfg.t[T_FAW] && a + d->cfg.t[T_FAW] > x)
+		a = x + d->cfg.t[T_FAW];
 	return a;
 }
 
@@ -975,7 +675,7 @@ INL void act_commit(const struct ddr *d, struct drank *rk, unsigned bg, uint64_t
 {
 	/* forget activates that cannot constrain one at te or later (with a
 	 * margin for requests that come slightly out of time order) */
-	uint64_t old = te > d->t[T_FAW] + CYC2T(32) ? te - d->t[T_FAW] - CYC2T(32) : 0;
+	uint64_t old = te > d->cfg.t[T_FAW] + CYC2T(32) ? te - d->cfg.t[T_FAW] - CYC2T(32) : 0;
 	unsigned n = rk->nact;
 	while (n && rk->act[rk->a0] < old) { /* (the head moves; no copying) */
 		rk->a0++;
@@ -1037,18 +737,18 @@ static void count(struct ddr *d, int kind)
  *    that still hit it (a drained write's activate waits for its slot
  *    behind the reads already committed).
  */
-INL uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, int keep, uint64_t *colp)
+INL uint64_t transfer(struct ddr *d, const struct ddr_loc *l, int w, uint64_t te, int keep, uint64_t *colp)
 {
-	struct dchan *ch = &d->ch[l->ch];
-	struct drank *rk = &ch->rk[l->ra];
+	struct dchan *ch = &d->ch[l->channel];
+	struct drank *rk = &ch->rk[l->rank];
 	struct dbank *b = &ch->bk[l->bank];
-	uint64_t lat = w ? d->t[T_CWL] : d->t[T_CL], k;
+	uint64_t lat = w ? d->cfg.t[T_CWL] : d->cfg.t[T_CL], k;
 	d->refpushed = 0;
 	if (b->prow == l->row && b->pre_t > te && epoch(d, rk, te) == b->prow_ep) {
-		uint64_t need = w ? d->t[T_CWL] + d->burst + d->t[T_WR] : d->t[T_RTP];
-		if (b->pre_t >= need + mx(te, b->pact + d->t[T_RCD])) {
-			k = bus_find(d, ch, rk, l, w, mx(te, b->pact + d->t[T_RCD]), lat, b->pre_t - need);
-			if (k != NOSLOT && epoch(d, rk, k * d->burst - lat) == b->prow_ep) {
+		uint64_t need = w ? d->cfg.t[T_CWL] + d->cfg.burst + d->cfg.t[T_WR] : d->cfg.t[T_RTP];
+		if (b->pre_t >= need + max64(te, b->pact + d->cfg.t[T_RCD])) {
+			k = bus_find(d, ch, rk, l, w, max64(te, b->pact + d->cfg.t[T_RCD]), lat, b->pre_t - need);
+			if (k != NOSLOT && epoch(d, rk, k * d->cfg.burst - lat) == b->prow_ep) {
 				uint64_t s = bus_take(d, ch, k, l, w);
 				count(d, 0);
 				if (d->refpushed)
@@ -1061,12 +761,12 @@ INL uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, i
 	d->refpushed = 0;
 	int kind; /* 0 hit, 1 empty, 2 conflict */
 	uint64_t c0, a0 = 0, rowep;
-	if (b->row == l->row && epoch(d, rk, mx(te, b->act_t)) == b->row_ep) {
+	if (b->row == l->row && epoch(d, rk, max64(te, b->act_t)) == b->row_ep) {
 		kind = 0;
-		c0 = mx(te, b->act_t + d->t[T_RCD]);
+		c0 = max64(te, b->act_t + d->cfg.t[T_RCD]);
 		rowep = b->row_ep;
 	} else {
-		uint64_t from = mx(te, b->pre_ok);
+		uint64_t from = max64(te, b->pre_ok);
 		kind = b->row >= 0 && epoch(d, rk, from) == b->row_ep ? 2 : 1;
 		if (kind == 2) {
 			uint64_t p = ref_push(d, rk, from);
@@ -1074,23 +774,23 @@ INL uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, i
 				kind = 1; /* a refresh closed it first */
 				from = p;
 			} else {
-				from = p + d->t[T_RP];
+				from = p + d->cfg.t[T_RP];
 			}
 		}
-		a0 = act_find(d, rk, l->bg, mx(from, b->act_ok));
-		c0 = a0 + d->t[T_RCD];
+		a0 = act_find(d, rk, l->bank_group, max64(from, b->act_ok));
+		c0 = a0 + d->cfg.t[T_RCD];
 		rowep = epoch(d, rk, a0);
 	}
 	k = bus_find(d, ch, rk, l, w, c0, lat, NOSLOT);
-	uint64_t c = k * d->burst - lat;
+	uint64_t c = k * d->cfg.burst - lat;
 	if (epoch(d, rk, c) != rowep) {
 		/* a refresh between the activate (or the row's) and the column
 		 * command would have closed the row: activate behind it (rare) */
-		a0 = act_find(d, rk, l->bg, mx(rk->ref_off + epoch(d, rk, c) * d->t[T_REFI], b->act_ok));
+		a0 = act_find(d, rk, l->bank_group, max64(rk->ref_off + epoch(d, rk, c) * d->cfg.t[T_REFI], b->act_ok));
 		kind = 1;
 		rowep = epoch(d, rk, a0);
-		k = bus_find(d, ch, rk, l, w, a0 + d->t[T_RCD], lat, NOSLOT);
-		c = k * d->burst - lat;
+		k = bus_find(d, ch, rk, l, w, a0 + d->cfg.t[T_RCD], lat, NOSLOT);
+		c = k * d->cfg.burst - lat;
 		d->refpushed = 1;
 	}
 	uint64_t s = bus_take(d, ch, k, l, w);
@@ -1099,39 +799,39 @@ INL uint64_t transfer(struct ddr *d, const struct dloc *l, int w, uint64_t te, i
 	count(d, kind);
 	if (kind) {
 		/* as late as the slot allows, if every rule holds there */
-		uint64_t a = a0, aj = c - d->t[T_RCD];
-		if (aj > a0 && epoch(d, rk, aj) == rowep && act_free(d, rk, l->bg, aj) && ref_push(d, rk, aj) == aj &&
-		    (kind == 1 || ref_push(d, rk, aj - d->t[T_RP]) == aj - d->t[T_RP]))
+		uint64_t a = a0, aj = c - d->cfg.t[T_RCD];
+		if (aj > a0 && epoch(d, rk, aj) == rowep && act_free(d, rk, l->bank_group, aj) && ref_push(d, rk, aj) == aj &&
+		    (kind == 1 || ref_push(d, rk, aj - d->cfg.t[T_RP]) == aj - d->cfg.t[T_RP]))
 			a = aj;
-		if (kind == 2 && !d->closed) { /* the row it closes, for later hits */
+		if (kind == 2 && !d->cfg.closed_page) { /* the row it closes, for later hits */
 			b->prow = b->row;
 			b->prow_ep = b->row_ep;
 			b->pact = b->act_t;
-			b->pre_t = a - d->t[T_RP];
+			b->pre_t = a - d->cfg.t[T_RP];
 		}
 		b->act_t = a;
 		b->row = l->row;
 		b->row_ep = rowep;
-		b->act_ok = a + d->t[T_RC];
-		b->pre_ok = a + d->t[T_RAS];
-		act_commit(d, rk, l->bg, a, te);
+		b->act_ok = a + d->cfg.t[T_RC];
+		b->pre_ok = a + d->cfg.t[T_RAS];
+		act_commit(d, rk, l->bank_group, a, te);
 	}
-	b->pre_ok = mx(b->pre_ok, w ? s + d->burst + d->t[T_WR] : c + d->t[T_RTP]);
-	if (d->closed && !keep) { /* auto-precharge, unless a queued request hits */
+	b->pre_ok = max64(b->pre_ok, w ? s + d->cfg.burst + d->cfg.t[T_WR] : c + d->cfg.t[T_RTP]);
+	if (d->cfg.closed_page && !keep) { /* auto-precharge, unless a queued request hits */
 		b->row = -1;
-		b->act_ok = mx(b->act_ok, b->pre_ok + d->t[T_RP]);
+		b->act_ok = max64(b->act_ok, b->pre_ok + d->cfg.t[T_RP]);
 	}
 	*colp = c;
 	return s;
 }
 
 /* (one copy for reads, one for writes: w is a constant in each) */
-static uint64_t transfer_rd(struct ddr *d, const struct dloc *l, uint64_t te, uint64_t *colp)
+static uint64_t transfer_rd(struct ddr *d, const struct ddr_loc *l, uint64_t te, uint64_t *colp)
 {
 	return transfer(d, l, 0, te, 0, colp);
 }
 
-static uint64_t transfer_wr(struct ddr *d, const struct dloc *l, uint64_t te, int keep, uint64_t *colp)
+static uint64_t transfer_wr(struct ddr *d, const struct ddr_loc *l, uint64_t te, int keep, uint64_t *colp)
 {
 	return transfer(d, l, 1, te, keep, colp);
 }
@@ -1177,7 +877,7 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 	/* a write taken out is marked (bank DRAINED) and the queue closed up
 	 * once, at the end */
 	unsigned left = ch->npend, first = 0;
-	while (left > d->lo) {
+	while (left > d->cfg.wq_low) {
 		/* the oldest and the writes to its row, out of the queue */
 		while (ch->pend[first].l.bank == DRAINED)
 			first++;
@@ -1195,7 +895,7 @@ static void drain(struct ddr *d, struct dchan *ch, uint64_t t)
 		left -= n;
 		for (unsigned i = 0; i < n; i++) {
 			uint64_t c;
-			transfer_wr(d, &ch->grp[i].l, mx(t, ch->grp[i].t), i + 1 < n, &c);
+			transfer_wr(d, &ch->grp[i].l, max64(t, ch->grp[i].t), i + 1 < n, &c);
 			fq_add(&ch->wq_free, c);
 			d->st.wq_res_t += c - ch->grp[i].t;
 		}
@@ -1225,7 +925,7 @@ INL struct fq *rq_pick(struct ddr *d, struct dchan *ch, unsigned src, uint64_t t
 {
 	struct fq *q = &ch->rq_free;
 	*light = 0;
-	if (d->fair && ch->src_col[src] <= t) {
+	if (d->cfg.fair_kept && ch->src_col[src] <= t) {
 		*light = 1;
 		if (fq_min(q) > t && fq_min(&ch->rq_kept) < fq_min(q))
 			q = &ch->rq_kept;
@@ -1240,14 +940,14 @@ INL uint64_t rq_entry(struct ddr *d, struct dchan *ch, unsigned src, int pf, uin
                       struct fq **sq, int *light)
 {
 	*q = rq_pick(d, ch, src, t, light);
-	*sq = d->srcq && !pf ? &ch->src_rq[src] : NULL;
-	return *sq ? mx(fq_min(*q), fq_min(*sq)) : fq_min(*q);
+	*sq = d->cfg.src_rq && !pf ? &ch->src_rq[src] : NULL;
+	return *sq ? max64(fq_min(*q), fq_min(*sq)) : fq_min(*q);
 }
 
 /* The next clock edge at or after cycle c, in ticks. */
 INL uint64_t edge(const struct ddr *d, uint64_t c)
 {
-	return (CYC2T(c) + d->tck - 1) / d->tck * d->tck;
+	return (CYC2T(c) + d->cfg.tck - 1) / d->cfg.tck * d->cfg.tck;
 }
 
 /* memmodel.h's admit: a read that finds the read queue full is held at
@@ -1256,9 +956,9 @@ INL uint64_t edge(const struct ddr *d, uint64_t c)
 static uint64_t ddr_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 {
 	struct ddr *d = st;
-	struct dloc l;
-	ddr_map(d, la, &l);
-	struct dchan *ch = &d->ch[l.ch];
+	struct ddr_loc l;
+	ddr_map(&d->cfg, la, &l);
+	struct dchan *ch = &d->ch[l.channel];
 	uint64_t t = edge(d, now);
 	int pf = (src & MEMMODEL_PF) != 0;
 	src &= MEMSYS_MAX_HARTS - 1;
@@ -1280,16 +980,16 @@ static uint64_t ddr_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct ddr *d = st;
-	struct dloc l;
-	ddr_map(d, la, &l);
-	struct dchan *ch = &d->ch[l.ch];
+	struct ddr_loc l;
+	ddr_map(&d->cfg, la, &l);
+	struct dchan *ch = &d->ch[l.channel];
 	uint64_t t = edge(d, now);
 	if (!d->st.first_t || t < d->st.first_t)
 		d->st.first_t = t ? t : 1;
 	if (w) {
 		d->st.writes++;
 		/* a free slot exists: npend < ddr-wq-hi <= ddr-wq */
-		uint64_t te = mx(t, fq_min(&ch->wq_free));
+		uint64_t te = max64(t, fq_min(&ch->wq_free));
 		if (te > t) {
 			d->st.wq_waits++;
 			d->st.wq_wait_t += te - t;
@@ -1297,7 +997,7 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		fq_pop(&ch->wq_free);
 		ch->pend[ch->npend++] = (struct pwrite){ la, te, l };
 		ch->pcnt[la & (PBUCKETS - 1)]++;
-		if (ch->npend >= d->hi)
+		if (ch->npend >= d->cfg.wq_high)
 			drain(d, ch, te);
 		return t2cyc_up(te) + 1;
 	}
@@ -1313,14 +1013,14 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	}
 	if (in_wq(ch, la)) {
 		d->st.fwd++;
-		return now + t2cyc_up(d->front) + 1;
+		return now + t2cyc_up(d->cfg.frontend) + 1;
 	}
 	/* a light source's read (--ddr-fair) entered before the reads still
 	 * waiting to, so the cap (which counts their committed slots too)
 	 * does not hold it back */
 	int light;
 	struct fq *q, *sq;
-	uint64_t te = mx(t, rq_entry(d, ch, src, pf, t, &q, &sq, &light));
+	uint64_t te = max64(t, rq_entry(d, ch, src, pf, t, &q, &sq, &light));
 	d->nocap = light;
 	if (te > arr) {
 		d->st.rq_waits++;
@@ -1335,10 +1035,10 @@ static uint64_t ddr_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	}
 	d->nocap = 0;
 	uint64_t *sc = &ch->src_col[src];
-	if (d->fair && c > *sc)
+	if (d->cfg.fair_kept && c > *sc)
 		*sc = c;
 	d->st.rq_res_t += c - te;
-	return t2cyc_up(s + d->burst + d->front);
+	return t2cyc_up(s + d->cfg.burst + d->cfg.frontend);
 }
 
 static void ddr_stats(const void *st, struct memsys_model_stats *s)
@@ -1362,33 +1062,10 @@ static void ddr_stats(const void *st, struct memsys_model_stats *s)
 	s->has_ddr = 1;
 }
 
-static uint64_t ddr_peak(const void *st) { return ((const struct ddr *)st)->peak; }
-
-void memmodel_ddr_params(const void *st, struct ddr_params *p)
-{
-	const struct ddr *d = st;
-	_Static_assert(sizeof p->t == sizeof d->t, "ddr_params: every timing");
-	memset(p, 0, sizeof *p);
-	p->nch = d->nch;
-	p->nra = d->nra;
-	p->nbg = d->nbg;
-	p->nba = d->nba;
-	p->tck = d->tck;
-	p->burst = d->burst;
-	memcpy(p->t, d->t, sizeof p->t);
-	p->front = d->front;
-	p->closed = (int)d->closed;
-	p->rq = d->rq;
-	p->wq = d->wq;
-	p->hi = d->hi;
-	p->lo = d->lo;
-	p->cap = d->cap;
-	p->srcq = d->srcq;
-	p->peak = d->peak;
-}
+static uint64_t ddr_peak(const void *st) { return ((const struct ddr *)st)->cfg.peak_mbps; }
 
 const struct memmodel_ops memmodel_ddr_resv = {
 	"ddr-resv", "the ddr devices behind the earlier reservation scheduler (each request booked when it arrives; the ddr-* keys)",
-	ddr_keys, sizeof ddr_keys / sizeof ddr_keys[0], ddr_defaults, ddr_check,
+	NULL, 0, NULL, NULL, /* (the ddr-* keys: memmodel_ddr_config.c, listed in the ddr model's row) */
 	ddr_create, ddr_request, ddr_stats, ddr_peak, ddr_destroy, ddr_admit,
 };

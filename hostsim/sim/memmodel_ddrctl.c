@@ -1,8 +1,11 @@
 /*
- * Memory model "ddr": JEDEC-timed DDR4/DDR5 devices (the ddr-* keys and
- * presets of memmodel_ddr_resv.c) behind one controller per channel that
- * decides when each command issues.  See memmodel.h for how memsys drives
- * it and docs/memsys.md ("The ddr model") for the design and its figures.
+ * Memory model "ddr": JEDEC-timed DDR4/DDR5 devices (the ddr-* keys,
+ * presets and address map of memmodel_ddr_config.c) behind one controller
+ * per channel that decides when each command issues, as a real one does
+ * (FR-FCFS reorders among everything queued; "ddr-resv",
+ * memmodel_ddr_resv.c, books each request on arrival and could not).  See
+ * memmodel.h for how memsys drives it and docs/memsys.md ("The ddr
+ * model") for the design and its figures.
  *
  * Each channel steps from one command to the next (event-driven on DRAM
  * clock edges): at each step it takes the requests that have arrived into
@@ -24,22 +27,14 @@
  * clock edge (a multiple of tck).
  */
 #include "sim/memmodel.h"
+#include "sim/memmodel_ddr_config.h"
+#include "sim/memmodel_ticks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TSH 8
-#define CYC2T(c) ((uint64_t)(c) << TSH)
 #define NOTIME UINT64_MAX
-
-/* memmodel_ddr_resv.c's timing order */
-enum { DT_CL, DT_CWL, DT_RCD, DT_RP, DT_RAS, DT_RC, DT_RRD_S, DT_RRD_L, DT_CCD_S, DT_CCD_L, DT_FAW,
-       DT_WTR_S, DT_WTR_L, DT_RTP, DT_WR, DT_RTW, DT_RTRS, DT_RFC, DT_REFI, DT_BL, DNT };
-_Static_assert(DNT == MEMSYS_DDR_NT, "the ddr timings");
-
-static uint64_t t2cyc_up(uint64_t t) { return (t + (1u << TSH) - 1) >> TSH; }
-static inline uint64_t mx(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* a request in a queue (or waiting to enter one) */
 struct creq {
@@ -112,8 +107,7 @@ struct cchan {
 };
 
 struct ctl {
-	void *dev;             /* the ddr-resv instance that resolved the keys and maps addresses */
-	struct ddr_params p;
+	struct ddr_config cfg; /* the devices, queues and address map */
 	uint64_t fwd, back;    /* ticks: request to the controller, data back to the LLC */
 	uint64_t rd_lat;       /* tCL + burst + back: column command to completion */
 	uint64_t base;         /* ticks: internal time is core time + base, so that the
@@ -206,16 +200,15 @@ static void enqueue(struct ctl *d, struct cchan *ch, const struct carr *a, uint6
 	int i = ch->freel;
 	struct creq *q = &ch->e[i];
 	ch->freel = q->next;
-	unsigned ca, ra, bg, ba;
-	uint64_t row;
-	memmodel_ddr_map(d->dev, a->la, &ca, &ra, &bg, &ba, &row);
+	struct ddr_loc l;
+	ddr_map(&d->cfg, a->la, &l);
 	q->la = a->la;
 	q->arr = a->arr;
 	q->id = a->id;
-	q->row = (int64_t)row;
+	q->row = l.row;
 	q->seq = ch->seq++;
 	q->in = t;
-	q->bank = (ra * d->p.nbg + bg) * d->p.nba + ba;
+	q->bank = l.bank;
 	q->src = a->src & (MEMSYS_MAX_HARTS - 1);
 	q->pf = (a->src & MEMMODEL_PF) != 0;
 	q->w = (unsigned char)a->w;
@@ -318,8 +311,8 @@ static unsigned wt_of(const struct carr *a)
 static int can_enter(const struct ctl *d, const struct cchan *ch, unsigned k)
 {
 	if (k == W_WR)
-		return ch->nq[1] < d->p.wq;
-	return ch->nq[0] < d->p.rq && (k == W_PF || !d->p.srcq || ch->src_n[k] < d->p.srcq);
+		return ch->nq[1] < d->cfg.wq_entries;
+	return ch->nq[0] < d->cfg.rq_entries && (k == W_PF || !d->cfg.src_rq || ch->src_n[k] < d->cfg.src_rq);
 }
 
 /* The waiting requests into their queues while there is room (a demand
@@ -331,7 +324,7 @@ static void admit(struct ctl *d, struct cchan *ch)
 		struct carr a = wt_pop(ch, W_WR);
 		enqueue(d, ch, &a, ch->now);
 	}
-	while ((ch->wmask[0] || (ch->wmask[1] & 1)) && ch->nq[0] < d->p.rq) {
+	while ((ch->wmask[0] || (ch->wmask[1] & 1)) && ch->nq[0] < d->cfg.rq_entries) {
 		unsigned best = NWAIT;
 		for (unsigned w = 0; w < 2; w++)
 			for (uint64_t m = ch->wmask[w] & (w ? 1 : ~0ull); m; m &= m - 1) {
@@ -403,12 +396,12 @@ static void bank_local(const struct ctl *d, struct cchan *ch, unsigned bi, unsig
 			prev = i;
 			i = ch->e[i].next;
 		}
-		if (i >= 0 && (i == head || b->bypass[w] < d->p.cap)) {
+		if (i >= 0 && (i == head || b->bypass[w] < d->cfg.starve_cap)) {
 			c->kind = C_COL;
 			c->req = i;
 			c->prev = prev;
 			c->seq = ch->e[i].seq;
-			c->bt = b->act_t + d->p.t[DT_RCD];
+			c->bt = b->act_t + d->cfg.t[T_RCD];
 			return;
 		}
 		c->kind = C_PRE;
@@ -432,8 +425,8 @@ static inline void bank_cand(const struct ctl *d, struct cchan *ch, unsigned bi,
 		bank_local(d, ch, bi, w);
 	const struct crank *rk = &ch->rk[b->rank];
 	const struct crg *rg = &ch->rg[b->rg];
-	const uint64_t *T = d->p.t;
-	uint64_t t = mx(ch->now, bc->bt);
+	const uint64_t *T = d->cfg.t;
+	uint64_t t = max64(ch->now, bc->bt);
 	c->bank = bi;
 	c->rank = b->rank;
 	c->kind = bc->kind;
@@ -441,28 +434,28 @@ static inline void bank_cand(const struct ctl *d, struct cchan *ch, unsigned bi,
 	c->prev = bc->prev;
 	c->seq = bc->seq;
 	if (bc->kind == C_COL) {
-		t = mx(t, rk->col + T[DT_CCD_S]);
-		t = mx(t, rg->col + T[DT_CCD_L]);
+		t = max64(t, rk->col + T[T_CCD_S]);
+		t = max64(t, rg->col + T[T_CCD_L]);
 		uint64_t bus = ch->bus_end;
 		if (ch->bus_any && ch->bus_rank != b->rank)
-			bus += T[DT_RTRS];
+			bus += T[T_RTRS];
 		if (w) {
 			if (ch->bus_any && !ch->bus_w)
-				bus += T[DT_RTW];
-			t = mx(t, bus > T[DT_CWL] ? bus - T[DT_CWL] : 0);
+				bus += T[T_RTW];
+			t = max64(t, bus > T[T_CWL] ? bus - T[T_CWL] : 0);
 		} else {
-			t = mx(t, rk->wr_end + T[DT_WTR_S]);
-			t = mx(t, rg->wr_end + T[DT_WTR_L]);
-			t = mx(t, bus > T[DT_CL] ? bus - T[DT_CL] : 0);
+			t = max64(t, rk->wr_end + T[T_WTR_S]);
+			t = max64(t, rg->wr_end + T[T_WTR_L]);
+			t = max64(t, bus > T[T_CL] ? bus - T[T_CL] : 0);
 		}
 		c->t = t; /* (every time here is on a clock edge) */
 	} else if (bc->kind == C_PRE) {
 		c->t = t;
 	} else {
-		t = mx(t, rk->act + T[DT_RRD_S]);
-		t = mx(t, rg->act + T[DT_RRD_L]);
-		t = mx(t, rk->faw[rk->fawi] + T[DT_FAW]);
-		t = mx(t, rk->ref_end);
+		t = max64(t, rk->act + T[T_RRD_S]);
+		t = max64(t, rg->act + T[T_RRD_L]);
+		t = max64(t, rk->faw[rk->fawi] + T[T_FAW]);
+		t = max64(t, rk->ref_end);
 		c->t = t;
 	}
 }
@@ -479,18 +472,18 @@ static int row_wanted(const struct cchan *ch, const struct cbank *b, int64_t row
 
 static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 {
-	const uint64_t *T = d->p.t;
+	const uint64_t *T = d->cfg.t;
 	uint64_t t = c->t;
 	if (c->kind == C_REF) {
 		struct crank *rk = &ch->rk[c->rank];
-		rk->ref_end = t + T[DT_RFC];
-		rk->ref_due += T[DT_REFI];
+		rk->ref_end = t + T[T_RFC];
+		rk->ref_due += T[T_REFI];
 		for (unsigned i = 0; i < d->nbk; i++) {
 			struct cbank *b = &ch->bk[i];
 			if (b->rank != c->rank)
 				continue;
 			b->row = -1;
-			b->act_ok = mx(b->act_ok, rk->ref_end);
+			b->act_ok = max64(b->act_ok, rk->ref_end);
 			ch->bc[2 * i].valid = ch->bc[2 * i + 1].valid = 0;
 		}
 		d->st.ref_stalls++;
@@ -503,7 +496,7 @@ static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 	ch->bc[2 * c->bank].valid = ch->bc[2 * c->bank + 1].valid = 0;
 	if (c->kind == C_PRE) {
 		b->row = -1;
-		b->act_ok = mx(b->act_ok, t + T[DT_RP]);
+		b->act_ok = max64(b->act_ok, t + T[T_RP]);
 		if (!q->kind)
 			q->kind = 3;
 		return;
@@ -511,8 +504,8 @@ static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 	if (c->kind == C_ACT) {
 		b->row = q->row;
 		b->act_t = t;
-		b->pre_ok = t + T[DT_RAS];
-		b->act_ok = t + T[DT_RC];
+		b->pre_ok = t + T[T_RAS];
+		b->act_ok = t + T[T_RC];
 		rk->act = t;
 		rk->faw[rk->fawi] = t;
 		rk->fawi = (rk->fawi + 1) & 3;
@@ -537,7 +530,7 @@ static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 		b->bypass[w]++;
 	rk->col = t;
 	rg->col = t;
-	uint64_t ds = t + (w ? T[DT_CWL] : T[DT_CL]), de = ds + d->p.burst;
+	uint64_t ds = t + (w ? T[T_CWL] : T[T_CL]), de = ds + d->cfg.burst;
 	if (ch->bus_any && ch->bus_w != w) {
 		if (w)
 			d->st.rtw++;
@@ -548,24 +541,24 @@ static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 	ch->bus_rank = b->rank;
 	ch->bus_w = w;
 	ch->bus_any = 1;
-	d->st.busy_t += d->p.burst;
+	d->st.busy_t += d->cfg.burst;
 	if (de - d->base > d->st.last_t)
 		d->st.last_t = de - d->base;
 	if (w) {
 		rk->wr_end = de;
 		rg->wr_end = de;
-		b->pre_ok = mx(b->pre_ok, de + T[DT_WR]);
+		b->pre_ok = max64(b->pre_ok, de + T[T_WR]);
 		d->st.wq_res_t += t - q->in;
 	} else {
-		b->pre_ok = mx(b->pre_ok, t + T[DT_RTP]);
+		b->pre_ok = max64(b->pre_ok, t + T[T_RTP]);
 		d->st.rq_res_t += t - q->in;
 		tk_set(d, q->id, t2cyc_up(de + d->back - d->base));
 	}
 	int64_t row = q->row;
 	dequeue(ch, b, c->prev, c->req);
-	if (d->p.closed && !row_wanted(ch, b, row)) { /* auto-precharge */
+	if (d->cfg.closed_page && !row_wanted(ch, b, row)) { /* auto-precharge */
 		b->row = -1;
-		b->act_ok = mx(b->act_ok, b->pre_ok + T[DT_RP]);
+		b->act_ok = max64(b->act_ok, b->pre_ok + T[T_RP]);
 	}
 }
 
@@ -573,11 +566,11 @@ static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
 static void mode(struct ctl *d, struct cchan *ch)
 {
 	if (!ch->wmode) {
-		if (ch->nq[1] >= d->p.hi || (ch->nq[1] && !ch->nq[0])) {
+		if (ch->nq[1] >= d->cfg.wq_high || (ch->nq[1] && !ch->nq[0])) {
 			ch->wmode = 1;
 			d->st.drains++;
 		}
-	} else if (!ch->nq[1] || (ch->nq[1] <= d->p.lo && ch->nq[0])) {
+	} else if (!ch->nq[1] || (ch->nq[1] <= d->cfg.wq_low && ch->nq[0])) {
 		ch->wmode = 0;
 	}
 }
@@ -585,7 +578,7 @@ static void mode(struct ctl *d, struct cchan *ch)
 /* Decide every command of ch that issues before tick end. */
 static void run(struct ctl *d, struct cchan *ch, uint64_t end)
 {
-	const uint64_t tck = d->p.tck;
+	const uint64_t tck = d->cfg.tck;
 	if (!ch->dirty && end <= ch->next_ev) { /* nothing to decide before end */
 		if (end > ch->now)
 			ch->now = end / tck * tck;
@@ -611,14 +604,14 @@ static void run(struct ctl *d, struct cchan *ch, uint64_t end)
 			}
 		/* refresh: when due, after its rank's open rows can close (the
 		 * precharge folded in); it wins a tie */
-		for (unsigned r = 0; r < d->p.nra; r++) {
+		for (unsigned r = 0; r < d->cfg.ranks; r++) {
 			struct crank *rk = &ch->rk[r];
 			if (rk->ref_due > best.t)
 				continue;
-			uint64_t t = mx(ch->now, rk->ref_due);
-			for (unsigned i = r * d->p.nbg * d->p.nba; i < (r + 1) * d->p.nbg * d->p.nba; i++)
+			uint64_t t = max64(ch->now, rk->ref_due);
+			for (unsigned i = r * d->cfg.bank_groups * d->cfg.banks_per_group; i < (r + 1) * d->cfg.bank_groups * d->cfg.banks_per_group; i++)
 				if (ch->bk[i].row >= 0)
-					t = mx(t, ch->bk[i].pre_ok + d->p.t[DT_RP]);
+					t = max64(t, ch->bk[i].pre_ok + d->cfg.t[T_RP]);
 			if (t <= best.t) {
 				best.t = t;
 				best.kind = C_REF;
@@ -648,7 +641,7 @@ void ddrctl_sync(void *st, uint64_t t)
 		return;
 	d->synced = t;
 	uint64_t end = CYC2T(t) + d->fwd + d->base;
-	for (unsigned i = 0; i < d->p.nch; i++)
+	for (unsigned i = 0; i < d->cfg.channels; i++)
 		run(d, &d->ch[i], end);
 	d->frontier = end;
 }
@@ -670,7 +663,7 @@ static void ctl_destroy(void *st)
 	if (!d)
 		return;
 	if (d->ch)
-		for (unsigned i = 0; i < d->p.nch; i++) {
+		for (unsigned i = 0; i < d->cfg.channels; i++) {
 			struct cchan *ch = &d->ch[i];
 			free(ch->e);
 			free(ch->bk);
@@ -686,8 +679,7 @@ static void ctl_destroy(void *st)
 	free(d->ch);
 	free(d->tk_id);
 	free(d->tk_done);
-	if (d->dev)
-		memmodel_ddr_resv.destroy(d->dev);
+	ddr_config_free(&d->cfg);
 	free(d);
 }
 
@@ -696,32 +688,30 @@ static void *ctl_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 	struct ctl *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	d->dev = memmodel_ddr_resv.create(cfg, err, errlen);
-	if (!d->dev) {
+	if (ddr_config_resolve(cfg, &d->cfg, err, errlen)) {
 		free(d);
 		return NULL;
 	}
-	memmodel_ddr_params(d->dev, &d->p);
-	d->fwd = d->p.front / 2 / d->p.tck * d->p.tck; /* (a whole number of clocks) */
-	d->back = d->p.front - d->fwd;
-	d->rd_lat = d->p.t[DT_CL] + d->p.burst + d->back;
-	d->nbk = d->p.nra * d->p.nbg * d->p.nba;
-	d->base = d->p.tck << 32; /* (more than any timing: at most 10^6 clocks) */
+	d->fwd = d->cfg.frontend / 2 / d->cfg.tck * d->cfg.tck; /* (a whole number of clocks) */
+	d->back = d->cfg.frontend - d->fwd;
+	d->rd_lat = d->cfg.t[T_CL] + d->cfg.burst + d->back;
+	d->nbk = d->cfg.ranks * d->cfg.bank_groups * d->cfg.banks_per_group;
+	d->base = d->cfg.tck << 32; /* (more than any timing: at most 10^6 clocks) */
 	d->frontier = d->base;
 	d->tk_mask = 4095;
 	d->tk_id = calloc(d->tk_mask + 1, sizeof *d->tk_id);
 	d->tk_done = calloc(d->tk_mask + 1, sizeof *d->tk_done);
-	d->ch = calloc(d->p.nch, sizeof *d->ch);
+	d->ch = calloc(d->cfg.channels, sizeof *d->ch);
 	if (!d->tk_id || !d->tk_done || !d->ch)
 		goto oom;
-	unsigned ne = d->p.rq + d->p.wq;
-	for (unsigned i = 0; i < d->p.nch; i++) {
+	unsigned ne = d->cfg.rq_entries + d->cfg.wq_entries;
+	for (unsigned i = 0; i < d->cfg.channels; i++) {
 		struct cchan *ch = &d->ch[i];
 		ch->e = calloc(ne, sizeof *ch->e);
 		ch->bk = calloc(d->nbk, sizeof *ch->bk);
 		ch->bc = calloc(2 * (size_t)d->nbk, sizeof *ch->bc);
-		ch->rk = calloc(d->p.nra, sizeof *ch->rk);
-		ch->rg = calloc((size_t)d->p.nra * d->p.nbg, sizeof *ch->rg);
+		ch->rk = calloc(d->cfg.ranks, sizeof *ch->rk);
+		ch->rg = calloc((size_t)d->cfg.ranks * d->cfg.bank_groups, sizeof *ch->rg);
 		ch->nbmw = (d->nbk + 63) / 64;
 		ch->bm[0] = calloc(ch->nbmw, sizeof(uint64_t));
 		ch->bm[1] = calloc(ch->nbmw, sizeof(uint64_t));
@@ -735,12 +725,12 @@ static void *ctl_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 		for (unsigned b = 0; b < d->nbk; b++) {
 			ch->bk[b].row = -1;
 			ch->bk[b].head[0] = ch->bk[b].head[1] = ch->bk[b].tail[0] = ch->bk[b].tail[1] = -1;
-			ch->bk[b].rank = b / (d->p.nbg * d->p.nba);
-			ch->bk[b].rg = b / d->p.nba;
+			ch->bk[b].rank = b / (d->cfg.bank_groups * d->cfg.banks_per_group);
+			ch->bk[b].rg = b / d->cfg.banks_per_group;
 		}
 		/* rank r refreshes at r * tREFI / ranks + k * tREFI, k >= 1 (as ddr-resv) */
-		for (unsigned r = 0; r < d->p.nra; r++)
-			ch->rk[r].ref_due = d->p.t[DT_REFI] / d->p.tck * r / d->p.nra * d->p.tck + d->p.t[DT_REFI] + d->base;
+		for (unsigned r = 0; r < d->cfg.ranks; r++)
+			ch->rk[r].ref_due = d->cfg.t[T_REFI] / d->cfg.tck * r / d->cfg.ranks * d->cfg.tck + d->cfg.t[T_REFI] + d->base;
 	}
 	return d;
 oom:
@@ -752,11 +742,10 @@ oom:
 static uint64_t ctl_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
 	struct ctl *d = st;
-	unsigned c, ra, bg, ba;
-	uint64_t row;
-	memmodel_ddr_map(d->dev, la, &c, &ra, &bg, &ba, &row);
-	struct cchan *ch = &d->ch[c];
-	uint64_t t = up(CYC2T(now) + d->fwd + d->base, d->p.tck);
+	struct ddr_loc l;
+	ddr_map(&d->cfg, la, &l);
+	struct cchan *ch = &d->ch[l.channel];
+	uint64_t t = up(CYC2T(now) + d->fwd + d->base, d->cfg.tck);
 	if (!d->st.first_t || CYC2T(now) < d->st.first_t)
 		d->st.first_t = CYC2T(now) ? CYC2T(now) : 1;
 	if (t < ch->now) { /* a request from before the frontier: a caller without look-ahead */
@@ -775,14 +764,14 @@ static uint64_t ctl_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 		if (found) {
 			d->st.reads++;
 			d->st.fwd++;
-			return now + t2cyc_up(d->p.front) + 1;
+			return now + t2cyc_up(d->cfg.frontend) + 1;
 		}
-		struct cbank *b = &ch->bk[(ra * d->p.nbg + bg) * d->p.nba + ba];
+		struct cbank *b = &ch->bk[l.bank];
 		for (int i = b->head[1]; i >= 0; i = ch->e[i].next)
 			if (ch->e[i].la == la) {
 				d->st.reads++;
 				d->st.fwd++;
-				return now + t2cyc_up(d->p.front) + 1;
+				return now + t2cyc_up(d->cfg.frontend) + 1;
 			}
 	}
 	if (ch->in_head + ch->in_n == ch->in_cap) {
@@ -831,10 +820,9 @@ static uint64_t ctl_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 	struct ctl *d = st;
 	if (!(src & MEMMODEL_PF))
 		return now;
-	unsigned c, ra, bg, ba;
-	uint64_t row;
-	memmodel_ddr_map(d->dev, la, &c, &ra, &bg, &ba, &row);
-	return d->ch[c].rd_pend >= d->p.rq ? now + 1 : now;
+	struct ddr_loc l;
+	ddr_map(&d->cfg, la, &l);
+	return d->ch[l.channel].rd_pend >= d->cfg.rq_entries ? now + 1 : now;
 }
 
 static void ctl_stats(const void *st, struct memsys_model_stats *s)
@@ -859,11 +847,11 @@ static void ctl_stats(const void *st, struct memsys_model_stats *s)
 	s->has_ddr = 1;
 }
 
-static uint64_t ctl_peak(const void *st) { return ((const struct ctl *)st)->p.peak; }
+static uint64_t ctl_peak(const void *st) { return ((const struct ctl *)st)->cfg.peak_mbps; }
 
 const struct memmodel_ops memmodel_ddrctl = {
 	"ddr", "JEDEC-timed DDR4/DDR5 channels, ranks, bank groups, banks behind a controller that decides "
 	"when each command issues: FR-FCFS, write drain, refresh (the ddr-* keys)",
-	NULL, 0, NULL, NULL,
+	ddr_config_keys, DDR_CONFIG_NKEYS, ddr_config_defaults, ddr_config_check,
 	ctl_create, ctl_request, ctl_stats, ctl_peak, ctl_destroy, ctl_admit,
 };
