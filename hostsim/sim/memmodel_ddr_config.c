@@ -138,7 +138,7 @@ int ddr_config_check(const struct memsys_cfg *c, char *err, size_t errlen)
 		snprintf(err, errlen, "ddr: ddr-page '%.15s': open or closed", c->ddr_page);
 		return -1;
 	}
-	/* (memmodel_ddr_resv.c's bus bitmaps rely on it: see fb_take) */
+	/* (memmodel_ddr_resv.c's bus bitmaps rely on it: see forbid_around) */
 	unsigned nck[T_COUNT];
 	timings_nck(c, p, nck);
 	if (nck[T_CCD_L] < nck[T_CCD_S] || nck[T_WTR_L] < nck[T_WTR_S]) {
