@@ -80,13 +80,9 @@ fi
 [ -x "$old" ] || { echo "hostsim-same: $old is not an executable" >&2; exit 2; }
 
 make --no-print-directory -s "$HOSTSIM" "$BUILD/bin/rvmess" "$BUILD/images/virt.elf" >&2
-if [ -n "$keep" ]; then
-	mkdir -p "$keep"
-	tmp=$keep
-else
-	tmp=$(mktemp -d /tmp/hostsim-same.XXXXXX)
-	trap 'rm -rf "$tmp"' EXIT
-fi
+tmp=${keep:-$(mktemp -d /tmp/hostsim-same.XXXXXX)}
+[ -n "$keep" ] || trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
 cp "$BUILD/images/virt.elf" "$tmp/make.elf"
 "$BUILD/bin/rvmess" config "$tmp/make.elf" --file tools/configs/hostsim.cfg >/dev/null
 cp "$BUILD/images/virt.elf" "$tmp/mess.elf"
