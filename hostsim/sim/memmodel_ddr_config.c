@@ -1,7 +1,7 @@
 /*
  * The ddr memory models' configuration (memmodel_ddr_config.h): the
  * presets, the ddr-* keys with their defaults and checks, their
- * resolution into ticks, and the address map.  Kept apart from the two
+ * resolution into ticks, the address map, and the statistics report.  Kept apart from the two
  * schedulers that read it (memmodel_ddrctl.c, memmodel_ddr_resv.c), so
  * that both model the same devices and neither holds the other's
  * configuration.  docs/memsys.md gives the presets' sources.
@@ -321,4 +321,26 @@ void ddr_config_free(struct ddr_config *dc)
 {
 	free(dc->map_by_byte);
 	dc->map_by_byte = NULL;
+}
+
+/* ---- statistics -------------------------------------------------------------------- */
+
+void ddr_stats_report(const struct ddr_stats *st, struct memsys_model_stats *s)
+{
+	memset(s, 0, sizeof *s);
+	s->reads = st->reads;
+	s->writes = st->writes;
+	s->busy = t2cyc_up(st->busy_t);
+	s->row_hits = st->hits;
+	s->row_misses = st->empties;
+	s->row_conflicts = st->conflicts;
+	s->ddr = *st;
+	s->ddr.busy_t = t2cyc_up(st->busy_t);
+	s->ddr.rq_wait_t = t2cyc_up(st->rq_wait_t);
+	s->ddr.wq_wait_t = t2cyc_up(st->wq_wait_t);
+	s->ddr.rq_res_t = t2cyc_up(st->rq_res_t);
+	s->ddr.wq_res_t = t2cyc_up(st->wq_res_t);
+	s->ddr.first_t = st->first_t >> TSH;
+	s->ddr.last_t = t2cyc_up(st->last_t);
+	s->has_ddr = 1;
 }

@@ -7,8 +7,8 @@
  * arrives.  What they share is here, so that both see the same devices
  * and a test can run the same requests on either: the presets (JEDEC
  * speed bins), the ddr-* keys with their defaults and checks, the
- * configuration resolved into ticks, and the address map from a line
- * address to channel, rank, bank group, bank and row.  docs/memsys.md
+ * configuration resolved into ticks, the address map from a line address
+ * to channel, rank, bank group, bank and row, and the statistics report.  docs/memsys.md
  * ("The ddr model", "ddr-resv") gives the presets' sources and the map.
  *
  * Time is in ticks of 1/256 core cycle (memmodel_ticks.h); the keys give
@@ -79,6 +79,10 @@ int ddr_config_check(const struct memsys_cfg *c, char *err, size_t errlen);
  * ddr_config_free releases what a resolved one holds. */
 int ddr_config_resolve(const struct memsys_cfg *cfg, struct ddr_config *dc, char *err, size_t errlen);
 void ddr_config_free(struct ddr_config *dc);
+
+/* A ddr model's statistics (times in ticks) as memmodel_ops.stats reports
+ * them (times in core cycles). */
+void ddr_stats_report(const struct ddr_stats *st, struct memsys_model_stats *s);
 
 /* The location of line address `line` (on every request: inline). */
 static inline void ddr_map(const struct ddr_config *dc, uint64_t line, struct ddr_loc *loc)

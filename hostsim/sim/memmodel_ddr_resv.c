@@ -1075,23 +1075,7 @@ static uint64_t resv_request(void *st, uint64_t la, int w, uint64_t now, unsigne
 
 static void resv_stats(const void *st, struct memsys_model_stats *s)
 {
-	const struct resv *d = st;
-	memset(s, 0, sizeof *s);
-	s->reads = d->stats.reads;
-	s->writes = d->stats.writes;
-	s->busy = t2cyc_up(d->stats.busy_t);
-	s->row_hits = d->stats.hits;
-	s->row_misses = d->stats.empties;
-	s->row_conflicts = d->stats.conflicts;
-	s->ddr = d->stats;
-	s->ddr.busy_t = t2cyc_up(d->stats.busy_t);
-	s->ddr.rq_wait_t = t2cyc_up(d->stats.rq_wait_t);
-	s->ddr.wq_wait_t = t2cyc_up(d->stats.wq_wait_t);
-	s->ddr.rq_res_t = t2cyc_up(d->stats.rq_res_t);
-	s->ddr.wq_res_t = t2cyc_up(d->stats.wq_res_t);
-	s->ddr.first_t = d->stats.first_t >> TSH;
-	s->ddr.last_t = t2cyc_up(d->stats.last_t);
-	s->has_ddr = 1;
+	ddr_stats_report(&((const struct resv *)st)->stats, s);
 }
 
 static uint64_t resv_peak(const void *st) { return ((const struct resv *)st)->cfg.peak_mbps; }
