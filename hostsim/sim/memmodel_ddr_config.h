@@ -8,8 +8,9 @@
  * and a test can run the same requests on either: the presets (JEDEC
  * speed bins), the ddr-* keys with their defaults and checks, the
  * configuration resolved into ticks, the address map from a line address
- * to channel, rank, bank group, bank and row, and the statistics report.  docs/memsys.md
- * ("The ddr model", "ddr-resv") gives the presets' sources and the map.
+ * to channel, rank, bank group, bank and row, and the statistics report.
+ * docs/memsys.md ("The ddr model", "ddr-resv") gives the presets' sources
+ * and the map.
  *
  * Time is in ticks of 1/256 core cycle (memmodel_ticks.h); the keys give
  * DRAM timings in DRAM clocks (nCK), converted here with the data rate.
