@@ -35,6 +35,15 @@
 #             return FIFO's invalidation bits directly instead (the same
 #             meaning).  CVA6 fixed it upstream differently; a checkout
 #             with that fix needs nothing.
+#   mess      the Mess memory (docs/mess.md, "OpenPiton"): fake_mem_ctrl.v's
+#             module becomes rvmess_fake_mem_ctrl_core, and a new
+#             fake_mem_ctrl with the same ports puts rvmess's delay stage
+#             (hostsim/mess/dpi/rvmess_mem_delay.sv, driven by the Mess
+#             DPI adapter) between its responses and the NoC; both only in
+#             a model built with `define RVMESS_MESS (tools/piton-build.sh
+#             --mess, which also hands Verilator the stage and the
+#             adapter), so other builds of the checkout are unchanged.
+#             Needs memctr (made first when both are named).
 #
 # --check: only say, per edit, whether it is made, can be made, or cannot
 # (its anchor is missing); exit 1 if any cannot.
@@ -48,8 +57,8 @@ while [ $# -gt 0 ]; do
 	--jobs) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift 2 ;;
 	--check) check=1; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	bootrom|plic|jobs|memctr|ariane-inval) edits+=("$1"); shift ;;
-	*) die "unknown argument '$1' (edits: bootrom plic jobs memctr ariane-inval)" ;;
+	bootrom|plic|jobs|memctr|ariane-inval|mess) edits+=("$1"); shift ;;
+	*) die "unknown argument '$1' (edits: bootrom plic jobs memctr ariane-inval mess)" ;;
 	esac
 done
 [ -n "$root" ] || die "usage: rtl-prep.sh --piton-root DIR [--jobs N] [--check] [EDIT...]"
@@ -228,8 +237,74 @@ def ariane_inval(dry):
     wr(path, t, dry)
     return "to do" if dry else "done"
 
+MESS_HEAD = """// rvmess: mess (tools/rtl-prep.sh): in a model built with RVMESS_MESS this
+// module is the core of fake_mem_ctrl (at the end of this file), whose
+// responses pass rvmess's Mess delay stage
+`ifdef RVMESS_MESS
+module rvmess_fake_mem_ctrl_core(
+`else
+module fake_mem_ctrl(
+`endif"""
+
+MESS_TAIL = """
+`ifdef RVMESS_MESS
+// rvmess: mess (tools/rtl-prep.sh): the controller above, its responses held
+// by rvmess_mem_delay (rvmess's hostsim/mess/dpi/rvmess_mem_delay.sv) for
+// the latency the Mess DPI adapter gives each read and write-back
+module fake_mem_ctrl(
+    input wire clk,
+    input wire rst_n,
+    input wire noc_valid_in,
+    input wire [`NOC_DATA_WIDTH-1:0] noc_data_in,
+    output wire noc_ready_in,
+    output wire noc_valid_out,
+    output wire [`NOC_DATA_WIDTH-1:0] noc_data_out,
+    input wire noc_ready_out
+);
+wire core_valid, core_ready;
+wire [`NOC_DATA_WIDTH-1:0] core_data;
+rvmess_fake_mem_ctrl_core core(
+    .clk(clk), .rst_n(rst_n),
+    .noc_valid_in(noc_valid_in), .noc_data_in(noc_data_in), .noc_ready_in(noc_ready_in),
+    .noc_valid_out(core_valid), .noc_data_out(core_data), .noc_ready_out(core_ready)
+);
+wire [`MSG_TYPE_WIDTH-1:0] core_type = core_data[`MSG_TYPE];
+rvmess_mem_delay #(.W(`NOC_DATA_WIDTH)) rvmess_delay(
+    .clk(clk), .rst_n(rst_n),
+    .in_valid(core_valid), .in_data(core_data), .in_ready(core_ready),
+    .in_len(core_data[`MSG_LENGTH]), .in_last(1'b0),
+    .in_kind(core_type == `MSG_TYPE_LOAD_MEM_ACK ? 2'd1 : core_type == `MSG_TYPE_STORE_MEM_ACK ? 2'd2 : 2'd0),
+    .out_valid(noc_valid_out), .out_data(noc_data_out), .out_ready(noc_ready_out)
+);
+// the memctr counts, where fake_uart.v reads them
+wire [63:0] rvmess_reads = core.rvmess_reads;
+wire [63:0] rvmess_writes = core.rvmess_writes;
+endmodule
+`endif
+"""
+
+def mess(dry):
+    path = "piton/verif/env/common/fake_mem_ctrl.v"
+    t = rd(path)
+    if "// rvmess: mess" in t:
+        return "made"
+    if "// rvmess: memctr" not in t and not (dry and "memctr" in edits):
+        raise Refuse(f"{path}: the memctr edit is not made (name memctr too, or run it first)")
+    for sig in ("`MSG_TYPE_LOAD_MEM_ACK", "`MSG_TYPE_STORE_MEM_ACK", "output reg noc_valid_out,",
+                "output reg [`NOC_DATA_WIDTH-1:0] noc_data_out,", "input wire noc_ready_out\n"):
+        if sig not in t:
+            raise Refuse(f"{path}: anchor {sig.strip()!r} not found")
+    t = sub(t, path, "\nmodule fake_mem_ctrl(", "\n" + MESS_HEAD)
+    if not t.endswith("\n"):
+        t += "\n"
+    t += MESS_TAIL
+    wr(path, t, dry)
+    return "to do" if dry else "done"
+
 EDITS = {"bootrom": bootrom, "plic": plic, "jobs": jobs_edit, "memctr": memctr,
-         "ariane-inval": ariane_inval}
+         "ariane-inval": ariane_inval, "mess": mess}
+# the order edits are made in, whatever the command line's (mess needs memctr)
+edits = sorted(set(edits), key=list(EDITS).index)
 bad = 0
 for e in edits:
     try:

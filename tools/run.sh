@@ -9,6 +9,9 @@
 #                [--config CFG] ...
 #   tools/run.sh --target openpiton --piton-root DIR [--tiles XxY]
 #                [--piton-build ID] [--metro] [--network] [--image ELF] [--config CFG] ...
+#   RTL memory (cva6, openpiton; a model built with the Mess stage):
+#                [--mess-curves FAMILY [--mess-mhz F] [--mess-onchip NS] [--mess-window N]]
+#                [--mem-fixed CYCLES]
 #
 # Results go to --out DIR, or (default) to a new run directory
 # RUNS/<YYYYmmdd-HHMMSS>-<target>/ under --runs RUNS (default out), with the
@@ -50,6 +53,17 @@
 # neither works, run.sh refuses; --network runs the model with the host's
 # network instead.
 #
+# --mess-curves FAMILY puts the Mess memory behind the RTL model's memory:
+# the model must have been built with rvmess's delay stage (OpenPiton:
+# tools/rtl-prep.sh's `mess` edit and tools/piton-build.sh --mess; CVA6:
+# tools/cva6-prep.sh), which holds each read and write-back for the latency
+# the Mess DPI adapter gives it at a clock of --mess-mhz (default 1000) MHz,
+# with --mess-onchip NS (default 0) subtracted from the family's latencies
+# and windows of --mess-window requests (default 1000); the family is
+# checked (`rvmess sim info`) before the run.  --mem-fixed N instead holds
+# each one N cycles.  Without either such a model keeps its memory's own
+# timing.  run.txt's `memory` line says which it was.
+#
 # Adding a target: write a target_<name> function (dashes become
 # underscores) that fills CMD (the command line) from IMAGE, HARTS, BIOS and
 # MEM (and DTB if it supports one), defaulting IMAGE when it is empty.
@@ -62,6 +76,7 @@ BUILD=${BUILD:-$ROOT/build}
 TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
 STATS=0 PROGRESS=auto orig=""
 CVA6_DIR="" PITON_ROOT="" TILES=1x1 PITON_BUILD=rel-0.1 METRO="" TIMEOUT_SET=0
+MESS_CURVES="" MESS_MHZ=1000 MESS_ONCHIP=0 MESS_WINDOW=0 MEM_FIXED="" MEMARGS=()
 FESVR_POLL=0 NETWORK=0 NETNS=() NETNS_SET=0
 END_GRACE=30 # tenths of a second a target may take to end itself after `end`
 usage() {
@@ -89,6 +104,11 @@ while [ $# -gt 0 ]; do
 	--piton-build) PITON_BUILD=${2:-}; shift 2 ;;
 	--metro) METRO=--metro; shift ;;
 	--fesvr-poll) FESVR_POLL=1; shift ;;
+	--mess-curves) MESS_CURVES=${2:-}; shift 2 ;;
+	--mess-mhz) MESS_MHZ=${2:-}; shift 2 ;;
+	--mess-onchip) MESS_ONCHIP=${2:-}; shift 2 ;;
+	--mess-window) MESS_WINDOW=${2:-}; shift 2 ;;
+	--mem-fixed) MEM_FIXED=${2:-}; shift 2 ;;
 	--network) NETWORK=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; usage ;;
@@ -101,6 +121,34 @@ if [ "$PROGRESS" = auto ]; then
 	if [ -t 2 ]; then PROGRESS=line; else PROGRESS=plain; fi
 fi
 case "$TIMEOUT" in ''|*[!0-9]*|0) echo "run.sh: --timeout must be a positive number of seconds, got '$TIMEOUT'" >&2; exit 2 ;; esac
+
+# The RTL memory's plusargs (MEMARGS), for the delay stage
+# (hostsim/mess/dpi/rvmess_mem_delay.sv); MEMDESC for run.txt.
+MEMDESC=""
+if [ -n "$MESS_CURVES$MEM_FIXED" ]; then
+	case $TARGET in cva6|openpiton) ;; *) echo "run.sh: --mess-curves and --mem-fixed are for the RTL targets (cva6, openpiton); hostsim has --sim \"--mem-model mess --mess-curves FAMILY\"" >&2; exit 2 ;; esac
+	[ -z "$MESS_CURVES" ] || [ -z "$MEM_FIXED" ] || { echo "run.sh: --mess-curves and --mem-fixed exclude each other" >&2; exit 2; }
+	if [ -n "$MEM_FIXED" ]; then
+		case $MEM_FIXED in ''|*[!0-9]*) echo "run.sh: --mem-fixed wants a number of cycles, got '$MEM_FIXED'" >&2; exit 2 ;; esac
+		MEMARGS=("+rvmess_mem_fixed=$MEM_FIXED") MEMDESC="fixed $MEM_FIXED cycles (rvmess_mem_delay)"
+	else
+		case $MESS_MHZ in ''|*[!0-9]*|0) echo "run.sh: --mess-mhz wants a whole number of MHz, got '$MESS_MHZ'" >&2; exit 2 ;; esac
+		case $MESS_WINDOW in ''|*[!0-9]*) echo "run.sh: --mess-window wants a number of requests, got '$MESS_WINDOW'" >&2; exit 2 ;; esac
+		onchip_ps=$(awk -v v="$MESS_ONCHIP" 'BEGIN { if (v !~ /^[0-9]+(\.[0-9]*)?$/) exit 1; printf "%d", v * 1000 + 0.5 }') ||
+			{ echo "run.sh: --mess-onchip wants ns (a number >= 0), got '$MESS_ONCHIP'" >&2; exit 2; }
+		[ -e "$MESS_CURVES" ] || { echo "run.sh: --mess-curves $MESS_CURVES: no such file or directory" >&2; exit 2; }
+		MESS_CURVES=$(realpath "$MESS_CURVES")
+		if [ -x "$BUILD/bin/rvmess" ]; then
+			"$BUILD/bin/rvmess" sim info "$MESS_CURVES" >/dev/null 2>"${TMPDIR:-/tmp}/run-mess.$$" || {
+				echo "run.sh: --mess-curves: the family is refused:" >&2; cat "${TMPDIR:-/tmp}/run-mess.$$" >&2
+				rm -f "${TMPDIR:-/tmp}/run-mess.$$"; exit 2; }
+			rm -f "${TMPDIR:-/tmp}/run-mess.$$"
+		fi
+		MEMARGS=("+rvmess_mess_curves=$MESS_CURVES" "+rvmess_mess_mhz=$MESS_MHZ" "+rvmess_mess_onchip_ps=$onchip_ps")
+		[ "$MESS_WINDOW" -gt 0 ] && MEMARGS+=("+rvmess_mess_window=$MESS_WINDOW")
+		MEMDESC="mess $MESS_CURVES at $MESS_MHZ MHz, on-chip $MESS_ONCHIP ns, window $([ "$MESS_WINDOW" -gt 0 ] && echo "$MESS_WINDOW" || echo 1000) (rvmess_mem_delay)"
+	fi
+fi
 
 QEMU=${QEMU:-qemu-system-riscv64}
 qemu_common() { # machine bios
@@ -191,7 +239,10 @@ target_cva6() {
 	# in the run directory, where the harness writes its instruction traces;
 	# line-buffered, so the end record reaches the log as it is printed
 	# shellcheck disable=SC2206
-	CMD=("${NETNS[@]}" env -C "${OUT:-.}" stdbuf -oL "$(realpath "$model")" +time_out=4000000000 $debug $SIMARGS "$(realpath "$IMAGE")")
+	if [ ${#MEMARGS[@]} -gt 0 ] && ! grep -aq rvmess_mem_delay "$model"; then
+		echo "run.sh: --cva6 $CVA6_DIR: the model has no Mess delay stage (tools/cva6-prep.sh, then rebuild it)" >&2; exit 2
+	fi
+	CMD=("${NETNS[@]}" env -C "${OUT:-.}" stdbuf -oL "$(realpath "$model")" +time_out=4000000000 $debug "${MEMARGS[@]}" $SIMARGS "$(realpath "$IMAGE")")
 }
 target_openpiton() {
 	local x y
@@ -207,7 +258,13 @@ target_openpiton() {
 	"$ROOT/tools/piton-sim.sh" $METRO --check "$PITON_ROOT" "$TILES" "$PITON_BUILD" || exit 2
 	rtl_netns
 	# shellcheck disable=SC2206
-	CMD=("${NETNS[@]}" "$ROOT/tools/piton-sim.sh" $METRO "$PITON_ROOT" "$TILES" "$PITON_BUILD" "$IMAGE" "${OUT:-.}/sims" $SIMARGS)
+	local m margs=()
+	if [ ${#MEMARGS[@]} -gt 0 ]; then
+		grep -q '^`define RVMESS_MESS' "$PITON_ROOT/build/manycore/$PITON_BUILD/config.v" 2>/dev/null || {
+			echo "run.sh: the model $PITON_BUILD in $PITON_ROOT was not built with the Mess stage (tools/piton-build.sh --mess)" >&2; exit 2; }
+		for m in "${MEMARGS[@]}"; do margs+=("-sim_run_args=$m"); done
+	fi
+	CMD=("${NETNS[@]}" "$ROOT/tools/piton-sim.sh" $METRO "$PITON_ROOT" "$TILES" "$PITON_BUILD" "$IMAGE" "${OUT:-.}/sims" "${margs[@]}" $SIMARGS)
 }
 
 fn=target_$(echo "$TARGET" | tr - _)
@@ -268,6 +325,7 @@ rm -f "$OUT/exit.status" "$OUT/stats.txt" "$OUT/hostsim.cfg"
 		else echo "network: the host's (--network)"; fi
 	fi
 	echo "image: $IMAGE${orig:+ (a copy of $orig configured from $CFG)}"
+	[ -n "$MEMDESC" ] && echo "memory: $MEMDESC"
 	printf 'command:'; printf ' %q' "${CMD[@]}"; echo
 	rev=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null) || rev=unknown
 	dirty=unknown

@@ -55,6 +55,18 @@
 #                         reads) on a linear family, each ending at the
 #                         curve's latency within one cycle (the testbench
 #                         computes it: 100 + (200 - R) x MB/s / 12800 ns);
+#   verilator-mem-delay   the Mess delay stage on an RTL memory's response
+#                         path (hostsim/mess/dpi/rvmess_mem_delay.sv, which
+#                         OpenPiton's and CVA6's memories get) in its
+#                         testbench tb_mem_delay.sv, messages ended by a
+#                         length (OpenPiton) and by a last flit (CVA6): as a
+#                         wire each head leaves as it arrives; held a fixed
+#                         25 and 1 cycles each head leaves exactly then
+#                         (behind earlier messages, in order), never early
+#                         under a stalling sink; on a family flat at 100 ns
+#                         (reads) and 200 ns (writes) at 1000 MHz, reads are
+#                         held 100 cycles and writes end at 200; every flit
+#                         once, in order, unchanged;
 #   hostsim-profile-mem   --profile-mem: the windows' request counts add up to
 #                         the model's transfers, each window's MB/s is its
 #                         requests x 64 B over the window; rvmess sim profile
@@ -311,8 +323,29 @@ if command -v verilator >/dev/null; then
 			pass verilator-dpi
 		else fail verilator-dpi "$(grep -m2 'FAIL' "$TMP/vl/run.out" | tr '\n' ' ')"; fi
 	else fail verilator-dpi "build: $(grep -m2 -i error "$TMP/vl/build.log" | tr '\n' ' ')"; fi
+	# the delay stage, on the same objects
+	mkdir -p "$TMP/vl/flat"
+	printf '0 200\n12800 200\n' >"$TMP/vl/flat/bwlat_0.txt"
+	printf '0 100\n12800 100\n' >"$TMP/vl/flat/bwlat_100.txt"
+	if timeout 600 verilator --binary -j 2 -Wall -Wno-DECLFILENAME -Wno-UNUSEDSIGNAL -Wno-BLKSEQ -Wno-INITIALDLY \
+		$D/messsim_pkg.sv $D/rvmess_mem_delay.sv $D/tb_mem_delay.sv \
+		"$TMP/vl/messsim_dpi.o" "$TMP/vl/family.o" "$TMP/vl/ctrl.o" --top-module tb_mem_delay -o tbdelay -LDFLAGS -lm \
+		--Mdir "$TMP/vl/objd" >"$TMP/vl/buildd.log" 2>&1; then
+		why="" n=0
+		for a in "+mode=wire" "+mode=fixed +rvmess_mem_fixed=25" "+mode=fixed +rvmess_mem_fixed=1" \
+			"+mode=mess +rvmess_mess_curves=$TMP/vl/flat +rvmess_mess_window=10"; do
+			for l in "" +last; do
+				# shellcheck disable=SC2086
+				out=$(timeout 300 "$TMP/vl/objd/tbdelay" $a $l 2>&1)
+				if grep -q '^PASS .*, 0 failed$' <<<"$out"; then n=$((n + 1))
+				else why="$why [$a $l: $(grep -m3 FAIL <<<"$out" | tr '\n' ' ')]"; fi
+			done
+		done
+		[ -z "$why" ] && [ $n = 8 ] && pass "verilator-mem-delay ($n runs)" || fail verilator-mem-delay "$why"
+	else fail verilator-mem-delay "build: $(grep -m2 -i error "$TMP/vl/buildd.log" | tr '\n' ' ')"; fi
 else
 	skip verilator-dpi "verilator not installed (tools/deps.sh installs it)"
+	skip verilator-mem-delay "verilator not installed (tools/deps.sh installs it)"
 fi
 
 # ---- closed loop ---------------------------------------------------------------------

@@ -44,6 +44,15 @@
 #                         the build id, the image copied as rvmess.riscv, and
 #                         the limits lifted (the model stops at 1.5 M cycles;
 #                         sims' idle-thread timeout fails any Ariane run)
+#   rtl-mem-*             the RTL memory options: refused for hostsim, both
+#                         at once, a bad number, a missing or refused
+#                         family, a model built without the Mess stage;
+#                         --mess-curves on a model built with it (config.v's
+#                         RVMESS_MESS) passes the stage's plusargs through
+#                         sims (-sim_run_args: the family's absolute path,
+#                         the clock, the on-chip part in ps, the window) and
+#                         run.txt says so; --mem-fixed N passes
+#                         +rvmess_mem_fixed=N; CVA6 gets them as plusargs
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
@@ -437,4 +446,47 @@ if [ "$(cat "$T/p/sims/where" 2>/dev/null)" = "$(cd "$T/p/sims" 2>/dev/null && p
 	cmp -s "$BUILD/images/virt.elf" "$T/p/sims/rvmess.riscv"; then
 	pass openpiton-sims-args
 else fail openpiton-sims-args "sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null)"; fi
+
+# ---- the RTL memory: --mess-curves, --mem-fixed ----
+PB=(--target openpiton --piton-root "$P" --piton-build b2 --tiles 2x1 --image "$BUILD/images/virt.elf")
+FAM=curves/hostsim-ddr4-3200
+refused rtl-mem-hostsim "are for the RTL targets" --target hostsim --mess-curves "$FAM"
+refused rtl-mem-both "exclude each other" "${PB[@]}" --mess-curves "$FAM" --mem-fixed 5
+refused rtl-mem-bad-fixed "--mem-fixed wants a number" "${PB[@]}" --mem-fixed x
+refused rtl-mem-bad-mhz "--mess-mhz wants a whole number" "${PB[@]}" --mess-curves "$FAM" --mess-mhz 0
+refused rtl-mem-bad-onchip "--mess-onchip wants ns" "${PB[@]}" --mess-curves "$FAM" --mess-onchip -3
+refused rtl-mem-no-family "$T/nofam: no such file" "${PB[@]}" --mess-curves "$T/nofam"
+mkdir -p "$T/badfam" && printf '0 100\n' >"$T/badfam/bwlat_100.txt"
+refused rtl-mem-bad-family "the family is refused" "${PB[@]}" --mess-curves "$T/badfam"
+refused rtl-mem-not-built "was not built with the Mess stage" "${PB[@]}" --mess-curves "$FAM"
+printf '`define RTL_TILE0\n`define RTL_TILE1\n`define RVMESS_MESS\n' >"$P/build/manycore/b2/config.v"
+echo pass >"$P/mode"
+$RUN "${PB[@]}" "${NETOPT[@]}" --out "$T/pmess" --timeout 50 --mess-curves "$FAM" --mess-mhz 800 --mess-onchip 12.5 \
+	--mess-window 4000 >"$T/out" 2>&1
+rc=$?
+a=$T/pmess/sims/args
+fam=$(realpath "$FAM")
+if [ "$rc" = 0 ] && grep -qx -- "-sim_run_args=+rvmess_mess_curves=$fam" "$a" && grep -qx -- -sim_run_args=+rvmess_mess_mhz=800 "$a" &&
+	grep -qx -- -sim_run_args=+rvmess_mess_onchip_ps=12500 "$a" && grep -qx -- -sim_run_args=+rvmess_mess_window=4000 "$a" &&
+	grep -qx "memory: mess $fam at 800 MHz, on-chip 12.5 ns, window 4000 (rvmess_mem_delay)" "$T/pmess/run.txt"; then
+	pass rtl-mem-mess-openpiton
+else fail rtl-mem-mess-openpiton "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null); $(grep memory "$T/pmess/run.txt")"; fi
+$RUN "${PB[@]}" "${NETOPT[@]}" --out "$T/pfix" --timeout 50 --mem-fixed 120 >"$T/out" 2>&1
+rc=$?
+a=$T/pfix/sims/args
+if [ "$rc" = 0 ] && grep -qx -- -sim_run_args=+rvmess_mem_fixed=120 "$a" && ! grep -q rvmess_mess "$a" &&
+	grep -qx "memory: fixed 120 cycles (rvmess_mem_delay)" "$T/pfix/run.txt"; then
+	pass rtl-mem-fixed-openpiton
+else fail rtl-mem-fixed-openpiton "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null)"; fi
+# CVA6: refused on a harness without the stage, plusargs on one with it
+refused rtl-mem-cva6-not-built "has no Mess delay stage" --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --mem-fixed 9
+printf '# rvmess_mem_delay\n' >>"$T/cva6/work-ver/Variane_testharness"
+$RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/cmess" --timeout 60 "${NETOPT[@]}" \
+	--mess-curves "$FAM" >"$T/out" 2>&1
+rc=$?
+a=$T/cmess/args
+if [ "$rc" = 0 ] && grep -qx -- "+rvmess_mess_curves=$fam" "$a" && grep -qx -- +rvmess_mess_mhz=1000 "$a" &&
+	grep -qx -- +rvmess_mess_onchip_ps=0 "$a" && ! grep -q rvmess_mess_window "$a"; then
+	pass rtl-mem-mess-cva6
+else fail rtl-mem-mess-cva6 "exit $rc; the harness ran with: $(tr '\n' ' ' <"$a" 2>/dev/null)"; fi
 finish
