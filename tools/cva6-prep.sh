@@ -154,5 +154,5 @@ done
 rm -f "$lib" && ar rcs "$lib" "${objs[@]}" || die "cannot write $lib"
 D=$ROOT/hostsim/mess/dpi
 echo "cva6-prep.sh: $lib written; build the model with the Mess stage (RISCV and SPIKE_INSTALL_DIR as in docs/platforms.md):"
-echo "  cd $dir && make verilate target=cv64a6_imafdc_sv39 VERILATOR_INSTALL_DIR=/usr NUM_JOBS=2 \\"
+echo "  cd $dir && make verilate target=cv64a6_imafdc_sv39 VERILATOR_INSTALL_DIR=/usr NUM_JOBS=2 OPT_FAST=-O3 OPT_GLOBAL=-O3 \\"
 echo "    verilator=\"verilator $ROOT/hostsim/rtl/cva6_elf.cc +define+RVMESS_MESS $D/messsim_pkg.sv $D/rvmess_mem_delay.sv $lib\""

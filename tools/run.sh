@@ -12,6 +12,7 @@
 #   RTL memory (cva6, openpiton; a model built with the Mess stage):
 #                [--mess-curves FAMILY [--mess-mhz F] [--mess-onchip NS] [--mess-window N]]
 #                [--mem-fixed CYCLES]
+#   tools/run.sh --check --target ... (the same options): check them, run nothing
 #
 # Results go to --out DIR, or (default) to a new run directory
 # RUNS/<YYYYmmdd-HHMMSS>-<target>/ under --runs RUNS (default out), with the
@@ -64,6 +65,21 @@
 # each one N cycles.  Without either such a model keeps its memory's own
 # timing.  run.txt's `memory` line says which it was.
 #
+# RTL runs are recorded for the estimates of RTL plans (docs/sweeps.md,
+# "Estimates on RTL"): the CPU time is that of the simulation and
+# everything it started, read from /proc once a second and when the `end`
+# record arrives; after the run tools/rtl-record.sh appends a line for it
+# (its sim.txt, cycles, CPU seconds, the hostsim shadow count of its image,
+# the memory) to the model's record, rvmess-runs.tsv in the model's build
+# folder (OpenPiton: PITON_ROOT/build/manycore/ID; CVA6: DIR/work-ver).
+# --check checks the options, the checkout, the built model, the image, the
+# Mess family and the network isolation as a run would, creates nothing,
+# and prints `model:`, `record:`, `harts:` and `memory:` lines (what
+# rvmess plan --target cva6|openpiton reads); exit 0, or 2 with the reason.
+# --console-stdout copies the console log to standard output as it arrives
+# (a plan job's log: tools/sweep-run.sh); run.sh's own messages then go to
+# standard error.
+#
 # Adding a target: write a target_<name> function (dashes become
 # underscores) that fills CMD (the command line) from IMAGE, HARTS, BIOS and
 # MEM (and DTB if it supports one), defaulting IMAGE when it is empty.
@@ -74,7 +90,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 BUILD=${BUILD:-$ROOT/build}
 
 TARGET="" HARTS=1 IMAGE="" BIOS="" OUT="" RUNS=out TIMEOUT=60 MEM=512M DTB="" CFG="" SIMARGS=""
-STATS=0 PROGRESS=auto orig=""
+STATS=0 PROGRESS=auto orig="" CHECK=0 CONSOLE_STDOUT=0 MODEL_DIR=""
 CVA6_DIR="" PITON_ROOT="" TILES=1x1 PITON_BUILD=rel-0.1 METRO="" TIMEOUT_SET=0
 MESS_CURVES="" MESS_MHZ=1000 MESS_ONCHIP=0 MESS_WINDOW=0 MEM_FIXED="" MEMARGS=()
 FESVR_POLL=0 NETWORK=0 NETNS=() NETNS_SET=0
@@ -110,11 +126,15 @@ while [ $# -gt 0 ]; do
 	--mess-window) MESS_WINDOW=${2:-}; shift 2 ;;
 	--mem-fixed) MEM_FIXED=${2:-}; shift 2 ;;
 	--network) NETWORK=1; shift ;;
+	--check) CHECK=1; shift ;;
+	--console-stdout) CONSOLE_STDOUT=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; usage ;;
 	esac
 done
 [ -n "$TARGET" ] || { echo "run.sh: --target is required" >&2; usage; }
+# the console log on stdout (fd 5), everything else of run.sh on stderr
+if [ "$CONSOLE_STDOUT" = 1 ]; then exec 5>&1 1>&2; fi
 case "$HARTS" in ''|*[!0-9]*|0) echo "run.sh: --harts must be a positive number, got '$HARTS'" >&2; exit 2 ;; esac
 case "$PROGRESS" in auto|line|plain|off) ;; *) echo "run.sh: --progress wants auto, line, plain or off, got '$PROGRESS'" >&2; exit 2 ;; esac
 if [ "$PROGRESS" = auto ]; then
@@ -224,6 +244,7 @@ target_cva6() {
 	[ -n "$CVA6_DIR" ] || { echo "run.sh: --target cva6 needs --cva6 DIR, a CVA6 checkout with a built Verilator model" >&2; exit 2; }
 	[ -d "$CVA6_DIR" ] || { echo "run.sh: --cva6 $CVA6_DIR: no such directory" >&2; exit 2; }
 	model=$CVA6_DIR/work-ver/Variane_testharness
+	MODEL_DIR=$(cd "$CVA6_DIR/work-ver" 2>/dev/null && pwd)
 	[ -x "$model" ] || { echo "run.sh: --cva6 $CVA6_DIR: no built model $model (build the testharness first: docs/platforms.md, \"CVA6 testharness\")" >&2; exit 2; }
 	# the harness's fesvr finds `tohost` in the ELF for the image's exit store
 	[ -f "$IMAGE" ] || return 0 # reported below
@@ -256,6 +277,7 @@ target_openpiton() {
 	HARTS=$((x * y))
 	[ -n "$PITON_ROOT" ] || { echo "run.sh: --target openpiton needs --piton-root DIR, an OpenPiton checkout with a built Verilator model" >&2; exit 2; }
 	"$ROOT/tools/piton-sim.sh" $METRO --check "$PITON_ROOT" "$TILES" "$PITON_BUILD" || exit 2
+	MODEL_DIR=$(cd "$PITON_ROOT/build/$([ -n "$METRO" ] && echo metro_chipset || echo manycore)/$PITON_BUILD" && pwd)
 	rtl_netns
 	# shellcheck disable=SC2206
 	local m margs=()
@@ -276,6 +298,16 @@ CMD=()
 "$fn"
 [ -f "$IMAGE" ] || { echo "run.sh: image $IMAGE not found (build it with make images)" >&2; exit 2; }
 command -v "${CMD[0]}" >/dev/null || { echo "run.sh: ${CMD[0]} not found (tools/deps.sh installs it)" >&2; exit 2; }
+if [ "$CHECK" = 1 ]; then
+	echo "run.sh: check: ok (target $TARGET, image $IMAGE)"
+	if [ -n "$MODEL_DIR" ]; then
+		echo "model: $MODEL_DIR"
+		echo "record: $MODEL_DIR/rvmess-runs.tsv"
+	fi
+	echo "harts: $HARTS"
+	echo "memory: ${MEMDESC:-own}"
+	exit 0
+fi
 
 # One clock reading names the run directory and dates run.txt, so the two agree.
 RUN_EPOCH=$(date +%s)
@@ -326,6 +358,7 @@ rm -f "$OUT/exit.status" "$OUT/stats.txt" "$OUT/hostsim.cfg"
 	fi
 	echo "image: $IMAGE${orig:+ (a copy of $orig configured from $CFG)}"
 	[ -n "$MEMDESC" ] && echo "memory: $MEMDESC"
+	[ -n "$MODEL_DIR" ] && echo "model: $MODEL_DIR"
 	printf 'command:'; printf ' %q' "${CMD[@]}"; echo
 	rev=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null) || rev=unknown
 	dirty=unknown
@@ -346,6 +379,7 @@ if [ "$TARGET" = hostsim ]; then
 fi
 
 t_launch=$(date +%s.%N)
+rtl_cpu=0 rtl_tick=0 sent=0
 echo "run.sh: ${CMD[*]}"
 "${CMD[@]}" </dev/null >"$LOG" 2>"$OUT/target.stderr" &
 pid=$!
@@ -353,6 +387,7 @@ pid=$!
 # target with it (piton-sim.sh passes it on to the simulation's session)
 interrupted() {
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	copy_console
 	echo "run.sh: interrupted; target stopped, outputs so far in $OUT" >&2
 	exit "$1"
 }
@@ -398,29 +433,47 @@ progress() {
 }
 progress_end() { [ "$PROGRESS" = line ] && printf '\r\033[K' >&2; }
 # RTL targets: the CPU time of the simulation (the target and everything it
-# started), sampled once a second, so that cycles/s can be told apart from a
-# busy machine
-rtl_cpu=0 rtl_tick=0
+# started), sampled once a second and at the `end` record, so that cycles/s
+# can be told apart from a busy machine
+# (/proc/PID/stat: utime + stime and the reaped children's cutime + cstime,
+# in clock ticks; the command's name, in parentheses, may hold spaces)
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 tree_cpu() { # PID -> CPU seconds of PID and its descendants so far
-	ps -eo pid=,ppid=,cputimes= 2>/dev/null | awk -v root="$1" '
-		{ par[$1] = $2; cpu[$1] = $3 }
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" -v hz="$CLK_TCK" '
+		{ l = $0; sub(/^[0-9]+ \(.*\) /, "", l); split(l, f, " ")
+		  par[$1] = f[2]; cpu[$1] = f[12] + f[13] + f[14] + f[15] }
 		END {
 			for (p in par)
 				for (q = p; q != "" && q != 0; q = par[q])
 					if (q == root) { s += cpu[p]; break }
-			print s + 0
+			printf "%.2f\n", s / hz
 		}'
+}
+rtl_sample() { # rtl_cpu = the largest CPU time seen
+	local c
+	case $TARGET in cva6|openpiton) ;; *) return 0 ;; esac
+	c=$(tree_cpu "$pid")
+	awk -v c="$c" -v m="$rtl_cpu" 'BEGIN { exit !(c > m) }' && rtl_cpu=$c
+}
+# --console-stdout: the console log's bytes from `sent` on to fd 5
+copy_console() {
+	local size
+	[ "$CONSOLE_STDOUT" = 1 ] || return 0
+	size=$(stat -c %s "$LOG" 2>/dev/null) || return 0
+	[ "$size" -gt "$sent" ] || return 0
+	tail -c +$((sent + 1)) "$LOG" | head -c $((size - sent)) >&5
+	sent=$size
 }
 start=$(date +%s) status="" how=""
 while :; do
-	if { [ "$TARGET" = cva6 ] || [ "$TARGET" = openpiton ]; } && [ $((rtl_tick++ % 10)) = 0 ]; then
-		c=$(tree_cpu "$pid"); [ "$c" -gt "$rtl_cpu" ] && rtl_cpu=$c
-	fi
+	[ $((rtl_tick++ % 10)) = 0 ] && rtl_sample
+	copy_console
 	if [ "$PROGRESS" != off ] && [ $((p_tick++ % 10)) = 0 ]; then progress; fi
 	if ! kill -0 "$pid" 2>/dev/null; then
 		wait "$pid"; status=$?; how=exited; break
 	fi
 	if end_seen; then
+		rtl_sample # the work is done: its CPU time, before the wind-down
 		# give the target a moment to end itself and report its own status
 		for _ in $(seq 1 "$END_GRACE"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 		if kill -0 "$pid" 2>/dev/null; then
@@ -433,6 +486,7 @@ while :; do
 		break
 	fi
 	if [ $(( $(date +%s) - start )) -ge "$TIMEOUT" ]; then
+		rtl_sample
 		kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 		how=timeout status=124
 		break
@@ -440,6 +494,7 @@ while :; do
 	sleep 0.1
 done
 [ "$PROGRESS" != off ] && { progress; progress_end; }
+copy_console
 t_done=$(date +%s.%N)
 echo "$status" >"$OUT/exit.status"
 
@@ -473,7 +528,7 @@ if [ "$TARGET" = cva6 ] || [ "$TARGET" = openpiton ]; then
 	esac
 	awk -v c="${cycles:-}" -v t0="$t_launch" -v t1="$t_done" -v cpu="$rtl_cpu" -v ended="$ended" 'BEGIN {
 		w = t1 - t0
-		printf "ended: %s\nwall_seconds: %.2f\ncpu_seconds: %d\n", ended, w, cpu
+		printf "ended: %s\nwall_seconds: %.2f\ncpu_seconds: %.2f\n", ended, w, cpu
 		if (c == "") print "cycles: unknown (the simulation did not report them)"
 		else {
 			printf "cycles: %d\ncycles_per_second: %.0f\n", c, (w > 0 ? c / w : 0)
@@ -496,4 +551,9 @@ else
 	echo "run.sh: $BUILD/bin/rvmess not built: log not parsed"
 fi
 echo "run.sh: outputs in $OUT/ (console.log, exit.status, run.txt$( [ -x "$BUILD/bin/rvmess" ] && echo ', image.cfg, parsed files'))"
+# the model's record of its runs: what RTL plans estimate from
+if [ -n "$MODEL_DIR" ] && [ -f "$OUT/sim.txt" ]; then
+	BUILD=$BUILD "$ROOT/tools/rtl-record.sh" "$OUT" ||
+		echo "run.sh: the run was not added to the model's record (above); plans of this model estimate without it" >&2
+fi
 exit $rc

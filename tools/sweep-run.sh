@@ -9,8 +9,10 @@
 #
 # Every mode runs only the jobs whose log is missing, incomplete or damaged
 # (`rvmess merge PLAN --todo`): running a plan again resumes it.  A job runs
-# the plan's target command with $IMAGE = PLAN/images/ID.elf and $SIM = its
-# configuration's hostsim options, standard output to PLAN/logs/ID.log (after
+# the plan's target command with $IMAGE = PLAN/images/ID.elf, $SIM = its
+# configuration's hostsim options and $RUNDIR = PLAN/runs/ID (a folder of
+# the job's own for the files it keeps, removed before the job starts; the
+# command creates it), standard output to PLAN/logs/ID.log (after
 # a first line "rvmess-job: plan=... job=ID config=NAME sim=OPTIONS" that
 # ties the log to its job: rvmess merge refuses a log without it),
 # standard error to PLAN/logs/ID.err, under the plan's time limit; its pid
@@ -24,7 +26,10 @@
 # 2 for usage errors and for any step that fails (rvmess merge --todo
 # included: a corrupt manifest is never "nothing to run").  One local runner
 # at a time per plan (a lock on the plan folder); do not run a plan locally
-# while its Slurm array is still queued.  Then: rvmess merge PLAN -o OUT.
+# while its Slurm array is still queued.  A plan with estimates
+# (PLAN/estimate.tsv: RTL targets) has them printed before its jobs run
+# and, with the truth of the jobs that ran, after (`rvmess plan --estimate
+# PLAN -j N`).  Then: rvmess merge PLAN -o OUT.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 SELF="$ROOT/tools/sweep-run.sh"
@@ -97,11 +102,17 @@ run_task() { # ID
 		die "$PLAN/logs is not a folder (a link is refused: job logs are written there)"
 	fi
 	mkdir -p "$PLAN/logs" || die "cannot create $PLAN/logs"
+	if [ -L "$PLAN/runs" ] || { [ -e "$PLAN/runs" ] && [ ! -d "$PLAN/runs" ]; }; then
+		die "$PLAN/runs is not a folder (a link is refused: the jobs keep their files there)"
+	fi
+	mkdir -p "$PLAN/runs" || die "cannot create $PLAN/runs"
+	# the job's own folder, made anew by its command (a link there: the link removed)
+	rm -rf -- "$PLAN/runs/$id" || die "cannot remove $PLAN/runs/$id (a previous run's)"
 	fresh "$log"; fresh "$PLAN/logs/$id.err"
 	# the log's first line ties it to this job of this plan (rvmess merge checks it)
 	( set -C; exec 3>"$log" 4>"$PLAN/logs/$id.err" || exit 2
 	  printf 'rvmess-job: plan=%s job=%s config=%s sim=%s\n' "${planid:--}" "$id" "$cfg" "$sim" >&3 || exit 2
-	  IMAGE=$PLAN/images/$id.elf SIM=$sim exec timeout "$time" sh -c "exec $cmd" </dev/null >&3 2>&4 3>&- 4>&- ) &
+	  IMAGE=$PLAN/images/$id.elf SIM=$sim RUNDIR=$PLAN/runs/$id exec timeout "$time" sh -c "exec $cmd" </dev/null >&3 2>&4 3>&- 4>&- ) &
 	pid=$!
 	write_new "$PLAN/logs/$id.pid" "$pid"
 	wait "$pid"; rc=$?
@@ -130,6 +141,11 @@ done_of() {
 	echo "$n $e"
 }
 fmt_t() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+# The plan's estimates (and, for the jobs that ran, the truth), when it has them
+estimate() { # PARALLEL
+	[ -f "$PLAN/estimate.tsv" ] || return 0
+	"$RVMESS" plan --estimate "$PLAN" -j "$1" || echo "sweep-run: rvmess plan --estimate $PLAN failed (above); running anyway" >&2
+}
 
 run_local() {
 	local ids total start xpid d e rc left
@@ -142,6 +158,7 @@ run_local() {
 		return 0
 	fi
 	set -- $ids
+	estimate "$jobs"
 	echo "sweep-run: running $# of $njobs jobs, $jobs at a time: $ids"
 	total=$(points_of "$@")
 	start=$(date +%s)
@@ -157,6 +174,7 @@ run_local() {
 	wait "$xpid"; rc=$?
 	# 123: some task failed (its log says how; --todo below names it); else xargs itself failed
 	case $rc in 0|123) ;; *) die "the job launcher (xargs) failed with exit $rc" ;; esac
+	estimate "$jobs"
 	todo left
 	left=$(printf '%s' "$left" | tr '\n' ' ')
 	left=${left% }
@@ -216,6 +234,7 @@ slurm)
 exec "$SELF" "$PLAN" --task "\$SLURM_ARRAY_TASK_ID"
 EOF
 	{ [ $? = 0 ] && chmod 644 "$sb" && mv -f -- "$sb" "$PLAN/slurm.sbatch"; } || { rm -f "$sb"; die "cannot write $PLAN/slurm.sbatch"; }
+	estimate "$(printf '%s' "$ids" | tr ',' '\n' | wc -l)" # as many at once as there are tasks
 	w=()
 	[ "$wait" = 1 ] && w=(--wait)
 	echo "sweep-run: sbatch --array=$ids ${w[*]} $* $PLAN/slurm.sbatch"
@@ -224,6 +243,7 @@ EOF
 	sbatch --array="$ids" "${w[@]}" "$@" "$PLAN/slurm.sbatch"; rc=$?
 	[ "$rc" = 0 ] || [ "$wait" = 1 ] || die "sbatch failed (exit $rc): nothing submitted"
 	if [ "$wait" = 1 ]; then
+		estimate "$(printf '%s' "$ids" | tr ',' '\n' | wc -l)"
 		todo left
 		left=$(printf '%s' "$left" | paste -sd' ' -)
 		[ -z "$left" ] || { echo "sweep-run: jobs still without a complete log: $left (run again to resume)" >&2; exit 1; }

@@ -5,7 +5,8 @@
 # --print-config and the docs' table come from the one options table.
 # README and docs name no commit of this repository (history is git log's;
 # upstream pins such as a CVA6 or OpenPiton commit are facts and stay), and
-# the README stays short.
+# the README stays short, and README and docs name no path of one machine
+# (/work, /home, /root).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -49,6 +50,14 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 	fi
 else
 	skip docs-no-commit-hashes "not a git checkout"
+fi
+# paths of one machine (a developer's checkout, RTL trees, home) mean
+# nothing to a reader: docs name checkouts PITON, CVA6, RUN ...
+paths=$(grep -noE '(^|[ `(=])/(work|home|root)/[^ `)]*' README.md docs/*.md | head -n 5 | tr '\n' ' ')
+if [ -z "$paths" ]; then
+	pass docs-no-machine-paths
+else
+	fail docs-no-machine-paths "README/docs name paths of one machine: $paths"
 fi
 n=$(wc -l <README.md)
 if [ "$n" -le 200 ]; then pass "docs-readme-short ($n lines)"; else fail docs-readme-short "README.md has $n lines (at most 200)"; fi

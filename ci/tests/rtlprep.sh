@@ -36,6 +36,13 @@
 #                         +rvmess_ plusargs; again: already made; an anchor
 #                         missing (in either file): refused, exit 1,
 #                         nothing written
+#   pitonbuild            tools/piton-build.sh on a stand-in checkout whose
+#                         sims runs a make as sims does: by default the
+#                         make sees OPT_FAST and OPT_GLOBAL -O3 (Verilator's
+#                         default -Os otherwise), --opt FLAGS reaches it
+#                         whole, --opt "" leaves Verilator's; --threads 2
+#                         reaches Verilator's arguments; a bad --threads or
+#                         --opt is refused before sims runs
 #   rtlprep-mess-sim      the mess-edited stand-in with the delay stage
 #                         (hostsim/mess/dpi/rvmess_mem_delay.sv) and the DPI
 #                         adapter: built without RVMESS_MESS it behaves as
@@ -469,6 +476,36 @@ if (cd "$V" && timeout 300 verilator --binary -j 2 --top-module tb -Wno-fatal -W
 else
 	fail rtlprep-memctr-sim "build: $(grep -m3 -i error "$T/vl.build" | tr '\n' ' ')"
 fi
+
+# ---- tools/piton-build.sh: the build flags reach sims and the make it runs ---------------------
+why=""
+B=$T/pb
+mkdir -p "$B/piton/tools/bin"
+# the stand-in sims records its arguments and runs a make the way sims does
+# (make ... -f Vcmp_top.mk), on a makefile with verilated.mk's defaults
+printf 'OPT_FAST = -Os\nOPT_GLOBAL = -Os\nall:\n\t@echo "OPT_FAST=[$(OPT_FAST)] OPT_GLOBAL=[$(OPT_GLOBAL)]"\n' >"$B/mk.mk"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s/sims.args"\nmake -s -f "%s/mk.mk" >"%s/make.out" 2>&1\n' "$B" "$B" "$B" \
+	>"$B/piton/tools/bin/sims"
+chmod +x "$B/piton/tools/bin/sims"
+printf 'export PATH="$PITON_ROOT/piton/tools/bin:$PATH"\n' >"$B/piton/piton_settings.bash"
+pb() { rm -f "$B/sims.args" "$B/make.out"; tools/piton-build.sh --piton-root "$B" --tiles 2x1 --build-id t "$@" >"$B/pb.out" 2>&1; }
+saw() { cat "$B/make.out" 2>&1 | tr '\n' ' '; }
+pb || why="$why [default: exit $?]"
+grep -qx 'OPT_FAST=\[-O3\] OPT_GLOBAL=\[-O3\]' "$B/make.out" 2>/dev/null || why="$why [default: make saw $(saw)]"
+grep -q -- --threads "$B/sims.args" 2>/dev/null && why="$why [default: --threads passed]"
+pb --opt "-O2 -march=native" --threads 2 || why="$why [--opt/--threads: exit $?]"
+grep -qx 'OPT_FAST=\[-O2 -march=native\] OPT_GLOBAL=\[-O2 -march=native\]' "$B/make.out" 2>/dev/null ||
+	why="$why [--opt: make saw $(saw)]"
+grep -qx -- '-vlt_build_args=--threads 2' "$B/sims.args" 2>/dev/null || why="$why [--threads 2 not among sims' arguments]"
+pb --opt "" || why="$why [--opt '': exit $?]"
+grep -qx 'OPT_FAST=\[-Os\] OPT_GLOBAL=\[-Os\]' "$B/make.out" 2>/dev/null || why="$why [--opt '': make saw $(saw)]"
+for bad in "--threads 0" "--threads x" "--opt -O3;rm"; do
+	# shellcheck disable=SC2086
+	pb $bad; rc=$?
+	{ [ "$rc" = 2 ] && [ ! -e "$B/sims.args" ] && grep -q 'piton-build.sh: --' "$B/pb.out"; } ||
+		why="$why [$bad: exit $rc, sims ran: $([ -e "$B/sims.args" ] && echo yes || echo no)]"
+done
+[ -z "$why" ] && pass pitonbuild || fail pitonbuild "$why"
 
 # ---- the Mess edit, simulated: without RVMESS_MESS as before, with it the stage ----------------
 why=""

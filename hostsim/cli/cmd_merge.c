@@ -12,6 +12,7 @@
 
 #include "cli/cmds.h"
 #include "cli/curves.h"
+#include "cli/estimate.h"
 #include "cli/mess_out.h"
 #include "cli/out.h"
 #include "cli/plan.h"
@@ -39,7 +40,8 @@ static int help(void)
 	       "side).  --quiet, --peak and --issued go to parse.\n"
 	       "--todo prints the ids of the jobs whose log is missing, incomplete or damaged, one a\n"
 	       "line: what a resumed run runs.\n"
-	       "All of OUT is replaced at once.\n"
+	       "All of OUT is replaced at once.  A plan of an RTL target has its estimates printed against\n"
+	       "the truth (each job's PLAN/runs/<job>/sim.txt).\n"
 	       "Exit status: 0 every job's log done and the plan's, every point good, every parse\n"
 	       "clean; 1 otherwise: a job --todo lists, points missing, failed or duplicated (the\n"
 	       "outputs are written anyway, the merged log ends with status=fail); 2 usage or I/O\n"
@@ -358,6 +360,23 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (rc == 0 && (mc.missing || mc.failed || mc.duplicated || L.set.unexpected || njobs_bad))
 		rc = 1;
+	{
+		/* an RTL plan: its estimates against the truth (each job's sim.txt) */
+		struct estimate e;
+		char ep[PATH_MAX];
+		int erc;
+
+		if (path_join(ep, sizeof(ep), plandir, EST_FILE) && access(ep, F_OK) == 0) {
+			erc = est_read(ep, stderr, &e);
+			if (erc == 0) {
+				est_report(&e, &p, plandir, 0, stdout);
+				est_free(&e);
+			} else {
+				fprintf(stderr, "rvmess merge: %s: %s: no estimate against the truth\n", ep,
+					erc < 0 ? strerror(errno) : "problems above");
+			}
+		}
+	}
 	printf("rvmess merge: points=%zu good=%zu missing=%zu failed=%zu duplicated=%zu unexpected=%zu configurations=%zu"
 	       " jobs=%zu todo=%zu refused=%zu result=%s\n",
 	       L.set.n, mc.good, mc.missing, mc.failed, mc.duplicated, L.set.unexpected, p.nconfigs, p.njobs, njobs_bad,

@@ -4,16 +4,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
 #include "cli/config.h"
 #include "cli/elf.h"
+#include "cli/estimate.h"
 #include "cli/out.h"
 #include "cli/plan.h"
 #include "cli/sweep.h"
@@ -26,7 +29,13 @@
 	"                   [--mem-size SIZE] [--sim [NAME=]OPTIONS]... [--cmd COMMAND]\n" \
 	"                   [--split point|curve] [--points-per-job N] [--point-time SEC --job-time SEC]\n" \
 	"                   [--time SEC] [--mem MB] [--adaptive PCT [--budget N] [--coarse N]]\n" \
-	"       rvmess plan --refine DIR\n"
+	"                   [--no-estimate]\n" \
+	"         RTL targets: --target openpiton --piton-root DIR [--tiles XxY] [--piton-build ID]\n" \
+	"                      --target cva6 --cva6 DIR\n" \
+	"                      [--mess-curves FAMILY [--mess-mhz F] [--mess-onchip NS] [--mess-window N]]\n" \
+	"                      [--mem-fixed CYCLES] [--network]\n" \
+	"       rvmess plan --refine DIR\n" \
+	"       rvmess plan --estimate DIR [-j N]\n"
 
 static int usage(void)
 {
@@ -43,7 +52,15 @@ static int help(void)
 	       "plan: locally, `DIR/run.sh -j N`; on Slurm, `DIR/run.sh --slurm`).  Then\n"
 	       "`rvmess merge DIR -o OUT` puts the logs together.  docs/sweeps.md has the details.\n"
 	       "  --file CFG, key=value   the grid: the image's config keys (as rvmess config)\n"
-	       "  --target T      hostsim (default), qemu-virt, qemu-spike, or any name with --cmd\n"
+	       "  --target T      hostsim (default), qemu-virt, qemu-spike, openpiton, cva6, or any name\n"
+	       "                  with --cmd\n"
+	       "  openpiton, cva6 Verilator models run by tools/run.sh (its options: --piton-root,\n"
+	       "                  --tiles, --piton-build, --cva6, the Mess memory's --mess-* or --mem-fixed,\n"
+	       "                  --network), checked when the plan is made; each job runs in\n"
+	       "                  DIR/runs/<job>/.  The plan prints each job's estimated cycles and CPU\n"
+	       "                  hours (DIR/estimate.tsv; --no-estimate: none), from the model's record\n"
+	       "                  of runs; `rvmess plan --estimate DIR [-j N]` prints them again, with\n"
+	       "                  the truth of the jobs that ran\n"
 	       "  --harts N       harts of the target (default 8); --mem-size SIZE its RAM (512M)\n"
 	       "  --sim [NAME=]OPTIONS  hostsim options of one configuration; several give a\n"
 	       "                  design-space sweep, every point on each (names c0, c1, ... by default)\n"
@@ -56,7 +73,8 @@ static int help(void)
 	       "                  --point-time, else 3600); --mem MB its memory (default RAM + 512)\n"
 	       "  --adaptive PCT  run --coarse N (default 4) of the pauses per curve, then\n"
 	       "                  `rvmess plan --refine DIR` adds points where the curve changes by\n"
-	       "                  more than PCT %% between measured ones, up to --budget N per curve\n");
+	       "                  more than PCT %% between measured ones, up to --budget N per curve\n"
+	       "docs/sweeps.md has the details.\n");
 	return 0;
 }
 
@@ -167,8 +185,8 @@ static char *new_plan_id(void)
 	return id;
 }
 
-/* The runner next to this rvmess: BIN/../../tools/sweep-run.sh */
-static void runner_path(char *out, size_t len)
+/* A tool next to this rvmess: BIN/../../tools/NAME ("" when not there) */
+static void tool_path(const char *name, char *out, size_t len)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -184,11 +202,7 @@ static void runner_path(char *out, size_t len)
 			return;
 		*s = '\0';
 	}
-	if (strlen(exe) + sizeof("/tools/sweep-run.sh") > len)
-		return;
-	strcpy(out, exe);
-	strcat(out, "/tools/sweep-run.sh");
-	if (access(out, X_OK) != 0)
+	if ((size_t)snprintf(out, len, "%s/tools/%s", exe, name) >= len || access(out, X_OK) != 0)
 		out[0] = '\0';
 }
 
@@ -201,7 +215,7 @@ static int write_runner(struct outdir *od)
 
 	if (!m)
 		abort();
-	runner_path(runner, sizeof(runner));
+	tool_path("sweep-run.sh", runner, sizeof(runner));
 	fprintf(m, "#!/bin/sh\n# Runs this plan: ./run.sh [-j N] (local), ./run.sh --slurm [--wait] (Slurm),\n"
 		   "# ./run.sh --task ID (one job).  docs/sweeps.md.\n");
 	if (runner[0])
@@ -247,6 +261,245 @@ static int logs_dir(const char *dir)
 	return 0;
 }
 
+/* ---- RTL targets (openpiton, cva6): tools/run.sh runs each job -------------- */
+
+/* text appended to the string *buf (length *len) */
+static void str_add(char **buf, size_t *len, const char *text, size_t n)
+{
+	*buf = xrealloc(*buf, *len + n + 1);
+	memcpy(*buf + *len, text, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+/* s appended to *buf as one sh word, single-quoted */
+static void sh_word(char **buf, size_t *len, const char *s)
+{
+	str_add(buf, len, *len ? " '" : "'", *len ? 2 : 1);
+	for (; *s; s++)
+		if (*s == '\'')
+			str_add(buf, len, "'\\''", 4);
+		else
+			str_add(buf, len, s, 1);
+	str_add(buf, len, "'", 1);
+}
+
+/* text appended to *buf as it is (sh syntax) */
+static void sh_raw(char **buf, size_t *len, const char *text)
+{
+	if (*len)
+		str_add(buf, len, " ", 1);
+	str_add(buf, len, text, strlen(text));
+}
+
+/* What `tools/run.sh --check` says of the target */
+struct rtl_check {
+	char model[PATH_MAX], record[PATH_MAX], memory[1024];
+	unsigned harts;
+};
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static int rtl_check(const char *runargs, const char *image, struct rtl_check *rc)
+{
+	char *cmd = NULL, line[PATH_MAX + 64];
+	size_t len = 0;
+	FILE *f;
+	int st;
+
+	memset(rc, 0, sizeof(*rc));
+	sh_raw(&cmd, &len, runargs);
+	sh_raw(&cmd, &len, "--check --image");
+	sh_word(&cmd, &len, image);
+	fflush(NULL);
+	f = popen(cmd, "r");
+	free(cmd);
+	if (!f) {
+		fprintf(stderr, "rvmess plan: cannot run tools/run.sh --check: %s\n", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (strncmp(line, "model: ", 7) == 0)
+			copy_str(rc->model, sizeof(rc->model), line + 7);
+		else if (strncmp(line, "record: ", 8) == 0)
+			copy_str(rc->record, sizeof(rc->record), line + 8);
+		else if (strncmp(line, "memory: ", 8) == 0)
+			copy_str(rc->memory, sizeof(rc->memory), line + 8);
+		else if (strncmp(line, "harts: ", 7) == 0)
+			rc->harts = (unsigned)strtoul(line + 7, NULL, 10);
+	}
+	st = pclose(f);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "rvmess plan: tools/run.sh refuses the target (above): no plan written\n");
+		return -1;
+	}
+	if (!rc->harts || !rc->record[0] || !rc->memory[0]) {
+		fprintf(stderr, "rvmess plan: tools/run.sh --check did not name the model's record, harts and memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* tools/rtl-shadow.sh on job j's image (base with the job's points):
+ * the count, or -1 (the reason on stderr) */
+static double job_shadow(const char *tool, const struct estimate *e, const struct plan_job *j, const unsigned char *buf,
+			 size_t len, const struct elf_section *sec, const struct rvm_config *base)
+{
+	char tmp[] = "/tmp/rvmess-shadow.XXXXXX", key[64], why[256], line[128], hs[16];
+	unsigned char *copy;
+	struct rvm_config c;
+	char *cmd = NULL, *end;
+	size_t clen = 0;
+	double v = -1;
+	FILE *f;
+	int fd, st;
+
+	if (sweep_job_config(base, j, &c, key, sizeof(key), why, sizeof(why)) < 0)
+		return -1;
+	copy = xrealloc(NULL, len);
+	memcpy(copy, buf, len);
+	cfg_block_write(&c, copy + sec->offset);
+	fd = mkstemp(tmp);
+	if (fd < 0 || write(fd, copy, len) != (ssize_t)len) {
+		fprintf(stderr, "rvmess plan: %s: %s: no estimate\n", tmp, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(copy);
+		return -1;
+	}
+	close(fd);
+	free(copy);
+	snprintf(hs, sizeof(hs), "%u", e->harts);
+	sh_word(&cmd, &clen, tool);
+	sh_word(&cmd, &clen, e->target);
+	sh_word(&cmd, &clen, hs);
+	sh_word(&cmd, &clen, tmp);
+	fflush(NULL);
+	f = popen(cmd, "r");
+	free(cmd);
+	if (f) {
+		if (fgets(line, sizeof(line), f)) {
+			errno = 0;
+			v = strtod(line, &end);
+			if (end == line || (*end && *end != '\n') || errno || !(v > 0))
+				v = -1;
+		}
+		st = pclose(f);
+		if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			v = -1;
+	}
+	unlink(tmp);
+	if (v < 0)
+		fprintf(stderr, "rvmess plan: job %u: no estimate: its shadow run failed (above)\n", j->id);
+	return v;
+}
+
+/* Every job's shadow count from index `from` on, into e (grown to the plan's jobs) */
+static void shadow_jobs(struct estimate *e, const struct plan *p, size_t from, const unsigned char *buf, size_t len,
+			const struct elf_section *sec, const struct rvm_config *base)
+{
+	char tool[PATH_MAX];
+
+	tool_path("rtl-shadow.sh", tool, sizeof(tool));
+	e->shadow = xrealloc(e->shadow, (p->njobs ? p->njobs : 1) * sizeof(*e->shadow));
+	for (size_t i = e->njobs; i < p->njobs; i++)
+		e->shadow[i] = -1;
+	e->njobs = p->njobs;
+	if (!tool[0]) {
+		fprintf(stderr, "rvmess plan: tools/rtl-shadow.sh not found beside this rvmess: no estimate\n");
+		return;
+	}
+	if (p->njobs > from)
+		fprintf(stderr, "rvmess plan: counting the work of %zu job%s on hostsim (tools/rtl-shadow.sh) ...\n",
+			p->njobs - from, p->njobs - from == 1 ? "" : "s");
+	for (size_t i = from; i < p->njobs; i++)
+		e->shadow[i] = job_shadow(tool, e, &p->jobs[i], buf, len, sec, base);
+}
+
+static int write_estimate(struct outdir *od, const struct estimate *e)
+{
+	FILE *f = outdir_create_mode(od, EST_FILE, 0644);
+
+	if (!f || est_write(e, f) < 0 || outdir_close(od, f) < 0) {
+		fprintf(stderr, "rvmess plan: %s\n", outdir_error(od)[0] ? outdir_error(od) : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* rvmess plan --estimate DIR [-j N] */
+static int show_estimate(const char *dir, unsigned parallel)
+{
+	struct plan p;
+	struct estimate e;
+	char path[PATH_MAX];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, PLAN_MANIFEST);
+	switch (plan_read_file(path, stderr, &p)) {
+	case 0: break;
+	case -1: fprintf(stderr, "rvmess plan: %s: %s\n", path, strerror(errno)); return 2;
+	default: return 2;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, EST_FILE);
+	rc = est_read(path, stderr, &e);
+	if (rc != 0) {
+		if (rc < 0)
+			fprintf(stderr, "rvmess plan: %s: %s (plans of the RTL targets have one)\n", path, strerror(errno));
+		plan_free(&p);
+		return 2;
+	}
+	if (!(e.ratio > 0) || !(e.cps > 0)) {
+		/* not known when the plan was made: what the model's record says now */
+		struct estimate now = { 0 };
+
+		if (est_from_record(&now, e.record, e.memory, stderr) == 0 &&
+		    ((!(e.ratio > 0) && now.ratio > 0) || (!(e.cps > 0) && now.cps > 0)))
+			printf("estimate: the model's record had no %s when the plan was made: taken from it now (%s)\n",
+			       !(e.ratio > 0) && !(e.cps > 0) ? "calibration or speed" : !(e.ratio > 0) ? "calibration" : "speed",
+			       e.record);
+		{
+			if (!(e.ratio > 0) && now.ratio > 0) {
+				e.ratio = now.ratio;
+				e.ratio_same = now.ratio_same;
+				free(e.ratio_src);
+				e.ratio_src = now.ratio_src;
+				now.ratio_src = NULL;
+			}
+			if (!(e.cps > 0) && now.cps > 0) {
+				e.cps = now.cps;
+				free(e.cps_src);
+				e.cps_src = now.cps_src;
+				now.cps_src = NULL;
+			}
+		}
+		est_free(&now);
+	}
+	est_report(&e, &p, dir, parallel ? parallel : online_cpus(), stdout);
+	est_free(&e);
+	plan_free(&p);
+	return fflush(stdout) == 0 ? 0 : 2;
+}
+
 static int refine(const char *dir);
 
 int cmd_plan(int argc, char **argv)
@@ -254,7 +507,13 @@ int cmd_plan(int argc, char **argv)
 	const char *image = NULL, *dir = NULL, *target = "hostsim", *cmd = NULL, *split = "point";
 	const char *memsize = "512M";
 	const char *files[16], *sims[16], *assign[256];
-	int nfiles = 0, nsims = 0, nassign = 0, errors = 0, rc = 2;
+	const char *piton_root = NULL, *tiles = NULL, *piton_build = NULL, *cva6 = NULL, *mess_curves = NULL;
+	const char *mess_mhz = NULL, *mess_onchip = NULL, *mess_window = NULL, *mem_fixed = NULL;
+	int nfiles = 0, nsims = 0, nassign = 0, errors = 0, rc = 2, network = 0, no_estimate = 0, rtl = 0, harts_set = 0;
+	char *runargs = NULL;
+	size_t runargs_len = 0;
+	struct estimate est = { 0 };
+	struct rtl_check chk;
 	uint64_t harts = 8, ppj = 0, point_time = 0, job_time = 0, time_s = 0, mem_mb = 0, budget = 0, coarse = 4;
 	double adaptive = 0;
 	struct plan p = { 0 };
@@ -277,6 +536,23 @@ int cmd_plan(int argc, char **argv)
 				return usage();
 			return refine(argv[i + 1]);
 		}
+		if (strcmp(a, "--estimate") == 0) {
+			uint64_t n = 0;
+
+			if (i != 1 || !has || (argc != 3 && !(argc == 5 && strcmp(argv[3], "-j") == 0)))
+				return usage();
+			if (argc == 5 && parse_u64_arg("-j", argv[4], 1, 4096, &n))
+				return 2;
+			return show_estimate(argv[2], (unsigned)n);
+		}
+		if (strcmp(a, "--network") == 0) {
+			network = 1;
+			continue;
+		}
+		if (strcmp(a, "--no-estimate") == 0) {
+			no_estimate = 1;
+			continue;
+		}
 		if (a[0] == '-' && a[1] && !has) {
 			fprintf(stderr, "rvmess plan: option '%s' needs a value (or is unknown)\n", a);
 			return usage();
@@ -292,6 +568,25 @@ int cmd_plan(int argc, char **argv)
 		} else if (strcmp(a, "--harts") == 0) {
 			if (parse_u64_arg(a, argv[++i], 1, RVM_MAX_HARTS, &harts))
 				return 2;
+			harts_set = 1;
+		} else if (strcmp(a, "--piton-root") == 0) {
+			piton_root = argv[++i];
+		} else if (strcmp(a, "--tiles") == 0) {
+			tiles = argv[++i];
+		} else if (strcmp(a, "--piton-build") == 0) {
+			piton_build = argv[++i];
+		} else if (strcmp(a, "--cva6") == 0) {
+			cva6 = argv[++i];
+		} else if (strcmp(a, "--mess-curves") == 0) {
+			mess_curves = argv[++i];
+		} else if (strcmp(a, "--mess-mhz") == 0) {
+			mess_mhz = argv[++i];
+		} else if (strcmp(a, "--mess-onchip") == 0) {
+			mess_onchip = argv[++i];
+		} else if (strcmp(a, "--mess-window") == 0) {
+			mess_window = argv[++i];
+		} else if (strcmp(a, "--mem-fixed") == 0) {
+			mem_fixed = argv[++i];
 		} else if (strcmp(a, "--mem-size") == 0) {
 			memsize = argv[++i];
 		} else if (strcmp(a, "--sim") == 0) {
@@ -359,6 +654,32 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "rvmess plan: --sim configurations are hostsim options (or name $SIM in --cmd)\n");
 		return 2;
 	}
+	rtl = !cmd && (strcmp(target, "openpiton") == 0 || strcmp(target, "cva6") == 0);
+	{
+		/* the runner's options: each for its target, none with --cmd or another target */
+		const struct { const char *name, *val, *target; } ro[] = {
+			{ "--piton-root", piton_root, "openpiton" }, { "--tiles", tiles, "openpiton" },
+			{ "--piton-build", piton_build, "openpiton" }, { "--cva6", cva6, "cva6" },
+			{ "--mess-curves", mess_curves, NULL }, { "--mess-mhz", mess_mhz, NULL },
+			{ "--mess-onchip", mess_onchip, NULL }, { "--mess-window", mess_window, NULL },
+			{ "--mem-fixed", mem_fixed, NULL }, { "--network", network ? "" : NULL, NULL },
+		};
+
+		for (size_t k = 0; k < sizeof(ro) / sizeof(ro[0]); k++) {
+			if (!ro[k].val)
+				continue;
+			if (!rtl || (ro[k].target && strcmp(ro[k].target, target) != 0)) {
+				fprintf(stderr, "rvmess plan: %s is an option of tools/run.sh's %s target%s\n", ro[k].name,
+					ro[k].target ? ro[k].target : "RTL (openpiton, cva6)",
+					cmd ? ", not of a plan with --cmd" : "");
+				return 2;
+			}
+		}
+		if (rtl && (mess_mhz || mess_onchip || mess_window) && !mess_curves) {
+			fprintf(stderr, "rvmess plan: --mess-mhz, --mess-onchip and --mess-window go with --mess-curves\n");
+			return 2;
+		}
+	}
 	buf = load_image(image, &len, &sec, &cfg);
 	if (!buf)
 		return 2;
@@ -381,6 +702,48 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "rvmess plan: --adaptive places Mess points; the grid has no mess suite\n");
 		goto done;
 	}
+	if (rtl) {
+		/* the runner's arguments (paths absolute: jobs run anywhere), checked by it */
+		char runner[PATH_MAX], abspath[PATH_MAX];
+		const char *paths[][2] = { { "--piton-root", piton_root }, { "--cva6", cva6 }, { "--mess-curves", mess_curves } };
+		const char *vals[][2] = { { "--tiles", tiles }, { "--piton-build", piton_build }, { "--mess-mhz", mess_mhz },
+					  { "--mess-onchip", mess_onchip }, { "--mess-window", mess_window },
+					  { "--mem-fixed", mem_fixed } };
+
+		tool_path("run.sh", runner, sizeof(runner));
+		if (!runner[0]) {
+			fprintf(stderr, "rvmess plan: tools/run.sh not found beside this rvmess: it runs the %s jobs\n", target);
+			goto done;
+		}
+		sh_word(&runargs, &runargs_len, runner);
+		sh_raw(&runargs, &runargs_len, "--target");
+		sh_word(&runargs, &runargs_len, target);
+		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++)
+			if (paths[k][1]) {
+				sh_raw(&runargs, &runargs_len, paths[k][0]);
+				sh_word(&runargs, &runargs_len, realpath(paths[k][1], abspath) ? abspath : paths[k][1]);
+			}
+		for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]); k++)
+			if (vals[k][1]) {
+				sh_raw(&runargs, &runargs_len, vals[k][0]);
+				sh_word(&runargs, &runargs_len, vals[k][1]);
+			}
+		if (network)
+			sh_raw(&runargs, &runargs_len, "--network");
+		if (rtl_check(runargs, image, &chk) < 0)
+			goto done;
+		if (harts_set && harts != chk.harts) {
+			fprintf(stderr, "rvmess plan: --harts %llu, but the %s model has %u (%s)\n", (unsigned long long)harts,
+				target, chk.harts, strcmp(target, "openpiton") == 0 ? "--tiles sets it" : "one core");
+			goto done;
+		}
+		harts = chk.harts;
+		if ((cfg.suites & RVM_SUITE_MESS) && harts < 2) {
+			fprintf(stderr, "rvmess plan: the mess suite needs 2 harts or more (the chase and a traffic generator); "
+				"the %s model has %u: no plan written\n", target, chk.harts);
+			goto done;
+		}
+	}
 
 	/* the plan */
 	p.target = strdup(target);
@@ -402,7 +765,7 @@ int cmd_plan(int argc, char **argv)
 		snprintf(c, sizeof(c), "qemu-system-riscv64 -M %s -bios none -nographic -smp %llu -m %s -kernel \"$IMAGE\"",
 			 target + 5, (unsigned long long)harts, memsize);
 		p.command = strdup(c);
-	} else {
+	} else if (!rtl) {
 		fprintf(stderr, "rvmess plan: target '%s' needs --cmd (the simulation command; $IMAGE is the image)\n",
 			target);
 		goto done;
@@ -425,7 +788,8 @@ int cmd_plan(int argc, char **argv)
 	if (!mem_mb) {
 		uint64_t m;
 
-		mem_mb = rvm_parse_num(memsize, &m) == 0 ? (m >> 20) + 512 : 1024;
+		/* an RTL model's memory is sparse: OpenPiton 2x1's resident set is 8 MB */
+		mem_mb = rtl ? 512 : rvm_parse_num(memsize, &m) == 0 ? (m >> 20) + 512 : 1024;
 	}
 	for (int i = 0; i < (nsims ? nsims : 1); i++) {
 		struct plan_config *c;
@@ -507,6 +871,37 @@ int cmd_plan(int argc, char **argv)
 	}
 	p.mem_mb = mem_mb;
 	p.time_s = time_s ? time_s : point_time ? 3 * ppj * point_time + 60 : 3600;
+	if (rtl) {
+		double longest = 0;
+		int all = 1;
+		char t[32];
+
+		est.target = strdup(target);
+		est.harts = (unsigned)harts;
+		est.record = strdup(chk.record);
+		est.memory = strdup(chk.memory);
+		if (est_from_record(&est, chk.record, chk.memory, stderr) < 0)
+			fprintf(stderr, "rvmess plan: %s: %s: estimates without the model's record\n", chk.record, strerror(errno));
+		if (!no_estimate)
+			shadow_jobs(&est, &p, 0, buf, len, &sec, &cfg);
+		for (size_t i = 0; i < p.njobs; i++) {
+			double c = est_cpu_seconds(&est, i);
+
+			all &= c >= 0;
+			longest = fmax(longest, c);
+		}
+		/* a job's time limit: 10 x the longest estimate (a busy machine runs
+		 * a job at a fraction of a core), at least an hour; a day without
+		 * estimates */
+		if (!time_s && !point_time)
+			p.time_s = all && p.njobs ? (uint64_t)fmax(3600, ceil(10 * longest + 600)) : 86400;
+		/* the job: run.sh with the job's own folder, the console log on
+		 * stdout; its own time-out a minute before the runner's */
+		sh_raw(&runargs, &runargs_len, "--image \"$IMAGE\" --out \"$RUNDIR\" --progress off --console-stdout --timeout");
+		snprintf(t, sizeof(t), "%llu", (unsigned long long)(p.time_s > 120 ? p.time_s - 60 : p.time_s));
+		sh_raw(&runargs, &runargs_len, t);
+		p.command = strdup(runargs);
+	}
 
 	p.id = new_plan_id();
 	if (!p.id)
@@ -533,6 +928,10 @@ int cmd_plan(int argc, char **argv)
 			outdir_abort(&od);
 			goto done;
 		}
+	if (rtl && write_estimate(&od, &est) < 0) {
+		outdir_abort(&od);
+		goto done;
+	}
 	if (write_runner(&od) < 0 || write_manifest(&od, &p) < 0) {
 		outdir_abort(&od);
 		goto done;
@@ -550,11 +949,20 @@ int cmd_plan(int argc, char **argv)
 			pts += p.jobs[i].nmix * p.jobs[i].npause;
 		printf("rvmess plan: wrote %s/ (%zu jobs, %zu Mess points x %u reps, %zu configuration%s, target %s)\n",
 		       dir, p.njobs, pts, p.reps, p.nconfigs, p.nconfigs == 1 ? "" : "s", p.target);
+		if (rtl) {
+			char dirabs[PATH_MAX];
+
+			est_report(&est, &p, dir, online_cpus(), stdout);
+			printf("rvmess plan: each job runs tools/run.sh in %s/runs/<job>/ (time limit %llu s a job)\n",
+			       realpath(dir, dirabs) ? dirabs : dir, (unsigned long long)p.time_s);
+		}
 		printf("rvmess plan: run it: %s/run.sh -j N  (or --slurm); then rvmess merge %s -o OUT\n", dir, dir);
 	}
 	rc = 0;
 done:
 	plan_free(&p);
+	est_free(&est);
+	free(runargs);
 	free(buf);
 	return rc;
 }
@@ -640,6 +1048,19 @@ next_curve:;
 	}
 	if (added) {
 		struct outdir od;
+		struct estimate e;
+		int have_est = 0;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, EST_FILE);
+		if (access(path, F_OK) == 0) {
+			/* the new jobs' shadow counts (an RTL plan's estimate) */
+			if (est_read(path, stderr, &e) != 0) {
+				fprintf(stderr, "rvmess plan: %s: unreadable (above): the new jobs have no estimate\n", path);
+			} else {
+				have_est = 1;
+				shadow_jobs(&e, &p, before, buf, len, &sec, &cfg);
+			}
+		}
 
 		if (outdir_open_flags(&od, dir, "plan", OUTDIR_FILEWISE | OUTDIR_NO_MANIFEST) < 0) {
 			fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
@@ -650,10 +1071,14 @@ next_curve:;
 				outdir_abort(&od);
 				goto out;
 			}
-		if (write_manifest(&od, &p) < 0) {
+		if ((have_est && write_estimate(&od, &e) < 0) || write_manifest(&od, &p) < 0) {
 			outdir_abort(&od);
+			if (have_est)
+				est_free(&e);
 			goto out;
 		}
+		if (have_est)
+			est_free(&e);
 		if (outdir_commit(&od) < 0) {
 			fprintf(stderr, "rvmess plan: %s\n", outdir_error(&od));
 			goto out;

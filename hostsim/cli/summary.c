@@ -86,12 +86,14 @@ double chase_median_ns(const struct rvm_log *log)
 	return med;
 }
 
-static void hdr_member(struct json *j, const struct rvm_log *log, const char *key)
+/* A header field: a number when `numeric` and it reads as one, else a
+ * string (a version is a string even when its hash is all digits). */
+static void hdr_member(struct json *j, const struct rvm_log *log, const char *key, int numeric)
 {
 	const char *v = log->has_hdr ? logrec_get(&log->recs[0], key) : NULL;
 	uint64_t u;
 
-	if (v && rvm_parse_u64(v, &u) == 0 && v[0] != '0')
+	if (numeric && v && rvm_parse_u64(v, &u) == 0 && v[0] != '0')
 		json_u64(j, key, u);
 	else
 		json_str(j, key, v);
@@ -254,12 +256,12 @@ int write_summary_json(const struct summary_in *in, struct outdir *od, const cha
 	json_str(&j, "warning", run_info_warning(in->run));
 	json_close(&j);
 	json_obj(&j, "image");
-	hdr_member(&j, log, "platform");
-	hdr_member(&j, log, "mode");
-	hdr_member(&j, log, "harts");
-	hdr_member(&j, log, "cpu_hz");
-	hdr_member(&j, log, "timebase");
-	hdr_member(&j, log, "version");
+	hdr_member(&j, log, "platform", 0);
+	hdr_member(&j, log, "mode", 0);
+	hdr_member(&j, log, "harts", 1);
+	hdr_member(&j, log, "cpu_hz", 1);
+	hdr_member(&j, log, "timebase", 1);
+	hdr_member(&j, log, "version", 0);
 	json_close(&j);
 	json_obj(&j, "counts");
 	json_u64(&j, "lines", log->lines);

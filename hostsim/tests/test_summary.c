@@ -200,12 +200,44 @@ static void test_summary_json(void **state)
 	tb_free(&b);
 }
 
+/* A version is a string whatever its characters: a hash of digits only
+ * (one short hash in 27) must not turn the field into a number. */
+static void test_summary_version_digits(void **state)
+{
+	struct tbuf b = { 0 };
+	struct rvm_log log;
+	struct run_info ri;
+	unsigned long s = 0;
+	char path[256], f[128], *text;
+
+	(void)state;
+	tb_rec(&b, s++, "hdr", 0, "proto=1 platform=virt mode=M harts=1 cpu_hz=1000000000 version=2577264");
+	tb_rec(&b, s++, "hart", 0, "idx=0");
+	snprintf(f, sizeof(f), "status=ok errors=0 records=%lu harts=1 states=0:done", s);
+	tb_rec(&b, s, "end", 0, f);
+	assert_int_equal(rvm_log_read_mem("mem.log", b.s, b.len, NULL, &log), 0);
+	run_info_find("mem.log", "hostsim", &ri);
+	struct summary_in in = { &log, &ri, NULL, 0, 0, rvm_log_clean(&log) };
+	struct outdir od;
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(write_summary_json(&in, &od, "summary.json"), 0);
+	assert_int_equal(outdir_commit(&od), 0);
+	snprintf(path, sizeof(path), "%s/summary.json", tu_tmpdir());
+	text = slurp(path);
+	assert_non_null(strstr(text, "\"version\": \"2577264\""));
+	assert_non_null(strstr(text, "\"cpu_hz\": 1000000000"));
+	free(text);
+	rvm_log_free(&log);
+	tb_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_run_info),
 		cmocka_unit_test(test_summary_json),
+		cmocka_unit_test(test_summary_version_digits),
 	};
 	return cmocka_run_group_tests(tests, tu_setup_tmpdir, tu_teardown_tmpdir);
 }
