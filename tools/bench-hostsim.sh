@@ -12,7 +12,7 @@
 #   mess8       8 harts, the Mess config below, --mem-size 512M
 #   mess64      64 harts, the same image and memory
 # The Mess config is `rvmess config IMAGE suites=mess mess_mix=0,100
-# mess_pause=0,256 reps=1 mess_window_loads=4000 mess_chase_size=32M
+# mess_pause=0,256 reps=1 mess_tol=0 mess_window_loads=4000 mess_chase_size=32M
 # mess_gen_size=2M`.  Per case it prints:
 #   - host instructions per simulated instruction: valgrind --tool=callgrind
 #     over the first N simulated instructions (--max-insns; default 40M for
@@ -81,7 +81,7 @@ NEW=$BUILD/bin/hostsim
 tmp=$(mktemp -d /tmp/bench-hostsim.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 "$BUILD/bin/rvmess" config "$image" suites=mess mess_mix=0,100 mess_pause=0,256 reps=1 \
-	mess_window_loads=4000 mess_chase_size=32M mess_gen_size=2M -o "$tmp/mess.elf" >/dev/null
+	mess_tol=0 mess_window_loads=4000 mess_chase_size=32M mess_gen_size=2M -o "$tmp/mess.elf" >/dev/null
 
 # case -> "options|image|callgrind insns|wall insns (0 = whole run)"
 spec() {

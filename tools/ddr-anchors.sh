@@ -100,7 +100,7 @@ echo
 for p in 16384 0; do
 	for n in 10000 30000; do
 		cp "$OUT/virt.elf" "$OUT/rows$p-$n.elf"
-		build/bin/rvmess config "$OUT/rows$p-$n.elf" mess_mix=0 mess_pause=$p mess_window_loads=$n reps=1 >/dev/null
+		build/bin/rvmess config "$OUT/rows$p-$n.elf" mess_mix=0 mess_pause=$p mess_tol=0 mess_window_loads=$n reps=1 >/dev/null
 		hs --stats "$OUT/rows$p-$n.elf" >/dev/null 2>"$OUT/rows$p-$n.stats"
 	done
 	what=unloaded; [ $p = 0 ] && what=saturated

@@ -11,7 +11,10 @@
 # both runs, given before --mem-model, which a --config in them cannot
 # undo), BASE (the model compared against: simple-dram; ddr-resv compares
 # the controller with the reservation scheduler, e.g. BASE=ddr-resv
-# SIM="--config tools/configs/hostsim-ddr4.sim" for make run's system).
+# SIM="--config tools/configs/hostsim-ddr4.sim" for make run's system),
+# IMAGE (default build/images/virt.elf, built first; set, nothing is
+# built: an older and a newer HOSTSIM then run the same bytes, as the
+# image names the revision it was built from).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-out/ddr-cost}
@@ -19,11 +22,14 @@ HOSTSIM=${HOSTSIM:-build/bin/hostsim}
 SIM=${SIM:-}
 BASE=${BASE:-simple-dram}
 command -v valgrind >/dev/null || { echo "ddr-cost.sh: valgrind not found" >&2; exit 2; }
-make --no-print-directory all >/dev/null
+if [ -z "${IMAGE:-}" ]; then
+	make --no-print-directory all >/dev/null
+	IMAGE=build/images/virt.elf
+fi
 mkdir -p "$OUT"
-cp build/images/virt.elf "$OUT/virt.elf"
+cp "$IMAGE" "$OUT/virt.elf"
 build/bin/rvmess config "$OUT/virt.elf" suites=mess reps=1 warmups=0 mess_chase_size=8M mess_gen_size=1M \
-	mess_window_loads=2000 mess_mix=50 mess_pause=0 >/dev/null
+	mess_tol=0 mess_window_loads=2000 mess_mix=50 mess_pause=0 >/dev/null
 for model in "$BASE" ddr; do
 	valgrind --tool=callgrind --callgrind-out-file="$OUT/$model.cg" "$HOSTSIM" --harts 8 --mem-size 512M --stats \
 		$SIM --mem-model "$model" "$OUT/virt.elf" >"$OUT/$model.log" 2>"$OUT/$model.err"

@@ -24,7 +24,7 @@ mkdir -p "$d"
 for n in 10000 30000; do
 	cp build/images/virt.elf "$d/$n.elf"
 	build/bin/rvmess config "$d/$n.elf" --file tools/configs/hostsim.cfg >/dev/null
-	build/bin/rvmess config "$d/$n.elf" suites=mess mess_mix="$mix" mess_pause="$p" mess_window_loads=$n >/dev/null
+	build/bin/rvmess config "$d/$n.elf" suites=mess mess_mix="$mix" mess_pause="$p" mess_tol=0 mess_window_loads=$n >/dev/null
 	"$HS" --harts 8 --mem-size 512M --config tools/configs/hostsim-ddr4.sim --mshrs "$mr" --store-buffer "$sb" "$@" --stats "$d/$n.elf" \
 		>"$d/$n.out" 2>"$d/$n.stats"
 done

@@ -67,7 +67,7 @@ check_litmus_for() { [ "$1" != clean-writeback ]; } # no functional effect to se
 # traffic: a short Mess run (a store-only and a load-only point); the suite's
 # counter-vs-issued check writes `warn what=wr-excess` when the memory
 # controller counted more writes than the stores can cause
-check_traffic_cfg() { echo "suites=mess seed=$1 mess_mix=100,0 mess_pause=0 reps=1 warmups=0 mess_window_loads=2000 mess_chase_size=8M"; }
+check_traffic_cfg() { echo "suites=mess seed=$1 mess_mix=100,0 mess_pause=0 reps=1 warmups=0 mess_tol=0 mess_window_loads=2000 mess_chase_size=8M"; }
 check_traffic_hits() { grep -an '^@RVM [0-9]* warn h=[0-9]* what=wr-excess ' "$1" | cut -d: -f1; }
 check_traffic_what() { check_traffic_hits "$1" | sed 's/.*/wr-excess/'; }
 check_traffic_for() { [ "$1" = clean-writeback ]; } # the others change no traffic

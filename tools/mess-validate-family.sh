@@ -59,7 +59,7 @@ mkdir -p "$OUT"
 cp "$BUILD/images/virt.elf" "$OUT/virt.elf"
 # shellcheck disable=SC2086
 "$BUILD/bin/rvmess" config "$OUT/virt.elf" suites=mess reps=1 warmups=1 mess_chase_size=32M mess_gen_size=2M \
-	mess_window_loads="$LOADS" $GRID >/dev/null
+	mess_tol=0 mess_window_loads="$LOADS" $GRID >/dev/null
 "$BUILD/bin/hostsim" --harts "$HARTS" --mshrs "$MSHRS" --store-buffer "$SB" --mem-size 2G --stats --mem-model mess \
 	--mess-curves "$FAM" --mess-curve-mhz "$CMHZ" --mess-window "$WIN" "$OUT/virt.elf" >"$OUT/mess.log" 2>"$OUT/mess.err" ||
 	{ echo "mess run failed: $(tail -2 "$OUT/mess.err")" >&2; exit 1; }

@@ -63,9 +63,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 if [ "$SMALL" = 1 ]; then
-	GRID="mess_mix=0,50,100 mess_pause=0,64,256,1024,16384 mess_window_loads=$LOADS"
+	GRID="mess_mix=0,50,100 mess_pause=0,64,256,1024,16384 mess_tol=0 mess_window_loads=$LOADS"
 else
-	GRID="mess_mix=0,20,40,60,80,100 mess_pause=0,16,64,128,256,512,1024,2048,4096,16384 mess_window_loads=$LOADS"
+	GRID="mess_mix=0,20,40,60,80,100 mess_pause=0,16,64,128,256,512,1024,2048,4096,16384 mess_tol=0 mess_window_loads=$LOADS"
 fi
 mkdir -p "$OUT"
 cp "$BUILD/images/virt.elf" "$OUT/virt.elf"
@@ -183,7 +183,7 @@ END {
 command -v valgrind >/dev/null || { echo "--cost: valgrind not installed" >&2; exit 1; }
 cp "$BUILD/images/virt.elf" "$OUT/cost.elf"
 "$BUILD/bin/rvmess" config "$OUT/cost.elf" suites=mess reps=1 warmups=1 mess_mix=0,50,100 mess_pause=0,1024 \
-	mess_window_loads=1000 mess_chase_size=32M mess_gen_size=2M >/dev/null
+	mess_tol=0 mess_window_loads=1000 mess_chase_size=32M mess_gen_size=2M >/dev/null
 unl=$(awk '/^unloaded latency/ { print $3 }' "$OUT/ref/mess_metrics.txt")
 fixlat=$(awk -v u="$unl" 'BEGIN { printf "%d", u - 34 + 0.5 }')   # the same unloaded latency
 for m in fixed mess; do

@@ -292,6 +292,25 @@ elif [ "$(cat "$T/o_stale/lat_foo_stride64.xg")" != mine ]; then fail parse_stal
 elif grep -q 'bwlat' "$T/o_stale/.rvmess-manifest"; then fail parse_stale_outputs "manifest: $(tr '\n' ' ' <"$T/o_stale/.rvmess-manifest")"
 else pass parse_stale_outputs; fi
 
+# a mess record of an image before the window rule (no batch .. wall_ns;
+# settle counted windows) and one after: mess_raw.csv has the new columns,
+# empty for the old record, and both points in mess.csv
+{
+	rec 0 hdr 0 proto=1 platform=virt mode=M harts=2
+	rec 1 mess 0 mix=0 pause=64 rep=0 gens=1 settle=4 loads=1000 cycles=1 ticks=1 ns=1 cpl=0.000 \
+		nspl=120.000 bw_iss=1000.000 rd_pct=100.000 src=iss
+	rec 2 mess 0 mix=0 pause=0 rep=0 gens=1 settle=2 batch=500 batches=6 loads=3000 cycles=1 ticks=1 ns=1 \
+		cpl=0.000 nspl=130.000 ci=1.234 vr=1.105 wall_ns=401234 bw_iss=2000.000 rd_pct=100.000 src=iss
+	rec 3 end 0 status=ok errors=0 records=3 harts=1 states=0:done
+} >"$T/window.log"
+run_parse "$T/window.log" "$T/o_window"
+cols=$(head -1 "$T/o_window/mess_raw.csv" | tr ',' '\n' | tail -6 | tr '\n' ' ')
+old=$(sed -n 2p "$T/o_window/mess_raw.csv" | cut -d, -f26-) new=$(sed -n 3p "$T/o_window/mess_raw.csv" | cut -d, -f26-)
+if [ $rc = 0 ] && [ "$cols" = "settle batch batches ci vr wall_ns " ] && [ "$old" = "4,,,,," ] &&
+	[ "$new" = "2,500,6,1.234,1.105,401234" ] && [ "$(($(wc -l <"$T/o_window/mess.csv") - 1))" = 2 ]; then
+	pass parse_mess_window_fields
+else fail parse_mess_window_fields "exit $rc: columns '$cols', old record '$old', new '$new'"; fi
+
 # `curves` into a parse directory removes none of parse's files, and a parse
 # after it none of curves' (each command owns its manifest entries)
 run_parse "$T/mess1.log" "$T/o_stale"

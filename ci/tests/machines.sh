@@ -71,7 +71,7 @@ for f in "$HS" "$RV" "$BUILD/images/cva6.elf" "$BUILD/images/openpiton.elf"; do
 	[ -x "$f" ] || [ -f "$f" ] || { fail "machines-setup" "$f missing (make)"; exit 1; }
 done
 SMALL="chase_size=64K chase_loads=2000 lat_max=64K lat_loads=1000 par_max=64K par_kmax=4 reps=1"
-MESS="suites=mess mess_chase_size=4M mess_gen_size=4M mess_window_loads=1000 mess_mix=0,100 mess_pause=0 reps=1"
+MESS="suites=mess mess_chase_size=4M mess_gen_size=4M mess_tol=0 mess_window_loads=1000 mess_mix=0,100 mess_pause=0 reps=1"
 
 # run NAME MACHINE HARTS IMAGE CONFIG...: hostsim's exit status in $T/NAME.rc,
 # console $T/NAME.log, stderr $T/NAME.err (--stats included)

@@ -133,7 +133,9 @@ check_log() { # NAME LOG RC DIR
 			want = (f["iss_rd"] + f["iss_wr"]) * 1000 / f["gen_ns"]
 			if ((f["bw_iss"] - want) ^ 2 > (0.001 + 1e-4 * want) ^ 2) {
 				print "mix " m " pause " p ": bw_iss " f["bw_iss"] ", want " want; exit }
-			want = (f["ctr_rd"] + f["ctr_wr"]) * 64 * 1000 / f["ns"]
+			# the counters over the span of the window (wall_ns; ns in older images)
+			want = (f["ctr_rd"] + f["ctr_wr"]) * 64 * 1000 / (f["wall_ns"] != "" ? f["wall_ns"] : f["ns"])
+			if (f["wall_ns"] != "" && f["wall_ns"] + 0 < f["ns"] + 0) { print "mix " m " pause " p ": wall_ns " f["wall_ns"] " below ns " f["ns"]; exit }
 			if (f["src"] == "ctr" && (f["bw_ctr"] - want) ^ 2 > (0.001 + 1e-4 * want) ^ 2) {
 				print "mix " m " pause " p ": bw_ctr " f["bw_ctr"] ", want " want; exit }
 			while ((getline l < csv) > 0) { split(l, c, ",")

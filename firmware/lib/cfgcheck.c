@@ -126,6 +126,9 @@ int rvm_cfg_check_all(const struct rvm_config *c, rvm_cfg_report_fn *fn, void *c
 				            "lat_stride_over_lat_max/2", c->lat_max / 2);
 				break;
 			}
+	if (c->mess_min_loads > c->mess_max_loads)
+		n += report(fn, ctx, rvm_cfg_find("mess_min_loads"), RVM_CFG_RULE, c->mess_min_loads, 0,
+		            "mess_min_loads_over_mess_max_loads", c->mess_max_loads);
 	return n;
 }
 

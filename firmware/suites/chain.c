@@ -148,6 +148,7 @@ void prog_note(const char *suite, uint32_t done, uint32_t total)
 	rec_s(&r, "suite", suite);
 	rec_u(&r, "done", done);
 	rec_u(&r, "total", total);
+	rec_u(&r, "cycle", pm_cycles()); /* the raw counter: a suite's cost between two of them */
 	rec_emit(&r);
 }
 
@@ -180,41 +181,48 @@ void integ_emit(const char *check, uint32_t hart, const struct integ_tally *t)
 	rec_emit(&r);
 }
 
-/* Re-walk part of a ring (the part a measurement read): `steps` loads from
- * `from` must stay on ring elements and end at `to`.  An element pointing
- * off the ring is the wrong word (its right value is not kept).  A walk that
- * ends elsewhere went wrong somewhere on the way: it is reported at the last
- * element followed, with `to` wanted and the end reached found. */
-void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
-                  struct integ_tally *t)
+void chain_number(void *base, uint64_t n)
 {
-	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * stride;
-	uint64_t p = (uint64_t)(uintptr_t)from, prev = p;
-	for (uint64_t i = 0; i < steps; i++) {
-		uint64_t v = *(volatile uint64_t *)(uintptr_t)p;
-		t->words++;
-		if (v < lo || v >= hi || (v - lo) % stride) {
-			integ_bad(t, p, 0, 0, v);
-			return;
-		}
-		prev = p;
-		p = v;
+	volatile uint64_t *e = (volatile uint64_t *)base;
+
+	for (uint64_t i = 0; i < n; i++) {
+		e[1] = i;
+		e = (volatile uint64_t *)(uintptr_t)e[0];
 	}
-	if (p != (uint64_t)(uintptr_t)to)
-		integ_bad(t, prev, 1, (uint64_t)(uintptr_t)to, p);
 }
 
-/* The whole ring is one cycle of n elements (chain_check). */
+void chain_moved(void *base, uint64_t n, uint64_t stride, uint64_t pos0, uint64_t loads, void *end,
+                 struct integ_tally *t)
+{
+	uint64_t lo = (uint64_t)(uintptr_t)base, e = (uint64_t)(uintptr_t)end, want = (pos0 + loads) % n;
+
+	t->words += loads;
+	if (e < lo || e >= lo + n * stride || (e - lo) % stride)
+		integ_bad(t, e, 0, 0, e); /* not even an element */
+	else if (chain_pos(end) != want)
+		integ_bad(t, e, 1, want, chain_pos(end));
+}
+
+/* The whole ring is one cycle of n elements, numbered from base. */
 void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t)
 {
-	uint64_t at, val, lo = (uint64_t)(uintptr_t)base;
-	int rc = chain_check(base, n, stride, &at, &val);
+	uint64_t lo = (uint64_t)(uintptr_t)base, hi = lo + n * stride, p = lo;
 
-	t->words += n;
-	if (rc == -1) /* points off the ring */
-		integ_bad(t, at, 0, 0, val);
-	else if (rc == -2) /* back at the start after val < n steps */
-		integ_bad(t, at, 0, 0, lo);
-	else if (rc == -3) /* not back at the start after n steps */
-		integ_bad(t, at, 1, lo, at);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t next = *(volatile uint64_t *)(uintptr_t)p, num = chain_pos((void *)(uintptr_t)p);
+		t->words += 2;
+		if (num != i)
+			integ_bad(t, p + 8, 1, i, num);
+		if (next < lo || next >= hi || (next - lo) % stride) { /* points off the ring */
+			integ_bad(t, p, 0, 0, next);
+			return;
+		}
+		if (next == lo && i != n - 1) { /* back at the start after i + 1 < n steps */
+			integ_bad(t, p, 0, 0, lo);
+			return;
+		}
+		p = next;
+	}
+	if (p != lo) /* not back at the start after n steps */
+		integ_bad(t, p, 1, lo, p);
 }

@@ -5,24 +5,29 @@
  * while every other live hart runs a traffic generator: kernel
  * mess_kern_<S> (S stores per 50-operation block, mix = 2*S % stores) over
  * its own load and store arrays, then a nop loop of `pause` iterations.
- * For each grid point (mix x pause x rep) the lead starts the generators,
- * settles the point (settle(): chase windows discarded until the latency
- * stops moving), measures a window of mess_window_loads chase loads together with
- * the generators' operation counts and the platform's memory counters, stops
- * the generators, and prints one `mess` record.  After every point the
- * generators check their arrays and the lead re-walks the part of the ring
- * the point read; the whole ring's cycle structure is walked after every
- * curve.  A check that finds wrong words prints an `integ` record (check
+ * For each grid point (mix x pause x rep) the lead starts the generators
+ * and chases in timed batches (measure()): a warm-up until the point has
+ * settled, then a window that ends when the chase latency is known to
+ * mess_tol (a 95 % interval on the batch means; mess_tol=0: a fixed window
+ * of mess_window_loads), with the generators' operation counts and the
+ * platform's memory counters at its edges; it stops the generators and
+ * prints one `mess` record.  After every point the generators check the
+ * blocks of their arrays the point walked and the lead checks that its
+ * chase ended where the ring's numbering says (each element holds its
+ * place along the ring: a wrong word followed on the way lands elsewhere);
+ * after the last point the generators check the rest of their load arrays
+ * and the lead walks the whole ring's cycle and numbers.
+ * A check that finds wrong words prints an `integ` record (check
  * mess-load, mess-store, mess-ring or mess-cycle: first wrong address,
  * expected and found value, count), which fails the run.
  *
  * Timed: filling the load arrays, the ring's last build pass (chain_random),
- * the lead's whole-ring warm-up, each point's settling and window, the
- * generators' kernels, and the checks (the generators' arrays, the lead's
- * ring re-walks: they change what the caches hold for the next point);
- * the rest (the ring's shuffle, stopping the generators and waiting for
- * them, the records) is a set-up phase (pm_setup_phase), which a simulator
- * may run untimed.
+ * the lead's warm-up walk, each point's batches, the generators' kernels,
+ * and their per-point checks (they change what the caches hold for the
+ * next point); the rest (the ring's shuffle and numbering, stopping the
+ * generators and waiting for them, the records, the checks after the last
+ * point) is a set-up phase (pm_setup_phase), which a simulator may run
+ * untimed.
  */
 #include "platform.h"
 #include "rvmess/kernels.h"
@@ -73,32 +78,65 @@ static uint64_t timeout_ticks(void)
 
 /* ---- generator side ---------------------------------------------------- */
 
-/* Check a generator's arrays after a point: every load-array line still
- * holds its word, every store slot the point's pattern.  A check with wrong
- * words prints its `integ` record (first wrong word, count); returns the
- * number of wrong words. */
-static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
+/* The words at ad[0..k) (k <= 8; lanes past k load ad[0] again) against
+ * want ^ (their address if `mixed`): the eight loads issue before any
+ * value is used, so an in-order core overlaps their misses. */
+static void check_lanes(struct integ_tally *t, const uint64_t *ad, uint32_t k, uint64_t want, int mixed)
+{
+	uint64_t v0 = *(volatile uint64_t *)(uintptr_t)ad[0];
+	uint64_t v1 = *(volatile uint64_t *)(uintptr_t)ad[k > 1 ? 1 : 0];
+	uint64_t v2 = *(volatile uint64_t *)(uintptr_t)ad[k > 2 ? 2 : 0];
+	uint64_t v3 = *(volatile uint64_t *)(uintptr_t)ad[k > 3 ? 3 : 0];
+	uint64_t v4 = *(volatile uint64_t *)(uintptr_t)ad[k > 4 ? 4 : 0];
+	uint64_t v5 = *(volatile uint64_t *)(uintptr_t)ad[k > 5 ? 5 : 0];
+	uint64_t v6 = *(volatile uint64_t *)(uintptr_t)ad[k > 6 ? 6 : 0];
+	uint64_t v7 = *(volatile uint64_t *)(uintptr_t)ad[k > 7 ? 7 : 0];
+	__asm__ volatile("" : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7));
+	uint64_t v[8] = { v0, v1, v2, v3, v4, v5, v6, v7 };
+	for (uint32_t j = 0; j < k; j++) {
+		uint64_t w = want ^ (mixed ? ad[j] : 0);
+		t->words++;
+		if (v[j] != w)
+			integ_bad(t, ad[j], 1, w, v[j]);
+	}
+}
+
+/* Every line of the load array from block b0 to b1 holds its word. */
+static void verify_loads(struct integ_tally *t, const struct mess_gen *g, uint64_t b0, uint64_t b1)
+{
+	uint64_t ad[8], a = g->ld_base + b0 * BLOCK_BYTES, end = g->ld_base + b1 * BLOCK_BYTES;
+	while (a < end) {
+		uint32_t k = 0;
+		for (; k < 8 && a < end; k++, a += RVM_LINE)
+			ad[k] = a;
+		check_lanes(t, ad, k, load_word(0), 1);
+	}
+}
+
+/* Check a generator's arrays after a point: the lines of the load array's
+ * blocks the point walked still hold their words, every store slot of
+ * those blocks the point's pattern.  (The load array's other blocks are
+ * checked by the next point that walks them, and after the last point:
+ * generator().)  A check with wrong words prints its `integ` record (first
+ * wrong word, count); returns the number of wrong words. */
+static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t covered)
 {
 	struct integ_tally ld = { 0 }, st = { 0 };
-	uint64_t nblocks = g->len / BLOCK_BYTES;
-	uint64_t covered = iters < nblocks ? iters : nblocks;
+	uint64_t off[BLOCK_OPS], ad[8];
+	uint32_t ns = 0;
 
 	/* mess_share: the load array is the lead's ring, which the lead checks */
-	for (uint64_t a = g->ld_base; !rvm.cfg.mess_share && a < g->ld_base + g->len; a += RVM_LINE) {
-		uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
-		ld.words++;
-		if (v != load_word(a))
-			integ_bad(&ld, a, 1, load_word(a), v);
-	}
-	for (uint64_t b = 0; b < covered; b++)
-		for (uint32_t s = 0; s < BLOCK_OPS; s++) {
-			if (!is_store_slot(s, stores))
-				continue;
-			uint64_t a = g->st_base + b * BLOCK_BYTES + s * RVM_LINE;
-			uint64_t v = *(volatile uint64_t *)(uintptr_t)a;
-			st.words++;
-			if (v != g->pattern)
-				integ_bad(&st, a, 1, g->pattern, v);
+	if (!rvm.cfg.mess_share)
+		verify_loads(&ld, g, 0, covered);
+	for (uint32_t s = 0; s < BLOCK_OPS; s++)
+		if (is_store_slot(s, stores))
+			off[ns++] = s * RVM_LINE;
+	for (uint64_t b = 0; b < covered && ns; b++)
+		for (uint32_t s = 0; s < ns;) {
+			uint32_t k = 0;
+			for (; k < 8 && s < ns; k++, s++)
+				ad[k] = g->st_base + b * BLOCK_BYTES + off[s];
+			check_lanes(&st, ad, k, g->pattern, 0);
 		}
 	if (ld.bad)
 		integ_emit("mess-load", rvm_hartid(), &ld);
@@ -107,13 +145,17 @@ static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t iters)
 	return ld.bad + st.bad;
 }
 
-/* inject_corrupt: one wrong word in the load array (its second line) and
- * in the first store slot, for the checks to find. */
+/* inject_corrupt: a wrong word in the load array's second line and in its
+ * last (which a point that did not walk the whole array leaves to the
+ * check after the last point), and in the first store slot, for the
+ * checks to find. */
 static void plant(struct mess_gen *g, uint32_t stores)
 {
-	uint64_t a = g->ld_base + RVM_LINE;
-	if (!rvm.cfg.mess_share) /* else the load array is the ring: left to the ring's check */
+	uint64_t a = g->ld_base + RVM_LINE, z = g->ld_base + g->len - RVM_LINE;
+	if (!rvm.cfg.mess_share) { /* else the load array is the ring: left to the ring's check */
 		*(volatile uint64_t *)(uintptr_t)a = load_word(a) ^ 0xff;
+		*(volatile uint64_t *)(uintptr_t)z = load_word(z) ^ 0xff;
+	}
 	for (uint32_t s = 0; s < BLOCK_OPS; s++)
 		if (is_store_slot(s, stores)) {
 			*(volatile uint64_t *)(uintptr_t)(g->st_base + s * RVM_LINE) = g->pattern ^ 0xff00;
@@ -136,9 +178,21 @@ static void generator(void)
 	pm_setup_phase(1); /* from here untimed but for the kernel */
 	rvm_fence();
 	rvm_store_pub(&ack[h].done, 0); /* ready */
+	uint64_t nblocks = g->len / BLOCK_BYTES, covered = nblocks;
 	for (;;) {
 		uint32_t e = rvm_wait_change(&ctl.epoch, seen, "mess-epoch");
 		if (ctl.quit) {
+			/* the load array's blocks the last point did not walk (and so
+			 * did not check) since the point that last walked them */
+			struct integ_tally ld = { 0 };
+			if (!rvm.cfg.mess_share)
+				verify_loads(&ld, g, covered, nblocks);
+			if (ld.bad) {
+				integ_emit("mess-load", h, &ld);
+				ack[h].errors += (uint32_t)ld.bad;
+			}
+			rvm_fence();
+			rvm_store_pub(&ack[h].done, e); /* before the lead reads the totals */
 			pm_setup_phase(0);
 			return;
 		}
@@ -157,7 +211,8 @@ static void generator(void)
 			plant(g, stores);
 		/* timed: reading the arrays evicts the point's dirty lines, as
 		 * the next point expects */
-		ack[h].errors += (uint32_t)gen_verify(g, stores, g->iters);
+		covered = g->iters < nblocks ? g->iters : nblocks;
+		ack[h].errors += (uint32_t)gen_verify(g, stores, covered);
 		pm_setup_phase(1);
 		rvm_fence();
 		rvm_store_pub(&ack[h].done, e);
@@ -293,68 +348,207 @@ static void sample(struct sample *s, int have_mc, int have_hpm, int end)
 		stamp_now(&s->st);
 }
 
+/* ---- a point's batches: warm-up, window, interval ---------------------------- */
+
 /*
- * Settle a point before it is measured.  The point before it has drained
- * (its generators stopped and verified their arrays, the lead re-walked
- * its part of the ring: no memory operation of it is in flight), but a
- * memory system keeps state longer than its queues: a controller's
- * bandwidth estimate, a throttle, a refresh or page policy.  So the chase
- * runs windows of `win` iterations under the new point's traffic and
- * discards them while its latency still moves one way: until a window is
- * within 1/SETTLE_TOL of the one before it, or moves the other way than the
- * window before it did (the drift is below the noise), at least SETTLE_MIN
- * windows (two can agree while a store mix's dirty lines still build up)
- * and at most SETTLE_MAX.  Returns the chase pointer; adds the
- * iterations to *steps and sets *nwin to the windows it ran.
+ * A point is chased in batches of B loads, each timed alone (the cycle
+ * counter read around rvm_chase; the timer where cycles do not count).
+ * The batches first settle the point (the warm-up), then measure it (the
+ * window), which ends when its latency is known to mess_tol: docs/mess.md
+ * "Settled points" and "When a point's window ends".
+ */
+static int cost_in_cycles; /* batches are timed in cycles (else timer ticks) */
+
+static inline uint64_t cost_now(void)
+{
+	return cost_in_cycles ? pm_cycles() : pm_time();
+}
+
+static inline uint64_t cost_at(const struct stamp *s)
+{
+	return cost_in_cycles ? s->cycles : s->ticks;
+}
+
+/* cost units to ns (linear: thousandths of a unit give thousandths of a ns) */
+static uint64_t cost_ns(uint64_t v)
+{
+	return cost_in_cycles ? rvm_cycles_ns(v, rvm.cpu_hz[rvm_hartid()]) : rvm_ticks_ns(v);
+}
+
+static uint64_t point_loads; /* chase loads since the point began */
+
+/*
+ * Settle a point, then measure it.  The point before it has drained (its
+ * generators stopped and verified their arrays: no memory operation of it
+ * is in flight), but a memory system keeps state longer than its queues:
+ * what the caches hold (the last point's lines, clean after the checks
+ * read them, where this point's stores will leave dirty ones), a
+ * controller's bandwidth estimate, a throttle, a refresh or page policy.
+ * So the batches are first a warm-up, each starting with the window-edge
+ * sample (the window may start there): the point is still moving
+ *   - until its own traffic has replaced what the largest cache holds (the
+ *     generators' blocks, read from their counts, plus the chase's loads,
+ *     at least that cache's lines when the FDT gives its size): a store
+ *     mix's write-backs begin only once the caches are full of its dirty
+ *     lines, and till then the latency reads low, flat, however settled
+ *     it looks;
+ *   - while a batch moves the same way as the batch before it did, by more
+ *     than 1/SETTLE_TOL; at least SETTLE_MIN batches, at most SETTLE_MAX
+ *     once the caches have turned over, WARM_MAX in all.
+ * The two batches that found the level are the window's first (the warm-up
+ * measured them: they are not wasted); the window then goes on in batches
+ * until it holds `cap` loads (a fixed window) or, with a tolerance, until
+ * the 95 % interval of its batch means is within tol ppm of their mean
+ * (bs_within()), between min and cap loads; a window whose halves still
+ * differ (bs_halves_differ()) becomes warm-up and a new one starts.
  */
 #define SETTLE_TOL 400 /* 0.25 % */
 #define SETTLE_MIN 3
 #define SETTLE_MAX 16
+#define WARM_MAX   64
+#define RESTART_MAX 64 /* window batches a point may give up to warm-up (a slow drift) */
 
-static void *settle(void *p, uint64_t win, uint64_t *steps, uint32_t *nwin)
+static uint64_t cache_lines; /* the largest cache the FDT describes, in lines (0: unknown) */
+
+#define WIN_XS 1024 /* the window's batch costs kept for the halves' test */
+
+struct window {
+	struct sample a, b;     /* the window's edges */
+	struct bstats st;       /* its full batches */
+	uint64_t xs[WIN_XS];    /* their costs (the first WIN_XS) */
+	struct bstats pairs;    /* the sums of batches 1+2, 3+4, ... (vr) */
+	uint64_t odd;           /* a batch waiting for its pair's second */
+	uint64_t loads, cost;   /* chase loads and their cost (a last short batch too) */
+	uint64_t half;          /* bs_half_milli() */
+	uint32_t settle;        /* warm-up batches left out */
+};
+
+static struct sample warm_s[2]; /* the last two warm-up batches' starts */
+
+static void win_add(struct window *w, uint64_t x)
 {
-	uint64_t prev = 0;
+	if (w->st.n < WIN_XS)
+		w->xs[w->st.n] = x;
+	bs_add(&w->st, x);
+	if (w->st.n % 2 == 0)
+		bs_add(&w->pairs, w->odd + x);
+	else
+		w->odd = x;
+}
+
+/* bs_vr_milli() of the window's batches */
+static uint64_t win_vr_milli(const struct window *w)
+{
+	return bs_vr_milli(&w->st, &w->pairs);
+}
+
+static void *measure(void *p, struct window *w, uint64_t bl, uint64_t minl, uint64_t cap,
+                     uint64_t tol, int have_mc, int have_hpm)
+{
+	uint64_t bit = bl / RVM_CHASE_UNROLL, x[2] = { 0, 0 }, lines[2] = { 0, 0 };
 	int dir = 0;
 	uint32_t k;
-	for (k = 1; k <= SETTLE_MAX; k++) {
-		struct stamp a, b;
-		struct meas m;
-		stamp_now(&a);
-		p = rvm_chase(p, win);
-		stamp_now(&b);
-		*steps += win;
-		meas_take(&m, &a, &b, win * RVM_CHASE_UNROLL);
-		uint64_t c = meas_cost(&m);
-		if (k > 1) {
-			uint64_t d = c > prev ? c - prev : prev - c;
-			int now = c > prev ? 1 : c < prev ? -1 : 0;
-			if (k >= SETTLE_MIN && (d * SETTLE_TOL <= prev || (dir && now != dir)))
-				break;
-			dir = now;
-		}
-		prev = c;
+
+	for (k = 1;; k++) {
+		struct sample *s = &warm_s[k & 1];
+		sample(s, have_mc, have_hpm, 0); /* its stamp last: nothing else in the batch's time */
+		p = rvm_chase(p, bit);
+		x[k & 1] = cost_now() - cost_at(&s->st);
+		point_loads += bl;
+		/* lines the point had touched when this batch started: the
+		 * generators' blocks and the chase's loads */
+		uint64_t it = 0;
+		for (uint32_t i = 0; i < ngen; i++)
+			it += s->iters[i];
+		lines[k & 1] = it * BLOCK_OPS + point_loads - bl;
+		if (k == 1)
+			continue;
+		uint64_t c = x[k & 1], prev = x[(k - 1) & 1];
+		uint64_t d = c > prev ? c - prev : prev - c;
+		int now = c > prev ? 1 : c < prev ? -1 : 0;
+		int turned = lines[(k - 1) & 1] >= cache_lines; /* before the window's first batch */
+		if (k == WARM_MAX || (turned && (k >= SETTLE_MAX ||
+		                                 (k >= SETTLE_MIN && (d * SETTLE_TOL <= prev || (dir && now != dir))))))
+			break;
+		dir = now;
 	}
-	*nwin = k > SETTLE_MAX ? SETTLE_MAX : k;
+	uint32_t keep = cap >= 2 * bl ? 2 : 1;
+	w->a = warm_s[(k - keep + 1) & 1];
+	w->settle = k - keep;
+	w->st = w->pairs = (struct bstats){ 0 };
+	w->loads = w->cost = 0;
+	for (uint32_t j = keep; j > 0; j--) {
+		win_add(w, x[(k - j + 1) & 1]);
+		w->cost += x[(k - j + 1) & 1];
+		w->loads += bl;
+	}
+	int fresh = 0;                       /* the next batch starts a new window */
+	uint64_t restart_left = RESTART_MAX; /* window batches the point may still give up */
+	while (w->loads < cap) {
+		if (tol && w->loads >= minl && w->st.n >= 2) {
+			/* a window whose halves differ by more than their own
+			 * noise and half the tolerance is still moving (a slow
+			 * drift the batch-to-batch test missed): it was warm-up
+			 * too, and a new window starts; else it ends once its
+			 * latency is known to tol */
+			if (w->st.n <= WIN_XS && restart_left >= w->st.n &&
+			    bs_halves_differ(w->xs, w->st.n, bs_half_milli(&w->st), tol)) {
+				restart_left -= w->st.n;
+				w->settle += (uint32_t)w->st.n;
+				w->st = w->pairs = (struct bstats){ 0 };
+				w->loads = w->cost = 0;
+				fresh = 1;
+			} else if (bs_within(&w->st, tol))
+				break;
+		}
+		uint64_t it = cap - w->loads < bl ? (cap - w->loads) / RVM_CHASE_UNROLL : bit;
+		uint64_t t0;
+		if (fresh) {
+			sample(&w->a, have_mc, have_hpm, 0);
+			t0 = cost_at(&w->a.st);
+			fresh = 0;
+		} else
+			t0 = cost_now();
+		p = rvm_chase(p, it);
+		uint64_t c = cost_now() - t0;
+		if (it == bit) /* a last short batch counts in the mean only */
+			win_add(w, c);
+		w->cost += c;
+		w->loads += it * RVM_CHASE_UNROLL;
+		point_loads += it * RVM_CHASE_UNROLL;
+	}
+	sample(&w->b, have_mc, have_hpm, 1);
+	w->half = bs_half_milli(&w->st);
 	return p;
 }
+
+static struct window win;
 
 static void lead(void)
 {
 	const struct rvm_config *c = &rvm.cfg;
 	void *ring = rvm_heap();
 	uint64_t n = c->mess_chase_size / RVM_LINE;
-	uint64_t iters = round_up(c->mess_window_loads, RVM_CHASE_UNROLL) / RVM_CHASE_UNROLL;
-	uint64_t loads = iters * RVM_CHASE_UNROLL;
-	uint64_t warm = iters / 8 ? iters / 8 : 1; /* a settling window (settle()) */
+	/* the window: fixed (mess_tol=0) or at most mess_max_loads; batches of
+	 * at most half of it */
+	uint64_t tol = c->mess_tol;
+	uint64_t cap = round_up(tol ? c->mess_max_loads : c->mess_window_loads, RVM_CHASE_UNROLL);
+	uint64_t bl = c->mess_batch_loads;
+	if (bl > cap / 2)
+		bl = cap / 2 / RVM_CHASE_UNROLL * RVM_CHASE_UNROLL;
+	if (bl < RVM_CHASE_UNROLL)
+		bl = RVM_CHASE_UNROLL;
 	uint32_t epoch = 0, points = c->mess_nmix * c->mess_npause * c->reps, done = 0;
 	struct pm_memctl peak;
 	int have_mc = pm_memctl_read(&peak) == 0;
 	int have_hpm = pm_event_setup() == 0;
 	void *p;
 
+	cost_in_cycles = rvm.cpu_hz[rvm_hartid()] != 0;
 	pm_setup_phase(1);
 	plan();
 	chain_random(ring, n, RVM_LINE, c->seed);
+	chain_number(ring, n); /* each element's place along the ring, for the checks */
 	wait_gens(0, "generator_not_ready");
 	if (ngen == 0) {
 		rvm_err("mess", "no_generator_harts:_the_mess_suite_needs_at_least_2_harts");
@@ -362,15 +556,19 @@ static void lead(void)
 		pm_setup_phase(0);
 		return;
 	}
-	/* warm-up: the whole ring once, so that no line the build left in a
-	 * cache is read by the first points */
+	/* warm-up: no line the build left in a cache may be read by the first
+	 * points.  The build's last pass leaves the ring's last lines in the
+	 * caches; a walk of four times the largest cache the FDT describes
+	 * evicts them (the chase then reads only lines it has not read since),
+	 * and without that size, the whole ring once */
+	cache_lines = (rvm.fdt_state == 0 ? rvm_fdt.cache_max : 0) / RVM_LINE;
+	uint64_t warm = cache_lines && 4 * cache_lines < n ? 4 * cache_lines : n;
 	pm_setup_phase(0);
-	p = rvm_chase(ring, (n + RVM_CHASE_UNROLL - 1) / RVM_CHASE_UNROLL);
+	p = rvm_chase(ring, (warm + RVM_CHASE_UNROLL - 1) / RVM_CHASE_UNROLL);
 	for (uint32_t mi = 0; mi < c->mess_nmix; mi++) {
 		uint32_t mix = c->mess_mix[mi], stores = mix / 2;
 		for (uint32_t pi = 0; pi < c->mess_npause; pi++)
 			for (uint32_t rep = 0; rep < c->reps; rep++) {
-				struct sample a, b;
 				ctl.kernel = stores;
 				ctl.corrupt = c->inject_corrupt && pi == 0 && rep == 0; /* each curve's first point */
 				ctl.pause = c->mess_pause[pi];
@@ -379,10 +577,22 @@ static void lead(void)
 				rvm_fence();
 				rvm_store_pub(&ctl.epoch, ++epoch);
 				wake_gens();
-				/* warm up: until every generator runs this point's kernel,
-				 * then settle the point (settle()) */
+				/* until every generator runs this point's kernel, then
+				 * settle and measure the point (measure()) */
 				uint64_t t0 = pm_time(), steps = 0;
 				void *p0 = p;
+				uint64_t pos0 = chain_pos(p0), right = 0;
+				volatile uint64_t *e0 = (volatile uint64_t *)p0;
+				if (ctl.corrupt && mi == 0) {
+					/* while this point's chase reads it, the first element
+					 * points at the ring's start (or the next line): a
+					 * wrong word read once */
+					uint64_t to = (uint64_t)(uintptr_t)ring;
+					right = *e0;
+					while (to == right || to == (uint64_t)(uintptr_t)p0)
+						to += RVM_LINE;
+					*e0 = to;
+				}
 				for (uint32_t i = 0; i < ngen; i++) {
 					uint32_t h = gen_hart[i], st;
 					struct rvm_wait w;
@@ -393,23 +603,30 @@ static void lead(void)
 					if (st == epoch)
 						rvm_wait_saw(&w, &ack[h].started, st);
 				}
-				uint32_t nsettle;
-				p = settle(p, warm, &steps, &nsettle);
-				sample(&a, have_mc, have_hpm, 0);
-				p = rvm_chase(p, iters);
-				sample(&b, have_mc, have_hpm, 1);
+				point_loads = steps * RVM_CHASE_UNROLL;
+				p = measure(p, &win, bl, c->mess_min_loads, cap, tol, have_mc, have_hpm);
+				struct sample *a = &win.a, *b = &win.b;
 				pm_setup_phase(1);
 				for (uint32_t i = 0; i < ngen; i++)
 					gens[gen_hart[i]].stop = 1;
 				rvm_fence();
 				wait_gens(epoch, "generator_did_not_stop");
 
-				struct meas w, wg;
-				meas_take(&w, &a.st, &b.st, loads);
-				meas_take(&wg, &a.gs, &b.st, loads); /* the generators' window */
-				uint64_t ns = w.ns, it = 0;
+				/* the chase's time: its batches; the window's span (the
+				 * lead's short sums between batches too) is what the
+				 * counters saw, the generators' from their first count */
+				struct meas w, span, wg;
+				meas_take(&span, &a->st, &b->st, win.loads);
+				meas_take(&wg, &a->gs, &b->st, win.loads);
+				w = span;
+				if (cost_in_cycles)
+					w.cycles = win.cost;
+				else
+					w.ticks = win.cost;
+				w.ns = cost_ns(win.cost);
+				uint64_t ns = span.ns, it = 0;
 				for (uint32_t i = 0; i < ngen; i++)
-					it += b.iters[i] - a.iters[i];
+					it += b->iters[i] - a->iters[i];
 				uint64_t gl = it * (BLOCK_OPS - stores), gs = it * stores;
 				uint64_t iss_rd = (gl + gs) * RVM_LINE, iss_wr = gs * RVM_LINE;
 				struct rec r;
@@ -418,8 +635,16 @@ static void lead(void)
 				rec_u(&r, "pause", c->mess_pause[pi]);
 				rec_u(&r, "rep", rep);
 				rec_u(&r, "gens", ngen);
-				rec_u(&r, "settle", nsettle);
+				rec_u(&r, "settle", win.settle);
+				rec_u(&r, "batch", bl);
+				rec_u(&r, "batches", win.st.n);
 				rec_meas(&r, &w);
+				if (win.half != UINT64_MAX) /* ns per load, from ns x 1000 per batch */
+					rec_fx(&r, "ci", cost_ns(win.half), bl * 1000);
+				uint64_t vr = win_vr_milli(&win);
+				if (vr != UINT64_MAX)
+					rec_fx(&r, "vr", vr, 1000);
+				rec_u(&r, "wall_ns", ns);
 				rec_u(&r, "gen_iters", it);
 				rec_u(&r, "gen_loads", gl);
 				rec_u(&r, "gen_stores", gs);
@@ -429,7 +654,7 @@ static void lead(void)
 				rec_fx(&r, "bw_iss", (iss_rd + iss_wr) * 1000, wg.ns);
 				uint64_t rd = iss_rd, wr = iss_wr;
 				if (have_mc) {
-					uint64_t cr = b.mc.reads - a.mc.reads, cw = b.mc.writes - a.mc.writes;
+					uint64_t cr = b->mc.reads - a->mc.reads, cw = b->mc.writes - a->mc.writes;
 					rec_u(&r, "ctr_rd", cr);
 					rec_u(&r, "ctr_wr", cw);
 					rec_fx(&r, "bw_ctr", (cr + cw) * RVM_LINE * 1000, ns);
@@ -445,43 +670,46 @@ static void lead(void)
 				if (have_mc && peak.peak_mbps)
 					rec_u(&r, "peak", peak.peak_mbps);
 				if (have_hpm) {
-					uint64_t l1 = b.l1d_miss - a.l1d_miss, ll = b.llc_miss - a.llc_miss;
+					uint64_t l1 = b->l1d_miss - a->l1d_miss, ll = b->llc_miss - a->llc_miss;
 					rec_u(&r, "l1d_miss", l1);
 					rec_u(&r, "llc_miss", ll);
-					if (ll < loads / 2)
+					if (ll < win.loads / 2)
 						rec_u(&r, "cached", 1);
 				}
 				rec_emit(&r);
 
 				if (have_mc)
-					check_traffic(b.mc.reads - a.mc.reads, b.mc.writes - a.mc.writes,
-					              iss_rd / RVM_LINE + loads, iss_wr / RVM_LINE);
-				steps = (steps + iters) * RVM_CHASE_UNROLL;
-				if (ctl.corrupt && mi == 0) { /* the first element the point read: to the ring's start */
-					volatile uint64_t *e = (volatile uint64_t *)p0;
-					*e = *e == (uint64_t)(uintptr_t)ring ? (uint64_t)(uintptr_t)ring + RVM_LINE
-					                                     : (uint64_t)(uintptr_t)ring;
-				}
-				/* timed again: the re-walk and the whole-ring check
-				 * below read enough of the ring to change what the
-				 * caches hold for the next point */
-				pm_setup_phase(0);
+					check_traffic(b->mc.reads - a->mc.reads, b->mc.writes - a->mc.writes,
+					              iss_rd / RVM_LINE + win.loads, iss_wr / RVM_LINE);
+				/* the chase read what the ring holds: it ended as many
+				 * places along the ring as it made loads (a wrong word
+				 * read on the way sends it elsewhere) */
 				struct integ_tally rw = { 0 };
-				chain_rewalk(ring, n, RVM_LINE, p0, steps, p, &rw);
+				chain_moved(ring, n, RVM_LINE, pos0, point_loads, p, &rw);
 				if (rw.bad)
 					integ_emit("mess-ring", rvm_hartid(), &rw);
+				if (ctl.corrupt && mi == 0) {
+					/* the wrong word goes; a lasting one, for the ring's
+					 * last check: the start's number */
+					*e0 = right;
+					((volatile uint64_t *)ring)[1] ^= 0xff;
+				}
+				pm_setup_phase(0);
 				prog_note("mess", ++done, points);
 			}
-		struct integ_tally cy = { 0 };
-		chain_cycle(ring, n, RVM_LINE, &cy);
-		if (cy.bad)
-			integ_emit("mess-cycle", rvm_hartid(), &cy);
-		/* the check walked the whole ring from its start back to it: the
-		 * chase goes on from there, so the caches hold only the lines it
-		 * reaches last (a full walk's warm-up) */
-		p = ring;
 	}
 	(void)p;
+	/* the ring is still one cycle, every element where its number says:
+	 * walked once after the last point (each point checked where its own
+	 * chase ended), in a set-up phase: no point of this suite follows it */
+	pm_setup_phase(1);
+	struct integ_tally cy = { 0 };
+	chain_cycle(ring, n, RVM_LINE, &cy);
+	if (cy.bad)
+		integ_emit("mess-cycle", rvm_hartid(), &cy);
+	/* the generators check the rest of their load arrays and return */
+	quit_gens();
+	wait_gens(ctl.epoch, "generator_did_not_finish");
 	if (have_mc) { /* totals, comparable with the platform's own count */
 		struct pm_memctl t;
 		struct rec r;
@@ -492,7 +720,7 @@ static void lead(void)
 		rec_u(&r, "peak", t.peak_mbps);
 		rec_emit(&r);
 	}
-	quit_gens();
+	pm_setup_phase(0);
 }
 
 /* Lay out the heap: the ring first, then two arrays per generator (with

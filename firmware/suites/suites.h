@@ -70,15 +70,56 @@ struct integ_tally {
 	uint64_t addr, want, got;
 	uint32_t want_known;
 };
-/* The integrity checks of a ring built by chain_random (tallied in t):
- * chain_rewalk follows `steps` pointers from `from`, which must stay on the
- * n elements and end at `to`; chain_cycle checks that the ring is one cycle
- * of n elements (chain_check).  A pointer off the ring is a wrong word
- * without a known right value. */
-struct integ_tally;
-void chain_rewalk(void *base, uint64_t n, uint64_t stride, void *from, uint64_t steps, void *to,
-                  struct integ_tally *t);
+/* The integrity checks of a ring built by chain_random and numbered by
+ * chain_number (tallied in t).  chain_number walks the ring from base once
+ * and writes each element's place along it (0 .. n-1) into its second
+ * word; chain_pos reads it.  chain_moved: a chase of `loads` pointers that
+ * started at the element numbered pos0 must have ended at `end`, the
+ * element numbered pos0 + loads (mod n) — a wrong word it followed on the
+ * way sends it elsewhere (reported at `end`: the number wanted, the one
+ * found; an end off the ring: no number wanted).  chain_cycle: the ring is
+ * one cycle of n elements, each numbered by its place from base (a
+ * pointer off the ring or closing it early: a wrong word without a known
+ * right value; a wrong number: the number wanted). */
+void chain_number(void *base, uint64_t n); /* elements of at least 16 bytes */
+static inline uint64_t chain_pos(const void *elem) { return ((const volatile uint64_t *)elem)[1]; }
+void chain_moved(void *base, uint64_t n, uint64_t stride, uint64_t pos0, uint64_t loads, void *end,
+                 struct integ_tally *t);
 void chain_cycle(void *base, uint64_t n, uint64_t stride, struct integ_tally *t);
+/*
+ * Batch means in integers (suites/batch.c): a Mess point's batches of
+ * chase loads, each one's cost (cycles or timer ticks).  Sums are kept as
+ * deviations from the first batch; the sum of squares saturates.
+ */
+struct bstats {
+	uint64_t n, sum, ref, sq; /* batches, sum of costs, the first cost, sum of squared deviations */
+	int64_t dev;              /* sum of deviations from the first cost */
+};
+void bs_add(struct bstats *s, uint64_t x);
+/* The sum of squares about the mean (variance = this / (n - 1)). */
+uint64_t bs_ss(const struct bstats *s);
+/* Student's t, 0.975 quantile, x 1000, for df degrees of freedom (0 for df 0). */
+uint64_t bs_t975_milli(uint64_t df);
+uint64_t bs_isqrt(uint64_t v);
+/* Half-width of the 95 % interval of the mean cost, x 1000 (t(n-1) x s /
+ * sqrt(n)); UINT64_MAX below two batches. */
+uint64_t bs_half_milli(const struct bstats *s);
+/* 1 when that half-width is at most tol_ppm millionths of the mean (two
+ * batches at least). */
+int bs_within(const struct bstats *s, uint64_t tol_ppm);
+/* Whether the batch means are independent, as the interval assumes: the
+ * variance of the sums of consecutive pairs (batches 1+2, 3+4, ...) over
+ * twice the batches' own, x 1000: 1 + their lag-1 correlation (about 1000
+ * when independent; well above, the batches are shorter than the memory's
+ * own slow changes and the interval too narrow).  UINT64_MAX below four
+ * pairs or with no variance. */
+uint64_t bs_vr_milli(const struct bstats *x, const struct bstats *pairs);
+/* Whether a window is still moving: the means of the first and the last
+ * n/2 of its n batch costs x[] differ by more than twice the window's
+ * half-width (half_milli, bs_half_milli()) and by more than half of tol_ppm
+ * of the mean.  0 below four batches. */
+int bs_halves_differ(const uint64_t *x, uint64_t n, uint64_t half_milli, uint64_t tol_ppm);
+
 /* Count one wrong word (the first one is kept). */
 void integ_bad(struct integ_tally *t, uint64_t addr, int want_known, uint64_t want, uint64_t got);
 /* The `integ` record of check `check` as seen by hart `hart`; a tally with

@@ -14,6 +14,9 @@ static const char *const raw_cols[] = {
 	"mix", "pause", "rep", "gens", "loads", "cycles", "ticks", "ns", "cpl", "nspl",
 	"gen_iters", "gen_loads", "gen_stores", "iss_rd", "iss_wr", "bw_iss", "ctr_rd", "ctr_wr",
 	"bw_ctr", "rd_pct", "src", "l1d_miss", "llc_miss", "cached",
+	/* the window (docs/mess.md "When a point's window ends"); empty in logs
+	 * of images before it */
+	"settle", "batch", "batches", "ci", "vr", "wall_ns",
 };
 #define NRAW (sizeof raw_cols / sizeof raw_cols[0])
 

@@ -1,10 +1,10 @@
 /*
  * The memory model table (see memmodel.h, docs/memsys.md): every model's
  * ops, one file each (memmodel_fixed.c, memmodel_md1.c,
- * memmodel_simple_dram.c, memmodel_ddrctl.c, memmodel_ddr.c,
- * memmodel_mess.c), looked up by
- * name; the --trace-mem wrapper any of them can run under is
- * memmodel_trace.c.
+ * memmodel_simple_dram.c, memmodel_ddrctl.c, memmodel_ddr_resv.c,
+ * memmodel_mess.c; the two ddr models' shared configuration is
+ * memmodel_ddr_config.c), looked up by name; the --trace-mem wrapper any
+ * of them can run under is memmodel_trace.c.
  */
 #include "sim/memmodel.h"
 
@@ -17,7 +17,7 @@
  * (memmodel.h declares it) and gets a row here; its keys, defaults and
  * checks come with it. */
 static const struct memmodel_ops *const models[] = { &memmodel_fixed, &memmodel_md1, &memmodel_simple_dram, &memmodel_ddrctl,
-                                                     &memmodel_ddr, &memmodel_mess };
+                                                     &memmodel_ddr_resv, &memmodel_mess };
 #define NMODELS (sizeof models / sizeof models[0])
 
 const struct memmodel_ops *memmodel_at(size_t i)

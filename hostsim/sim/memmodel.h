@@ -11,9 +11,11 @@
  * tested against).  Each model owns its parameters: their keys (option
  * name, type, range, help: --help and option parsing come from them), their
  * defaults and their checks.  One file per model (memmodel_fixed.c,
- * memmodel_md1.c, memmodel_simple_dram.c, memmodel_ddr.c, memmodel_mess.c);
- * adding a model: a file defining its memmodel_ops with its functions and
- * keys, a declaration below and a row in memmodel.c's table.
+ * memmodel_md1.c, memmodel_simple_dram.c, memmodel_ddrctl.c,
+ * memmodel_ddr_resv.c, memmodel_mess.c; the two ddr models share
+ * memmodel_ddr_config.c's keys, checks and address map); adding a model:
+ * a file defining its memmodel_ops with its functions and keys, a
+ * declaration below and a row in memmodel.c's table.
  */
 #ifndef HOSTSIM_MEMMODEL_H
 #define HOSTSIM_MEMMODEL_H
@@ -81,23 +83,11 @@ extern const struct memmodel_ops memmodel_fixed;
 extern const struct memmodel_ops memmodel_md1;
 extern const struct memmodel_ops memmodel_simple_dram;
 
-/* The ddr model (memmodel_ddr.c), and its address mapping (for tests). */
-extern const struct memmodel_ops memmodel_ddr;
+/* The ddr-resv model (memmodel_ddr_resv.c), and its address mapping (for
+ * tests; the ddr models' configuration and map: memmodel_ddr_config.h). */
+extern const struct memmodel_ops memmodel_ddr_resv;
 void memmodel_ddr_map(const void *st, uint64_t line_addr, unsigned *ch, unsigned *rank, unsigned *bg,
                       unsigned *bank, uint64_t *row);
-
-/* The resolved device and queue parameters of a ddr-resv instance (ticks
- * of 1/256 core cycle), for the ddr controller, which shares its keys. */
-struct ddr_params {
-	unsigned nch, nra, nbg, nba;  /* channels; ranks, bank groups, banks per group */
-	uint64_t tck, burst;          /* a DRAM clock, a burst on the data bus */
-	uint64_t t[MEMSYS_DDR_NT];    /* timings (memmodel_ddr.c's order; the last unused) */
-	uint64_t front;               /* ddr-frontend */
-	int closed;                   /* ddr-page closed */
-	unsigned rq, wq, hi, lo, cap, srcq; /* srcq 0: no per-source share */
-	uint64_t peak;                /* MB/s */
-};
-void memmodel_ddr_params(const void *st, struct ddr_params *p);
 
 /*
  * The ddr model (memmodel_ddrctl.c): a controller per channel that decides

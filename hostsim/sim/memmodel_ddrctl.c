@@ -1,8 +1,11 @@
 /*
- * Memory model "ddr": JEDEC-timed DDR4/DDR5 devices (the ddr-* keys and
- * presets of memmodel_ddr.c) behind one controller per channel that
- * decides when each command issues.  See memmodel.h for how memsys drives
- * it and docs/memsys.md ("The ddr model") for the design and its figures.
+ * Memory model "ddr": JEDEC-timed DDR4/DDR5 devices (the ddr-* keys,
+ * presets and address map of memmodel_ddr_config.c) behind one controller
+ * per channel that decides when each command issues, as a real one does
+ * (FR-FCFS reorders among everything queued; "ddr-resv",
+ * memmodel_ddr_resv.c, books each request on arrival and could not).  See
+ * memmodel.h for how memsys drives it and docs/memsys.md ("The ddr
+ * model") for the design and its figures.
  *
  * Each channel steps from one command to the next (event-driven on DRAM
  * clock edges): at each step it takes the requests that have arrived into
@@ -24,614 +27,625 @@
  * clock edge (a multiple of tck).
  */
 #include "sim/memmodel.h"
+#include "sim/memmodel_ddr_config.h"
+#include "sim/memmodel_ticks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TSH 8
-#define CYC2T(c) ((uint64_t)(c) << TSH)
 #define NOTIME UINT64_MAX
 
-/* memmodel_ddr.c's timing order */
-enum { DT_CL, DT_CWL, DT_RCD, DT_RP, DT_RAS, DT_RC, DT_RRD_S, DT_RRD_L, DT_CCD_S, DT_CCD_L, DT_FAW,
-       DT_WTR_S, DT_WTR_L, DT_RTP, DT_WR, DT_RTW, DT_RTRS, DT_RFC, DT_REFI, DT_BL, DNT };
-_Static_assert(DNT == MEMSYS_DDR_NT, "the ddr timings");
-
-static uint64_t t2cyc_up(uint64_t t) { return (t + (1u << TSH) - 1) >> TSH; }
-static inline uint64_t mx(uint64_t a, uint64_t b) { return a > b ? a : b; }
+/* What a queued request found in its bank, once its first command issued. */
+enum { ROW_UNKNOWN, ROW_HIT, ROW_EMPTY, ROW_CONFLICT };
 
 /* a request in a queue (or waiting to enter one) */
-struct creq {
-	uint64_t la, arr, id;  /* arr: ticks it reached the controller; id: a read's ticket */
+struct queued_req {
+	uint64_t line;
+	uint64_t arrived;      /* ticks it reached the controller */
+	uint64_t ticket;       /* a read's ticket */
 	int64_t row;
-	uint64_t seq;          /* age: order of entering the queue */
-	uint64_t in;           /* ticks it entered the queue */
+	uint64_t age;          /* order of entering the queue */
+	uint64_t entered;      /* ticks it entered the queue */
 	unsigned bank, src;
 	int next;              /* the bank's list, oldest first (-1: end) */
-	unsigned char w, kind; /* kind: 0 not yet known, 1 hit, 2 empty, 3 conflict */
-	unsigned char pf;      /* a prefetch: outside its source's share */
+	unsigned char is_write;
+	unsigned char outcome; /* ROW_* */
+	unsigned char prefetch; /* outside its source's share */
 };
 
-struct cbank {
-	int64_t row;           /* open row, -1 closed */
-	uint64_t act_t, pre_ok, act_ok;
-	int head[2], tail[2];  /* queued reads [0] and writes [1] */
-	unsigned n[2], bypass[2];
-	unsigned rank, rg;     /* rank, rank * bgs + bg */
+struct ctl_bank {
+	int64_t open_row;      /* -1: closed */
+	uint64_t act_at, earliest_pre, earliest_act;
+	int queue_head[2], queue_tail[2]; /* queued reads [0] and writes [1] */
+	unsigned queued[2];
+	unsigned hits_past_head[2]; /* column commands since the head's (ddr-cap) */
+	unsigned rank, rank_bg; /* rank, rank * bank groups + bank group */
 };
 
-struct crank {
-	uint64_t act, faw[4];  /* latest activate; the last four (ring) */
-	unsigned fawi;
-	uint64_t col, wr_end;  /* latest column command; end of the latest write's data */
-	uint64_t ref_due, ref_end; /* next refresh due; the latest one's end */
+struct ctl_rank {
+	uint64_t last_act;
+	uint64_t faw_acts[4];  /* the last four activates (a ring) */
+	unsigned faw_next;
+	uint64_t last_col, last_write_end; /* latest column command; end of the latest write's data */
+	uint64_t refresh_due, refresh_end; /* next refresh due; the latest one's end */
 };
 
-struct crg { uint64_t act, col, wr_end; }; /* per (rank, bank group) */
+/* per (rank, bank group) */
+struct ctl_bank_group { uint64_t last_act, last_col, last_write_end; };
 
-/* a bank's next command in one direction, as far as the bank decides it */
-struct bcand { uint64_t bt, seq; int kind, req, prev, valid; };
+/* a bank's next command in one direction, as far as the bank decides it:
+ * the command (CMD_*), its request (and the one before it in the bank's
+ * list), the earliest tick the bank allows */
+struct bank_next { uint64_t ready, age; int cmd, req, prev, valid; };
 
-struct carr { uint64_t la, arr, id, ord; unsigned src, w; }; /* arrived or arriving, not
-	queued (ord: the order requests came in); src | MEMMODEL_PF: a prefetch (outside its
-	source's share) */
+/* a request arrived or arriving, not queued; order: the order requests
+ * came in; src | MEMMODEL_PF: a prefetch (outside its source's share) */
+struct arrival { uint64_t line, at, ticket, order; unsigned src, is_write; };
 
 /* arrived requests waiting for a queue entry, oldest first */
-struct cfifo { struct carr *v; unsigned head, n, cap; };
-#define NWAIT (MEMSYS_MAX_HARTS + 2) /* reads per source, prefetches, writes */
-#define W_PF MEMSYS_MAX_HARTS
-#define W_WR (MEMSYS_MAX_HARTS + 1)
+struct arrival_fifo { struct arrival *items; unsigned head, n, cap; };
+#define NWAITLISTS (MEMSYS_MAX_HARTS + 2) /* reads per source, prefetches, writes */
+#define WAIT_PREFETCH MEMSYS_MAX_HARTS
+#define WAIT_WRITES (MEMSYS_MAX_HARTS + 1)
 
-struct cchan {
-	struct creq *e;        /* rq + wq entries */
-	int freel;             /* free entries' list */
-	struct cbank *bk;
-	struct bcand *bc;      /* per bank and direction (bank_local), valid until the bank changes */
-	struct crank *rk;
-	struct crg *rg;
-	uint64_t *bm[2];       /* banks with queued reads / writes, a bit each */
-	unsigned nbmw;
-	unsigned nq[2];        /* queued reads, writes */
+struct ctl_chan {
+	struct queued_req *entries; /* ddr-rq + ddr-wq entries */
+	int free_list;         /* the free entries' list */
+	struct ctl_bank *banks;
+	struct bank_next *bank_next; /* per bank and direction (bank_next_update), valid
+	                          until the bank changes */
+	struct ctl_rank *ranks;
+	struct ctl_bank_group *bank_groups;
+	uint64_t *has_queued[2]; /* banks with queued reads / writes, a bit each */
+	unsigned has_queued_words;
+	unsigned queued[2];    /* queued reads, writes */
 	uint64_t now;          /* every command before now is decided */
 	uint64_t bus_end;      /* end of the latest burst */
-	unsigned bus_rank, bus_w, bus_any;
-	int wmode;
-	uint64_t seq;
-	struct carr *in;       /* not queued yet, by arrival (then by request order) */
-	unsigned in_head, in_n, in_cap;
-	int in_retry;          /* an entry freed: look at the waiting ones again */
-	struct cfifo wt[NWAIT]; /* arrived, waiting for an entry: reads per source, prefetches, writes */
-	uint64_t wmask[2];     /* which of wt[] hold some (bit i of word i / 64) */
-	uint64_t next_ev;      /* the earliest tick anything can happen, as of the last step (valid
-	                          while no request came since: !dirty) */
-	int dirty;
-	unsigned rd_pend;      /* reads queued or waiting to enter */
-	unsigned src_n[MEMSYS_MAX_HARTS]; /* reads queued per source (ddr-src-rq) */
-	uint16_t wcnt[1024];   /* writes queued or waiting per bucket la & 1023 */
+	unsigned bus_rank, bus_write, bus_used; /* the latest burst's rank, direction; any burst yet */
+	int draining;          /* serving the writes */
+	uint64_t next_age;
+	struct arrival *arrivals; /* not queued yet, by arrival (then by request order) */
+	unsigned arrivals_head, narrivals, arrivals_cap;
+	int recheck_waiting;   /* an entry freed: look at the waiting ones again */
+	struct arrival_fifo waiting[NWAITLISTS]; /* arrived, waiting for an entry: reads per
+	                          source, prefetches, writes */
+	uint64_t waiting_mask[2]; /* which of waiting[] hold some (bit i of word i / 64) */
+	uint64_t next_event;   /* the earliest tick anything can happen, as of the last
+	                          step (valid while no request came since: !changed) */
+	int changed;
+	unsigned reads_pending; /* reads queued or waiting to enter */
+	unsigned src_queued[MEMSYS_MAX_HARTS]; /* reads queued per source (ddr-src-rq) */
+	uint16_t writes_per_bucket[1024]; /* writes queued or waiting per bucket line & 1023 */
 };
 
-struct ctl {
-	void *dev;             /* the ddr-resv instance that resolved the keys and maps addresses */
-	struct ddr_params p;
-	uint64_t fwd, back;    /* ticks: request to the controller, data back to the LLC */
-	uint64_t rd_lat;       /* tCL + burst + back: column command to completion */
+struct ddrctl {
+	struct ddr_config cfg; /* the devices, queues and address map */
+	uint64_t to_ctl, to_llc; /* ticks: request to the controller, data back to the LLC */
+	uint64_t read_latency; /* tCL + burst + to_llc: column command to completion */
 	uint64_t base;         /* ticks: internal time is core time + base, so that the
 	                          state's zero times ("no command yet") bind nothing */
-	unsigned nbk;
-	struct cchan *ch;
+	unsigned nbanks;       /* per channel */
+	struct ctl_chan *chans;
 	/* tickets: a ring of (id, completion cycle; 0 unknown) */
-	uint64_t *tk_id, *tk_done, tk_mask, next_id;
+	uint64_t *ticket_id, *ticket_done, ticket_mask, next_ticket;
 	uint64_t synced;       /* cycles: the latest sync */
 	uint64_t frontier;     /* ticks: no channel has a command to decide before it */
 	uint64_t pending;      /* reads with no completion yet */
 	uint64_t known;        /* completions found so far */
-	uint64_t ord;          /* requests so far */
-	struct ddr_stats st;
+	uint64_t next_order;   /* requests so far */
+	struct ddr_stats stats;
 };
 
 /* ---- tickets ----------------------------------------------------------------- */
 
-static void tk_grow(struct ctl *d)
+static void tickets_grow(struct ddrctl *d)
 {
-	uint64_t n = (d->tk_mask + 1) * 2;
+	uint64_t n = (d->ticket_mask + 1) * 2;
 	uint64_t *id = calloc(n, sizeof *id), *dn = calloc(n, sizeof *dn);
 	if (!id || !dn) {
 		fprintf(stderr, "ddr: out of memory (tickets)\n");
 		abort();
 	}
-	for (uint64_t i = 0; i <= d->tk_mask; i++)
-		if (d->tk_id[i]) {
-			id[d->tk_id[i] & (n - 1)] = d->tk_id[i];
-			dn[d->tk_id[i] & (n - 1)] = d->tk_done[i];
+	for (uint64_t i = 0; i <= d->ticket_mask; i++)
+		if (d->ticket_id[i]) {
+			id[d->ticket_id[i] & (n - 1)] = d->ticket_id[i];
+			dn[d->ticket_id[i] & (n - 1)] = d->ticket_done[i];
 		}
-	free(d->tk_id);
-	free(d->tk_done);
-	d->tk_id = id;
-	d->tk_done = dn;
-	d->tk_mask = n - 1;
+	free(d->ticket_id);
+	free(d->ticket_done);
+	d->ticket_id = id;
+	d->ticket_done = dn;
+	d->ticket_mask = n - 1;
 }
 
-static uint64_t tk_new(struct ctl *d)
+static uint64_t ticket_new(struct ddrctl *d)
 {
-	uint64_t id = ++d->next_id;
+	uint64_t id = ++d->next_ticket;
 	/* a ticket is dropped from the ring only when known; an unknown one
 	 * in the way makes the ring grow (its size depends on the run only) */
-	while (d->tk_id[id & d->tk_mask] && !d->tk_done[id & d->tk_mask])
-		tk_grow(d);
-	d->tk_id[id & d->tk_mask] = id;
-	d->tk_done[id & d->tk_mask] = 0;
+	while (d->ticket_id[id & d->ticket_mask] && !d->ticket_done[id & d->ticket_mask])
+		tickets_grow(d);
+	d->ticket_id[id & d->ticket_mask] = id;
+	d->ticket_done[id & d->ticket_mask] = 0;
 	d->pending++;
 	return id;
 }
 
-static void tk_set(struct ctl *d, uint64_t id, uint64_t done)
+static void ticket_set(struct ddrctl *d, uint64_t id, uint64_t done)
 {
-	d->tk_done[id & d->tk_mask] = done;
+	d->ticket_done[id & d->ticket_mask] = done;
 	d->pending--;
 	d->known++;
 }
 
 uint64_t ddrctl_resolve(void *st, uint64_t pend)
 {
-	struct ctl *d = st;
+	struct ddrctl *d = st;
 	uint64_t id = pend & ~MEMSYS_PEND;
-	if (d->tk_id[id & d->tk_mask] != id)
+	if (d->ticket_id[id & d->ticket_mask] != id)
 		return 1; /* known long ago (its place reused): any cycle before now */
-	return d->tk_done[id & d->tk_mask];
+	return d->ticket_done[id & d->ticket_mask];
 }
 
 uint64_t ddrctl_known(const void *st)
 {
-	return ((const struct ctl *)st)->known;
+	return ((const struct ddrctl *)st)->known;
 }
 
 uint64_t ddrctl_lb(const void *st)
 {
-	const struct ctl *d = st;
+	const struct ddrctl *d = st;
 	if (!d->pending)
 		return UINT64_MAX;
 	/* an unknown read's column command is at the frontier or later */
-	return (d->frontier + d->rd_lat - d->base) >> TSH;
+	return (d->frontier + d->read_latency - d->base) >> TSH;
 }
 
 /* ---- queues -------------------------------------------------------------------- */
 
-static void bm_set(uint64_t *bm, unsigned b) { bm[b >> 6] |= 1ull << (b & 63); }
-static void bm_clr(uint64_t *bm, unsigned b) { bm[b >> 6] &= ~(1ull << (b & 63)); }
+static void bit_set(uint64_t *bm, unsigned b) { bm[b >> 6] |= 1ull << (b & 63); }
+static void bit_clear(uint64_t *bm, unsigned b) { bm[b >> 6] &= ~(1ull << (b & 63)); }
 
 /* Request a of the arrivals into its queue at tick t. */
-static void enqueue(struct ctl *d, struct cchan *ch, const struct carr *a, uint64_t t)
+static void enqueue(struct ddrctl *d, struct ctl_chan *ch, const struct arrival *a, uint64_t t)
 {
-	int i = ch->freel;
-	struct creq *q = &ch->e[i];
-	ch->freel = q->next;
-	unsigned ca, ra, bg, ba;
-	uint64_t row;
-	memmodel_ddr_map(d->dev, a->la, &ca, &ra, &bg, &ba, &row);
-	q->la = a->la;
-	q->arr = a->arr;
-	q->id = a->id;
-	q->row = (int64_t)row;
-	q->seq = ch->seq++;
-	q->in = t;
-	q->bank = (ra * d->p.nbg + bg) * d->p.nba + ba;
+	int i = ch->free_list;
+	struct queued_req *q = &ch->entries[i];
+	ch->free_list = q->next;
+	struct ddr_loc l;
+	ddr_map(&d->cfg, a->line, &l);
+	q->line = a->line;
+	q->arrived = a->at;
+	q->ticket = a->ticket;
+	q->row = l.row;
+	q->age = ch->next_age++;
+	q->entered = t;
+	q->bank = l.bank;
 	q->src = a->src & (MEMSYS_MAX_HARTS - 1);
-	q->pf = (a->src & MEMMODEL_PF) != 0;
-	q->w = (unsigned char)a->w;
-	q->kind = 0;
+	q->prefetch = (a->src & MEMMODEL_PF) != 0;
+	q->is_write = (unsigned char)a->is_write;
+	q->outcome = ROW_UNKNOWN;
 	q->next = -1;
-	struct cbank *b = &ch->bk[q->bank];
-	unsigned w = a->w;
-	ch->bc[2 * q->bank + w].valid = 0;
-	if (b->n[w])
-		ch->e[b->tail[w]].next = i;
+	struct ctl_bank *b = &ch->banks[q->bank];
+	unsigned w = a->is_write;
+	ch->bank_next[2 * q->bank + w].valid = 0;
+	if (b->queued[w])
+		ch->entries[b->queue_tail[w]].next = i;
 	else {
-		b->head[w] = i;
-		bm_set(ch->bm[w], q->bank);
+		b->queue_head[w] = i;
+		bit_set(ch->has_queued[w], q->bank);
 	}
-	b->tail[w] = i;
-	b->n[w]++;
-	ch->nq[w]++;
-	if (!w && !q->pf)
-		ch->src_n[q->src]++;
-	if (t > a->arr) {
+	b->queue_tail[w] = i;
+	b->queued[w]++;
+	ch->queued[w]++;
+	if (!w && !q->prefetch)
+		ch->src_queued[q->src]++;
+	if (t > a->at) {
 		if (w) {
-			d->st.wq_waits++;
-			d->st.wq_wait_t += t - a->arr;
+			d->stats.wq_waits++;
+			d->stats.wq_wait_t += t - a->at;
 		} else {
-			d->st.rq_waits++;
-			d->st.rq_wait_t += t - a->arr;
+			d->stats.rq_waits++;
+			d->stats.rq_wait_t += t - a->at;
 		}
 	}
 }
 
 /* Entry i (of bank b's list w, after entry prev, -1 when first) leaves. */
-static void dequeue(struct cchan *ch, struct cbank *b, int prev, int i)
+static void dequeue(struct ctl_chan *ch, struct ctl_bank *b, int prev, int i)
 {
-	struct creq *q = &ch->e[i];
-	unsigned w = q->w;
-	ch->bc[2 * q->bank].valid = ch->bc[2 * q->bank + 1].valid = 0;
+	struct queued_req *q = &ch->entries[i];
+	unsigned w = q->is_write;
+	ch->bank_next[2 * q->bank].valid = ch->bank_next[2 * q->bank + 1].valid = 0;
 	if (prev < 0)
-		b->head[w] = q->next;
+		b->queue_head[w] = q->next;
 	else
-		ch->e[prev].next = q->next;
-	if (b->tail[w] == i)
-		b->tail[w] = prev;
-	if (!--b->n[w])
-		bm_clr(ch->bm[w], q->bank);
-	ch->nq[w]--;
+		ch->entries[prev].next = q->next;
+	if (b->queue_tail[w] == i)
+		b->queue_tail[w] = prev;
+	if (!--b->queued[w])
+		bit_clear(ch->has_queued[w], q->bank);
+	ch->queued[w]--;
 	if (!w) {
-		if (!q->pf)
-			ch->src_n[q->src]--;
-		ch->rd_pend--;
+		if (!q->prefetch)
+			ch->src_queued[q->src]--;
+		ch->reads_pending--;
 	} else {
-		ch->wcnt[q->la & 1023]--;
+		ch->writes_per_bucket[q->line & 1023]--;
 	}
-	q->next = ch->freel;
-	ch->freel = i;
-	ch->in_retry = 1;
+	q->next = ch->free_list;
+	ch->free_list = i;
+	ch->recheck_waiting = 1;
 }
 
-static void fifo_push(struct cfifo *f, const struct carr *a)
+static void fifo_push(struct arrival_fifo *f, const struct arrival *a)
 {
 	if (f->n == f->cap) {
 		unsigned cap = f->cap ? 2 * f->cap : 16;
-		struct carr *v = malloc(cap * sizeof *v);
+		struct arrival *v = malloc(cap * sizeof *v);
 		if (!v) {
 			fprintf(stderr, "ddr: out of memory (ingress)\n");
 			abort();
 		}
 		for (unsigned i = 0; i < f->n; i++)
-			v[i] = f->v[(f->head + i) % f->cap];
-		free(f->v);
-		f->v = v;
+			v[i] = f->items[(f->head + i) % f->cap];
+		free(f->items);
+		f->items = v;
 		f->head = 0;
 		f->cap = cap;
 	}
-	f->v[(f->head + f->n++) % f->cap] = *a;
+	f->items[(f->head + f->n++) % f->cap] = *a;
 }
 
-static void wt_push(struct cchan *ch, unsigned k, const struct carr *a)
+static void wait_push(struct ctl_chan *ch, unsigned k, const struct arrival *a)
 {
-	fifo_push(&ch->wt[k], a);
-	ch->wmask[k >> 6] |= 1ull << (k & 63);
+	fifo_push(&ch->waiting[k], a);
+	ch->waiting_mask[k >> 6] |= 1ull << (k & 63);
 }
 
-static struct carr wt_pop(struct cchan *ch, unsigned k)
+static struct arrival wait_pop(struct ctl_chan *ch, unsigned k)
 {
-	struct cfifo *f = &ch->wt[k];
-	struct carr a = f->v[f->head];
+	struct arrival_fifo *f = &ch->waiting[k];
+	struct arrival a = f->items[f->head];
 	f->head = f->head + 1 == f->cap ? 0 : f->head + 1;
 	if (!--f->n)
-		ch->wmask[k >> 6] &= ~(1ull << (k & 63));
+		ch->waiting_mask[k >> 6] &= ~(1ull << (k & 63));
 	return a;
 }
 
 /* Which waiting list request a goes to. */
-static unsigned wt_of(const struct carr *a)
+static unsigned waitlist_of(const struct arrival *a)
 {
-	return a->w ? W_WR : (a->src & MEMMODEL_PF) ? W_PF : a->src;
+	return a->is_write ? WAIT_WRITES : (a->src & MEMMODEL_PF) ? WAIT_PREFETCH : a->src;
 }
 
 /* May a request of waiting list k enter its queue now? */
-static int can_enter(const struct ctl *d, const struct cchan *ch, unsigned k)
+static int can_enter(const struct ddrctl *d, const struct ctl_chan *ch, unsigned k)
 {
-	if (k == W_WR)
-		return ch->nq[1] < d->p.wq;
-	return ch->nq[0] < d->p.rq && (k == W_PF || !d->p.srcq || ch->src_n[k] < d->p.srcq);
+	if (k == WAIT_WRITES)
+		return ch->queued[1] < d->cfg.wq_entries;
+	return ch->queued[0] < d->cfg.rq_entries &&
+	       (k == WAIT_PREFETCH || !d->cfg.src_rq || ch->src_queued[k] < d->cfg.src_rq);
 }
 
 /* The waiting requests into their queues while there is room (a demand
  * read also within its source's share), the oldest eligible first, then
  * the arrivals up to ch->now (waiting in their turn if they cannot). */
-static void admit(struct ctl *d, struct cchan *ch)
+static void admit_waiting(struct ddrctl *d, struct ctl_chan *ch)
 {
-	while (ch->wmask[1] & (1ull << (W_WR & 63)) && can_enter(d, ch, W_WR)) {
-		struct carr a = wt_pop(ch, W_WR);
+	while (ch->waiting_mask[1] & (1ull << (WAIT_WRITES & 63)) && can_enter(d, ch, WAIT_WRITES)) {
+		struct arrival a = wait_pop(ch, WAIT_WRITES);
 		enqueue(d, ch, &a, ch->now);
 	}
-	while ((ch->wmask[0] || (ch->wmask[1] & 1)) && ch->nq[0] < d->p.rq) {
-		unsigned best = NWAIT;
+	while ((ch->waiting_mask[0] || (ch->waiting_mask[1] & 1)) && ch->queued[0] < d->cfg.rq_entries) {
+		unsigned best = NWAITLISTS;
 		for (unsigned w = 0; w < 2; w++)
-			for (uint64_t m = ch->wmask[w] & (w ? 1 : ~0ull); m; m &= m - 1) {
+			for (uint64_t m = ch->waiting_mask[w] & (w ? 1 : ~0ull); m; m &= m - 1) {
 				unsigned k = w * 64 + (unsigned)__builtin_ctzll(m);
 				if (!can_enter(d, ch, k))
 					continue;
-				const struct carr *a = &ch->wt[k].v[ch->wt[k].head];
-				if (best == NWAIT || a->ord < ch->wt[best].v[ch->wt[best].head].ord)
+				const struct arrival *a = &ch->waiting[k].items[ch->waiting[k].head];
+				if (best == NWAITLISTS || a->order < ch->waiting[best].items[ch->waiting[best].head].order)
 					best = k;
 			}
-		if (best == NWAIT)
+		if (best == NWAITLISTS)
 			break;
-		struct carr a = wt_pop(ch, best);
+		struct arrival a = wait_pop(ch, best);
 		enqueue(d, ch, &a, ch->now);
 	}
-	while (ch->in_n && ch->in[ch->in_head].arr <= ch->now) {
-		struct carr *a = &ch->in[ch->in_head];
-		unsigned k = wt_of(a);
-		if (can_enter(d, ch, k) && !(ch->wmask[k >> 6] & (1ull << (k & 63))))
+	while (ch->narrivals && ch->arrivals[ch->arrivals_head].at <= ch->now) {
+		struct arrival *a = &ch->arrivals[ch->arrivals_head];
+		unsigned k = waitlist_of(a);
+		if (can_enter(d, ch, k) && !(ch->waiting_mask[k >> 6] & (1ull << (k & 63))))
 			enqueue(d, ch, a, ch->now);
 		else
-			wt_push(ch, k, a);
-		ch->in_head++;
-		ch->in_n--;
+			wait_push(ch, k, a);
+		ch->arrivals_head++;
+		ch->narrivals--;
 	}
-	ch->in_retry = 0;
+	ch->recheck_waiting = 0;
 }
 
 /* The first arrival after ch->now (NOTIME: none); the list is in arrival order. */
-static uint64_t next_arrival(const struct cchan *ch)
+static uint64_t next_arrival(const struct ctl_chan *ch)
 {
-	unsigned lo = ch->in_head, hi = ch->in_head + ch->in_n;
-	if (lo == hi || ch->in[hi - 1].arr <= ch->now)
+	unsigned lo = ch->arrivals_head, hi = ch->arrivals_head + ch->narrivals;
+	if (lo == hi || ch->arrivals[hi - 1].at <= ch->now)
 		return NOTIME;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		if (ch->in[mid].arr > ch->now)
+		if (ch->arrivals[mid].at > ch->now)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	return ch->in[lo].arr;
+	return ch->arrivals[lo].at;
 }
 
 /* ---- the scheduler ---------------------------------------------------------------- */
 
-enum { C_NONE, C_COL, C_ACT, C_PRE, C_REF };
+/* a command: none, column (read or write), activate, precharge, refresh */
+enum { CMD_NONE, CMD_COL, CMD_ACT, CMD_PRE, CMD_REF };
 
-struct cand {
-	uint64_t t, seq;
-	int kind, req, prev;
+/* the command a step issues, and its tick */
+struct cmd_choice {
+	uint64_t t, age;
+	int cmd, req, prev;
 	unsigned bank, rank;
 };
 
-static inline uint64_t up(uint64_t t, uint64_t tck) { return (t + tck - 1) / tck * tck; }
+static inline uint64_t round_up(uint64_t t, uint64_t tck) { return (t + tck - 1) / tck * tck; }
 
 /* Bank bi's next command in direction w, what of its earliest tick
- * depends on the bank alone (kept in ch->bc until the bank changes). */
-static void bank_local(const struct ctl *d, struct cchan *ch, unsigned bi, unsigned w)
+ * depends on the bank alone (kept in ch->bank_next until the bank changes). */
+static void bank_next_update(const struct ddrctl *d, struct ctl_chan *ch, unsigned bi, unsigned w)
 {
-	const struct cbank *b = &ch->bk[bi];
-	struct bcand *c = &ch->bc[2 * bi + w];
-	int head = b->head[w];
+	const struct ctl_bank *b = &ch->banks[bi];
+	struct bank_next *c = &ch->bank_next[2 * bi + w];
+	int head = b->queue_head[w];
 	c->valid = 1;
-	if (b->row >= 0) {
+	if (b->open_row >= 0) {
 		/* the oldest row hit */
 		int prev = -1, i = head;
-		while (i >= 0 && ch->e[i].row != b->row) {
+		while (i >= 0 && ch->entries[i].row != b->open_row) {
 			prev = i;
-			i = ch->e[i].next;
+			i = ch->entries[i].next;
 		}
-		if (i >= 0 && (i == head || b->bypass[w] < d->p.cap)) {
-			c->kind = C_COL;
+		if (i >= 0 && (i == head || b->hits_past_head[w] < d->cfg.starve_cap)) {
+			c->cmd = CMD_COL;
 			c->req = i;
 			c->prev = prev;
-			c->seq = ch->e[i].seq;
-			c->bt = b->act_t + d->p.t[DT_RCD];
+			c->age = ch->entries[i].age;
+			c->ready = b->act_at + d->cfg.t[T_RCD];
 			return;
 		}
-		c->kind = C_PRE;
+		c->cmd = CMD_PRE;
 		c->req = head;
-		c->seq = ch->e[head].seq;
-		c->bt = b->pre_ok;
+		c->age = ch->entries[head].age;
+		c->ready = b->earliest_pre;
 		return;
 	}
-	c->kind = C_ACT;
+	c->cmd = CMD_ACT;
 	c->req = head;
-	c->seq = ch->e[head].seq;
-	c->bt = b->act_ok;
+	c->age = ch->entries[head].age;
+	c->ready = b->earliest_act;
 }
 
 /* Bank bi's next command in direction w, and its earliest tick. */
-static inline void bank_cand(const struct ctl *d, struct cchan *ch, unsigned bi, unsigned w, struct cand *c)
+static inline void bank_candidate(const struct ddrctl *d, struct ctl_chan *ch, unsigned bi, unsigned w,
+                                  struct cmd_choice *c)
 {
-	const struct cbank *b = &ch->bk[bi];
-	const struct bcand *bc = &ch->bc[2 * bi + w];
-	if (!bc->valid)
-		bank_local(d, ch, bi, w);
-	const struct crank *rk = &ch->rk[b->rank];
-	const struct crg *rg = &ch->rg[b->rg];
-	const uint64_t *T = d->p.t;
-	uint64_t t = mx(ch->now, bc->bt);
+	const struct ctl_bank *b = &ch->banks[bi];
+	const struct bank_next *local = &ch->bank_next[2 * bi + w];
+	if (!local->valid)
+		bank_next_update(d, ch, bi, w);
+	const struct ctl_rank *rk = &ch->ranks[b->rank];
+	const struct ctl_bank_group *group = &ch->bank_groups[b->rank_bg];
+	const uint64_t *timing = d->cfg.t;
+	uint64_t t = max64(ch->now, local->ready);
 	c->bank = bi;
 	c->rank = b->rank;
-	c->kind = bc->kind;
-	c->req = bc->req;
-	c->prev = bc->prev;
-	c->seq = bc->seq;
-	if (bc->kind == C_COL) {
-		t = mx(t, rk->col + T[DT_CCD_S]);
-		t = mx(t, rg->col + T[DT_CCD_L]);
+	c->cmd = local->cmd;
+	c->req = local->req;
+	c->prev = local->prev;
+	c->age = local->age;
+	if (local->cmd == CMD_COL) {
+		t = max64(t, rk->last_col + timing[T_CCD_S]);
+		t = max64(t, group->last_col + timing[T_CCD_L]);
 		uint64_t bus = ch->bus_end;
-		if (ch->bus_any && ch->bus_rank != b->rank)
-			bus += T[DT_RTRS];
+		if (ch->bus_used && ch->bus_rank != b->rank)
+			bus += timing[T_RTRS];
 		if (w) {
-			if (ch->bus_any && !ch->bus_w)
-				bus += T[DT_RTW];
-			t = mx(t, bus > T[DT_CWL] ? bus - T[DT_CWL] : 0);
+			if (ch->bus_used && !ch->bus_write)
+				bus += timing[T_RTW];
+			t = max64(t, bus > timing[T_CWL] ? bus - timing[T_CWL] : 0);
 		} else {
-			t = mx(t, rk->wr_end + T[DT_WTR_S]);
-			t = mx(t, rg->wr_end + T[DT_WTR_L]);
-			t = mx(t, bus > T[DT_CL] ? bus - T[DT_CL] : 0);
+			t = max64(t, rk->last_write_end + timing[T_WTR_S]);
+			t = max64(t, group->last_write_end + timing[T_WTR_L]);
+			t = max64(t, bus > timing[T_CL] ? bus - timing[T_CL] : 0);
 		}
 		c->t = t; /* (every time here is on a clock edge) */
-	} else if (bc->kind == C_PRE) {
+	} else if (local->cmd == CMD_PRE) {
 		c->t = t;
 	} else {
-		t = mx(t, rk->act + T[DT_RRD_S]);
-		t = mx(t, rg->act + T[DT_RRD_L]);
-		t = mx(t, rk->faw[rk->fawi] + T[DT_FAW]);
-		t = mx(t, rk->ref_end);
+		t = max64(t, rk->last_act + timing[T_RRD_S]);
+		t = max64(t, group->last_act + timing[T_RRD_L]);
+		t = max64(t, rk->faw_acts[rk->faw_next] + timing[T_FAW]);
+		t = max64(t, rk->refresh_end);
 		c->t = t;
 	}
 }
 
 /* Does a request queued in either direction hit row `row` of bank b? */
-static int row_wanted(const struct cchan *ch, const struct cbank *b, int64_t row)
+static int row_wanted(const struct ctl_chan *ch, const struct ctl_bank *b, int64_t row)
 {
 	for (unsigned w = 0; w < 2; w++)
-		for (int i = b->head[w]; i >= 0; i = ch->e[i].next)
-			if (ch->e[i].row == row)
+		for (int i = b->queue_head[w]; i >= 0; i = ch->entries[i].next)
+			if (ch->entries[i].row == row)
 				return 1;
 	return 0;
 }
 
-static void issue(struct ctl *d, struct cchan *ch, const struct cand *c)
+/* Issue command c: the state it changes, and for a column command its
+ * burst, statistics and (a read) its ticket's completion. */
+static void issue(struct ddrctl *d, struct ctl_chan *ch, const struct cmd_choice *c)
 {
-	const uint64_t *T = d->p.t;
+	const uint64_t *timing = d->cfg.t;
 	uint64_t t = c->t;
-	if (c->kind == C_REF) {
-		struct crank *rk = &ch->rk[c->rank];
-		rk->ref_end = t + T[DT_RFC];
-		rk->ref_due += T[DT_REFI];
-		for (unsigned i = 0; i < d->nbk; i++) {
-			struct cbank *b = &ch->bk[i];
+	if (c->cmd == CMD_REF) {
+		struct ctl_rank *rk = &ch->ranks[c->rank];
+		rk->refresh_end = t + timing[T_RFC];
+		rk->refresh_due += timing[T_REFI];
+		for (unsigned i = 0; i < d->nbanks; i++) {
+			struct ctl_bank *b = &ch->banks[i];
 			if (b->rank != c->rank)
 				continue;
-			b->row = -1;
-			b->act_ok = mx(b->act_ok, rk->ref_end);
-			ch->bc[2 * i].valid = ch->bc[2 * i + 1].valid = 0;
+			b->open_row = -1;
+			b->earliest_act = max64(b->earliest_act, rk->refresh_end);
+			ch->bank_next[2 * i].valid = ch->bank_next[2 * i + 1].valid = 0;
 		}
-		d->st.ref_stalls++;
+		d->stats.ref_stalls++;
 		return;
 	}
-	struct cbank *b = &ch->bk[c->bank];
-	struct crank *rk = &ch->rk[b->rank];
-	struct crg *rg = &ch->rg[b->rg];
-	struct creq *q = &ch->e[c->req];
-	ch->bc[2 * c->bank].valid = ch->bc[2 * c->bank + 1].valid = 0;
-	if (c->kind == C_PRE) {
-		b->row = -1;
-		b->act_ok = mx(b->act_ok, t + T[DT_RP]);
-		if (!q->kind)
-			q->kind = 3;
+	struct ctl_bank *b = &ch->banks[c->bank];
+	struct ctl_rank *rk = &ch->ranks[b->rank];
+	struct ctl_bank_group *group = &ch->bank_groups[b->rank_bg];
+	struct queued_req *q = &ch->entries[c->req];
+	ch->bank_next[2 * c->bank].valid = ch->bank_next[2 * c->bank + 1].valid = 0;
+	if (c->cmd == CMD_PRE) {
+		b->open_row = -1;
+		b->earliest_act = max64(b->earliest_act, t + timing[T_RP]);
+		if (q->outcome == ROW_UNKNOWN)
+			q->outcome = ROW_CONFLICT;
 		return;
 	}
-	if (c->kind == C_ACT) {
-		b->row = q->row;
-		b->act_t = t;
-		b->pre_ok = t + T[DT_RAS];
-		b->act_ok = t + T[DT_RC];
-		rk->act = t;
-		rk->faw[rk->fawi] = t;
-		rk->fawi = (rk->fawi + 1) & 3;
-		rg->act = t;
-		if (!q->kind)
-			q->kind = 2;
+	if (c->cmd == CMD_ACT) {
+		b->open_row = q->row;
+		b->act_at = t;
+		b->earliest_pre = t + timing[T_RAS];
+		b->earliest_act = t + timing[T_RC];
+		rk->last_act = t;
+		rk->faw_acts[rk->faw_next] = t;
+		rk->faw_next = (rk->faw_next + 1) & 3;
+		group->last_act = t;
+		if (q->outcome == ROW_UNKNOWN)
+			q->outcome = ROW_EMPTY;
 		return;
 	}
 	/* a column command */
-	unsigned w = q->w;
-	if (!q->kind)
-		q->kind = 1;
-	if (q->kind == 1)
-		d->st.hits++;
-	else if (q->kind == 2)
-		d->st.empties++;
+	unsigned w = q->is_write;
+	if (q->outcome == ROW_UNKNOWN)
+		q->outcome = ROW_HIT;
+	if (q->outcome == ROW_HIT)
+		d->stats.hits++;
+	else if (q->outcome == ROW_EMPTY)
+		d->stats.empties++;
 	else
-		d->st.conflicts++;
-	if (c->req == b->head[w])
-		b->bypass[w] = 0;
+		d->stats.conflicts++;
+	if (c->req == b->queue_head[w])
+		b->hits_past_head[w] = 0;
 	else
-		b->bypass[w]++;
-	rk->col = t;
-	rg->col = t;
-	uint64_t ds = t + (w ? T[DT_CWL] : T[DT_CL]), de = ds + d->p.burst;
-	if (ch->bus_any && ch->bus_w != w) {
+		b->hits_past_head[w]++;
+	rk->last_col = t;
+	group->last_col = t;
+	uint64_t data_start = t + (w ? timing[T_CWL] : timing[T_CL]), data_end = data_start + d->cfg.burst;
+	if (ch->bus_used && ch->bus_write != w) {
 		if (w)
-			d->st.rtw++;
+			d->stats.rtw++;
 		else
-			d->st.wtr++;
+			d->stats.wtr++;
 	}
-	ch->bus_end = de;
+	ch->bus_end = data_end;
 	ch->bus_rank = b->rank;
-	ch->bus_w = w;
-	ch->bus_any = 1;
-	d->st.busy_t += d->p.burst;
-	if (de - d->base > d->st.last_t)
-		d->st.last_t = de - d->base;
+	ch->bus_write = w;
+	ch->bus_used = 1;
+	d->stats.busy_t += d->cfg.burst;
+	if (data_end - d->base > d->stats.last_t)
+		d->stats.last_t = data_end - d->base;
 	if (w) {
-		rk->wr_end = de;
-		rg->wr_end = de;
-		b->pre_ok = mx(b->pre_ok, de + T[DT_WR]);
-		d->st.wq_res_t += t - q->in;
+		rk->last_write_end = data_end;
+		group->last_write_end = data_end;
+		b->earliest_pre = max64(b->earliest_pre, data_end + timing[T_WR]);
+		d->stats.wq_res_t += t - q->entered;
 	} else {
-		b->pre_ok = mx(b->pre_ok, t + T[DT_RTP]);
-		d->st.rq_res_t += t - q->in;
-		tk_set(d, q->id, t2cyc_up(de + d->back - d->base));
+		b->earliest_pre = max64(b->earliest_pre, t + timing[T_RTP]);
+		d->stats.rq_res_t += t - q->entered;
+		ticket_set(d, q->ticket, t2cyc_up(data_end + d->to_llc - d->base));
 	}
 	int64_t row = q->row;
 	dequeue(ch, b, c->prev, c->req);
-	if (d->p.closed && !row_wanted(ch, b, row)) { /* auto-precharge */
-		b->row = -1;
-		b->act_ok = mx(b->act_ok, b->pre_ok + T[DT_RP]);
+	if (d->cfg.closed_page && !row_wanted(ch, b, row)) { /* auto-precharge */
+		b->open_row = -1;
+		b->earliest_act = max64(b->earliest_act, b->earliest_pre + timing[T_RP]);
 	}
 }
 
 /* Read or write mode (write drain watermarks). */
-static void mode(struct ctl *d, struct cchan *ch)
+static void drain_mode(struct ddrctl *d, struct ctl_chan *ch)
 {
-	if (!ch->wmode) {
-		if (ch->nq[1] >= d->p.hi || (ch->nq[1] && !ch->nq[0])) {
-			ch->wmode = 1;
-			d->st.drains++;
+	if (!ch->draining) {
+		if (ch->queued[1] >= d->cfg.wq_high || (ch->queued[1] && !ch->queued[0])) {
+			ch->draining = 1;
+			d->stats.drains++;
 		}
-	} else if (!ch->nq[1] || (ch->nq[1] <= d->p.lo && ch->nq[0])) {
-		ch->wmode = 0;
+	} else if (!ch->queued[1] || (ch->queued[1] <= d->cfg.wq_low && ch->queued[0])) {
+		ch->draining = 0;
 	}
 }
 
 /* Decide every command of ch that issues before tick end. */
-static void run(struct ctl *d, struct cchan *ch, uint64_t end)
+static void run_until(struct ddrctl *d, struct ctl_chan *ch, uint64_t end)
 {
-	const uint64_t tck = d->p.tck;
-	if (!ch->dirty && end <= ch->next_ev) { /* nothing to decide before end */
+	const uint64_t tck = d->cfg.tck;
+	if (!ch->changed && end <= ch->next_event) { /* nothing to decide before end */
 		if (end > ch->now)
 			ch->now = end / tck * tck;
 		return;
 	}
-	ch->dirty = 0;
+	ch->changed = 0;
 	for (;;) {
-		if ((ch->in_retry && (ch->wmask[0] | ch->wmask[1])) || (ch->in_n && ch->in[ch->in_head].arr <= ch->now))
-			admit(d, ch);
-		mode(d, ch);
-		struct cand best = { NOTIME, 0, C_NONE, -1, -1, 0, 0 }, c;
-		unsigned w = (unsigned)ch->wmode;
-		for (unsigned k = 0; k < ch->nbmw; k++)
-			for (uint64_t m = ch->bm[w][k]; m; m &= m - 1) {
+		if ((ch->recheck_waiting && (ch->waiting_mask[0] | ch->waiting_mask[1])) ||
+		    (ch->narrivals && ch->arrivals[ch->arrivals_head].at <= ch->now))
+			admit_waiting(d, ch);
+		drain_mode(d, ch);
+		struct cmd_choice best = { NOTIME, 0, CMD_NONE, -1, -1, 0, 0 }, c;
+		unsigned w = (unsigned)ch->draining;
+		for (unsigned k = 0; k < ch->has_queued_words; k++)
+			for (uint64_t m = ch->has_queued[w][k]; m; m &= m - 1) {
 				unsigned bi = k * 64 + (unsigned)__builtin_ctzll(m);
-				bank_cand(d, ch, bi, w, &c);
-				if (c.t >= ch->rk[c.rank].ref_due) /* after its rank's refresh is due */
+				bank_candidate(d, ch, bi, w, &c);
+				if (c.t >= ch->ranks[c.rank].refresh_due) /* after its rank's refresh is due */
 					continue;
 				if (c.t < best.t ||
-				    (c.t == best.t && ((c.kind == C_COL) > (best.kind == C_COL) ||
-				                       ((c.kind == C_COL) == (best.kind == C_COL) && c.seq < best.seq))))
+				    (c.t == best.t && ((c.cmd == CMD_COL) > (best.cmd == CMD_COL) ||
+				                       ((c.cmd == CMD_COL) == (best.cmd == CMD_COL) && c.age < best.age))))
 					best = c;
 			}
 		/* refresh: when due, after its rank's open rows can close (the
 		 * precharge folded in); it wins a tie */
-		for (unsigned r = 0; r < d->p.nra; r++) {
-			struct crank *rk = &ch->rk[r];
-			if (rk->ref_due > best.t)
+		for (unsigned r = 0; r < d->cfg.ranks; r++) {
+			struct ctl_rank *rk = &ch->ranks[r];
+			if (rk->refresh_due > best.t)
 				continue;
-			uint64_t t = mx(ch->now, rk->ref_due);
-			for (unsigned i = r * d->p.nbg * d->p.nba; i < (r + 1) * d->p.nbg * d->p.nba; i++)
-				if (ch->bk[i].row >= 0)
-					t = mx(t, ch->bk[i].pre_ok + d->p.t[DT_RP]);
+			uint64_t t = max64(ch->now, rk->refresh_due);
+			unsigned rank_banks = d->cfg.bank_groups * d->cfg.banks_per_group;
+			for (unsigned i = r * rank_banks; i < (r + 1) * rank_banks; i++)
+				if (ch->banks[i].open_row >= 0)
+					t = max64(t, ch->banks[i].earliest_pre + d->cfg.t[T_RP]);
 			if (t <= best.t) {
 				best.t = t;
-				best.kind = C_REF;
+				best.cmd = CMD_REF;
 				best.rank = r;
 			}
 		}
-		uint64_t na = next_arrival(ch);
-		if (na < end && na < best.t) { /* it may change the choice */
-			ch->now = up(na, tck);
+		uint64_t arrival = next_arrival(ch);
+		if (arrival < end && arrival < best.t) { /* it may change the choice */
+			ch->now = round_up(arrival, tck);
 			continue;
 		}
-		if (best.kind == C_NONE || best.t >= end) {
-			ch->next_ev = na < best.t ? na : best.t;
+		if (best.cmd == CMD_NONE || best.t >= end) {
+			ch->next_event = arrival < best.t ? arrival : best.t;
 			if (end > ch->now)
 				ch->now = end / tck * tck;
 			return;
@@ -643,19 +657,19 @@ static void run(struct ctl *d, struct cchan *ch, uint64_t end)
 
 void ddrctl_sync(void *st, uint64_t t)
 {
-	struct ctl *d = st;
+	struct ddrctl *d = st;
 	if (t <= d->synced)
 		return;
 	d->synced = t;
-	uint64_t end = CYC2T(t) + d->fwd + d->base;
-	for (unsigned i = 0; i < d->p.nch; i++)
-		run(d, &d->ch[i], end);
+	uint64_t end = CYC2T(t) + d->to_ctl + d->base;
+	for (unsigned i = 0; i < d->cfg.channels; i++)
+		run_until(d, &d->chans[i], end);
 	d->frontier = end;
 }
 
 uint64_t ddrctl_wait(void *st, uint64_t pend)
 {
-	struct ctl *d = st;
+	struct ddrctl *d = st;
 	uint64_t c;
 	while (!(c = ddrctl_resolve(d, pend)))
 		ddrctl_sync(d, d->synced + 64);
@@ -666,81 +680,81 @@ uint64_t ddrctl_wait(void *st, uint64_t pend)
 
 static void ctl_destroy(void *st)
 {
-	struct ctl *d = st;
+	struct ddrctl *d = st;
 	if (!d)
 		return;
-	if (d->ch)
-		for (unsigned i = 0; i < d->p.nch; i++) {
-			struct cchan *ch = &d->ch[i];
-			free(ch->e);
-			free(ch->bk);
-			free(ch->bc);
-			free(ch->rk);
-			free(ch->rg);
-			free(ch->bm[0]);
-			free(ch->bm[1]);
-			free(ch->in);
-			for (unsigned k = 0; k < NWAIT; k++)
-				free(ch->wt[k].v);
+	if (d->chans)
+		for (unsigned i = 0; i < d->cfg.channels; i++) {
+			struct ctl_chan *ch = &d->chans[i];
+			free(ch->entries);
+			free(ch->banks);
+			free(ch->bank_next);
+			free(ch->ranks);
+			free(ch->bank_groups);
+			free(ch->has_queued[0]);
+			free(ch->has_queued[1]);
+			free(ch->arrivals);
+			for (unsigned k = 0; k < NWAITLISTS; k++)
+				free(ch->waiting[k].items);
 		}
-	free(d->ch);
-	free(d->tk_id);
-	free(d->tk_done);
-	if (d->dev)
-		memmodel_ddr.destroy(d->dev);
+	free(d->chans);
+	free(d->ticket_id);
+	free(d->ticket_done);
+	ddr_config_free(&d->cfg);
 	free(d);
 }
 
 static void *ctl_create(const struct memsys_cfg *cfg, char *err, size_t errlen)
 {
-	struct ctl *d = calloc(1, sizeof *d);
+	struct ddrctl *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	d->dev = memmodel_ddr.create(cfg, err, errlen);
-	if (!d->dev) {
+	if (ddr_config_resolve(cfg, &d->cfg, err, errlen)) {
 		free(d);
 		return NULL;
 	}
-	memmodel_ddr_params(d->dev, &d->p);
-	d->fwd = d->p.front / 2 / d->p.tck * d->p.tck; /* (a whole number of clocks) */
-	d->back = d->p.front - d->fwd;
-	d->rd_lat = d->p.t[DT_CL] + d->p.burst + d->back;
-	d->nbk = d->p.nra * d->p.nbg * d->p.nba;
-	d->base = d->p.tck << 32; /* (more than any timing: at most 10^6 clocks) */
+	d->to_ctl = d->cfg.frontend / 2 / d->cfg.tck * d->cfg.tck; /* (a whole number of clocks) */
+	d->to_llc = d->cfg.frontend - d->to_ctl;
+	d->read_latency = d->cfg.t[T_CL] + d->cfg.burst + d->to_llc;
+	d->nbanks = d->cfg.ranks * d->cfg.bank_groups * d->cfg.banks_per_group;
+	d->base = d->cfg.tck << 32; /* (more than any timing: at most 10^6 clocks) */
 	d->frontier = d->base;
-	d->tk_mask = 4095;
-	d->tk_id = calloc(d->tk_mask + 1, sizeof *d->tk_id);
-	d->tk_done = calloc(d->tk_mask + 1, sizeof *d->tk_done);
-	d->ch = calloc(d->p.nch, sizeof *d->ch);
-	if (!d->tk_id || !d->tk_done || !d->ch)
+	d->ticket_mask = 4095;
+	d->ticket_id = calloc(d->ticket_mask + 1, sizeof *d->ticket_id);
+	d->ticket_done = calloc(d->ticket_mask + 1, sizeof *d->ticket_done);
+	d->chans = calloc(d->cfg.channels, sizeof *d->chans);
+	if (!d->ticket_id || !d->ticket_done || !d->chans)
 		goto oom;
-	unsigned ne = d->p.rq + d->p.wq;
-	for (unsigned i = 0; i < d->p.nch; i++) {
-		struct cchan *ch = &d->ch[i];
-		ch->e = calloc(ne, sizeof *ch->e);
-		ch->bk = calloc(d->nbk, sizeof *ch->bk);
-		ch->bc = calloc(2 * (size_t)d->nbk, sizeof *ch->bc);
-		ch->rk = calloc(d->p.nra, sizeof *ch->rk);
-		ch->rg = calloc((size_t)d->p.nra * d->p.nbg, sizeof *ch->rg);
-		ch->nbmw = (d->nbk + 63) / 64;
-		ch->bm[0] = calloc(ch->nbmw, sizeof(uint64_t));
-		ch->bm[1] = calloc(ch->nbmw, sizeof(uint64_t));
-		ch->in_cap = 256;
-		ch->in = calloc(ch->in_cap, sizeof *ch->in);
-		if (!ch->e || !ch->bk || !ch->bc || !ch->rk || !ch->rg || !ch->bm[0] || !ch->bm[1] || !ch->in)
+	unsigned ne = d->cfg.rq_entries + d->cfg.wq_entries;
+	for (unsigned i = 0; i < d->cfg.channels; i++) {
+		struct ctl_chan *ch = &d->chans[i];
+		ch->entries = calloc(ne, sizeof *ch->entries);
+		ch->banks = calloc(d->nbanks, sizeof *ch->banks);
+		ch->bank_next = calloc(2 * (size_t)d->nbanks, sizeof *ch->bank_next);
+		ch->ranks = calloc(d->cfg.ranks, sizeof *ch->ranks);
+		ch->bank_groups = calloc((size_t)d->cfg.ranks * d->cfg.bank_groups, sizeof *ch->bank_groups);
+		ch->has_queued_words = (d->nbanks + 63) / 64;
+		ch->has_queued[0] = calloc(ch->has_queued_words, sizeof(uint64_t));
+		ch->has_queued[1] = calloc(ch->has_queued_words, sizeof(uint64_t));
+		ch->arrivals_cap = 256;
+		ch->arrivals = calloc(ch->arrivals_cap, sizeof *ch->arrivals);
+		if (!ch->entries || !ch->banks || !ch->bank_next || !ch->ranks || !ch->bank_groups || !ch->has_queued[0] ||
+		    !ch->has_queued[1] || !ch->arrivals)
 			goto oom;
 		for (unsigned k = 0; k < ne; k++)
-			ch->e[k].next = k + 1 < ne ? (int)k + 1 : -1;
-		ch->freel = 0;
-		for (unsigned b = 0; b < d->nbk; b++) {
-			ch->bk[b].row = -1;
-			ch->bk[b].head[0] = ch->bk[b].head[1] = ch->bk[b].tail[0] = ch->bk[b].tail[1] = -1;
-			ch->bk[b].rank = b / (d->p.nbg * d->p.nba);
-			ch->bk[b].rg = b / d->p.nba;
+			ch->entries[k].next = k + 1 < ne ? (int)k + 1 : -1;
+		ch->free_list = 0;
+		for (unsigned b = 0; b < d->nbanks; b++) {
+			struct ctl_bank *bank = &ch->banks[b];
+			bank->open_row = -1;
+			bank->queue_head[0] = bank->queue_head[1] = bank->queue_tail[0] = bank->queue_tail[1] = -1;
+			bank->rank = b / (d->cfg.bank_groups * d->cfg.banks_per_group);
+			bank->rank_bg = b / d->cfg.banks_per_group;
 		}
 		/* rank r refreshes at r * tREFI / ranks + k * tREFI, k >= 1 (as ddr-resv) */
-		for (unsigned r = 0; r < d->p.nra; r++)
-			ch->rk[r].ref_due = d->p.t[DT_REFI] / d->p.tck * r / d->p.nra * d->p.tck + d->p.t[DT_REFI] + d->base;
+		uint64_t refi = d->cfg.t[T_REFI];
+		for (unsigned r = 0; r < d->cfg.ranks; r++)
+			ch->ranks[r].refresh_due = refi / d->cfg.tck * r / d->cfg.ranks * d->cfg.tck + refi + d->base;
 	}
 	return d;
 oom:
@@ -751,119 +765,101 @@ oom:
 
 static uint64_t ctl_request(void *st, uint64_t la, int w, uint64_t now, unsigned src)
 {
-	struct ctl *d = st;
-	unsigned c, ra, bg, ba;
-	uint64_t row;
-	memmodel_ddr_map(d->dev, la, &c, &ra, &bg, &ba, &row);
-	struct cchan *ch = &d->ch[c];
-	uint64_t t = up(CYC2T(now) + d->fwd + d->base, d->p.tck);
-	if (!d->st.first_t || CYC2T(now) < d->st.first_t)
-		d->st.first_t = CYC2T(now) ? CYC2T(now) : 1;
+	struct ddrctl *d = st;
+	struct ddr_loc l;
+	ddr_map(&d->cfg, la, &l);
+	struct ctl_chan *ch = &d->chans[l.channel];
+	uint64_t t = round_up(CYC2T(now) + d->to_ctl + d->base, d->cfg.tck);
+	if (!d->stats.first_t || CYC2T(now) < d->stats.first_t)
+		d->stats.first_t = CYC2T(now) ? CYC2T(now) : 1;
 	if (t < ch->now) { /* a request from before the frontier: a caller without look-ahead */
-		d->st.late++;
+		d->stats.late++;
 		t = ch->now;
 	}
 	src &= (MEMSYS_MAX_HARTS - 1) | MEMMODEL_PF;
-	if (!w && ch->wcnt[la & 1023]) {
+	if (!w && ch->writes_per_bucket[la & 1023]) {
 		/* a read of a line still queued (or waiting) to be written */
 		int found = 0;
-		for (unsigned j = ch->in_head; j < ch->in_head + ch->in_n && !found; j++)
-			found = ch->in[j].w && ch->in[j].la == la;
-		const struct cfifo *f = &ch->wt[W_WR];
+		for (unsigned j = ch->arrivals_head; j < ch->arrivals_head + ch->narrivals && !found; j++)
+			found = ch->arrivals[j].is_write && ch->arrivals[j].line == la;
+		const struct arrival_fifo *f = &ch->waiting[WAIT_WRITES];
 		for (unsigned j = 0; j < f->n && !found; j++)
-			found = f->v[(f->head + j) % f->cap].la == la;
+			found = f->items[(f->head + j) % f->cap].line == la;
 		if (found) {
-			d->st.reads++;
-			d->st.fwd++;
-			return now + t2cyc_up(d->p.front) + 1;
+			d->stats.reads++;
+			d->stats.fwd++;
+			return now + t2cyc_up(d->cfg.frontend) + 1;
 		}
-		struct cbank *b = &ch->bk[(ra * d->p.nbg + bg) * d->p.nba + ba];
-		for (int i = b->head[1]; i >= 0; i = ch->e[i].next)
-			if (ch->e[i].la == la) {
-				d->st.reads++;
-				d->st.fwd++;
-				return now + t2cyc_up(d->p.front) + 1;
+		struct ctl_bank *b = &ch->banks[l.bank];
+		for (int i = b->queue_head[1]; i >= 0; i = ch->entries[i].next)
+			if (ch->entries[i].line == la) {
+				d->stats.reads++;
+				d->stats.fwd++;
+				return now + t2cyc_up(d->cfg.frontend) + 1;
 			}
 	}
-	if (ch->in_head + ch->in_n == ch->in_cap) {
-		if (ch->in_head) {
-			memmove(ch->in, ch->in + ch->in_head, ch->in_n * sizeof *ch->in);
-			ch->in_head = 0;
+	if (ch->arrivals_head + ch->narrivals == ch->arrivals_cap) {
+		if (ch->arrivals_head) {
+			memmove(ch->arrivals, ch->arrivals + ch->arrivals_head, ch->narrivals * sizeof *ch->arrivals);
+			ch->arrivals_head = 0;
 		} else {
-			ch->in_cap *= 2;
-			struct carr *n = realloc(ch->in, ch->in_cap * sizeof *ch->in);
+			ch->arrivals_cap *= 2;
+			struct arrival *n = realloc(ch->arrivals, ch->arrivals_cap * sizeof *ch->arrivals);
 			if (!n) {
 				fprintf(stderr, "ddr: out of memory (ingress)\n");
 				abort();
 			}
-			ch->in = n;
+			ch->arrivals = n;
 		}
 	}
 	/* in arrival order (requests come nearly in order: from the back) */
-	unsigned j = ch->in_head + ch->in_n;
-	while (j > ch->in_head && ch->in[j - 1].arr > t) {
-		ch->in[j] = ch->in[j - 1];
+	unsigned j = ch->arrivals_head + ch->narrivals;
+	while (j > ch->arrivals_head && ch->arrivals[j - 1].at > t) {
+		ch->arrivals[j] = ch->arrivals[j - 1];
 		j--;
 	}
-	struct carr *a = &ch->in[j];
-	ch->dirty = 1;
-	a->la = la;
-	a->arr = t;
+	struct arrival *a = &ch->arrivals[j];
+	ch->changed = 1;
+	a->line = la;
+	a->at = t;
 	a->src = src;
-	a->w = (unsigned)w;
-	a->id = 0;
-	a->ord = d->ord++;
-	ch->in_n++;
+	a->is_write = (unsigned)w;
+	a->ticket = 0;
+	a->order = d->next_order++;
+	ch->narrivals++;
 	if (w) {
-		d->st.writes++;
-		ch->wcnt[la & 1023]++;
+		d->stats.writes++;
+		ch->writes_per_bucket[la & 1023]++;
 		return now + 1; /* posted */
 	}
-	d->st.reads++;
-	ch->rd_pend++;
-	a->id = tk_new(d);
-	return MEMSYS_PEND | a->id;
+	d->stats.reads++;
+	ch->reads_pending++;
+	a->ticket = ticket_new(d);
+	return MEMSYS_PEND | a->ticket;
 }
 
 /* A prefetch is dropped while the channel's reads fill its read queue. */
 static uint64_t ctl_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 {
-	struct ctl *d = st;
+	struct ddrctl *d = st;
 	if (!(src & MEMMODEL_PF))
 		return now;
-	unsigned c, ra, bg, ba;
-	uint64_t row;
-	memmodel_ddr_map(d->dev, la, &c, &ra, &bg, &ba, &row);
-	return d->ch[c].rd_pend >= d->p.rq ? now + 1 : now;
+	struct ddr_loc l;
+	ddr_map(&d->cfg, la, &l);
+	return d->chans[l.channel].reads_pending >= d->cfg.rq_entries ? now + 1 : now;
 }
 
 static void ctl_stats(const void *st, struct memsys_model_stats *s)
 {
-	const struct ctl *d = st;
-	memset(s, 0, sizeof *s);
-	s->reads = d->st.reads;
-	s->writes = d->st.writes;
-	s->busy = t2cyc_up(d->st.busy_t);
-	s->row_hits = d->st.hits;
-	s->row_misses = d->st.empties;
-	s->row_conflicts = d->st.conflicts;
-	s->ddr = d->st;
-	s->ddr.busy_t = t2cyc_up(d->st.busy_t);
-	s->ddr.rq_wait_t = t2cyc_up(d->st.rq_wait_t);
-	s->ddr.wq_wait_t = t2cyc_up(d->st.wq_wait_t);
-	s->ddr.rq_res_t = t2cyc_up(d->st.rq_res_t);
-	s->ddr.wq_res_t = t2cyc_up(d->st.wq_res_t);
-	s->ddr.first_t = d->st.first_t >> TSH;
-	s->ddr.last_t = t2cyc_up(d->st.last_t);
+	ddr_stats_report(&((const struct ddrctl *)st)->stats, s);
 	s->ddr.ctl = 1;
-	s->has_ddr = 1;
 }
 
-static uint64_t ctl_peak(const void *st) { return ((const struct ctl *)st)->p.peak; }
+static uint64_t ctl_peak(const void *st) { return ((const struct ddrctl *)st)->cfg.peak_mbps; }
 
 const struct memmodel_ops memmodel_ddrctl = {
 	"ddr", "JEDEC-timed DDR4/DDR5 channels, ranks, bank groups, banks behind a controller that decides "
 	"when each command issues: FR-FCFS, write drain, refresh (the ddr-* keys)",
-	NULL, 0, NULL, NULL,
+	ddr_config_keys, DDR_CONFIG_NKEYS, ddr_config_defaults, ddr_config_check,
 	ctl_create, ctl_request, ctl_stats, ctl_peak, ctl_destroy, ctl_admit,
 };

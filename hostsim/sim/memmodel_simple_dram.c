@@ -2,7 +2,7 @@
  * The simple-dram memory model (alias dram): channels of banks with open
  * rows, a shared data bus per channel with read/write turnarounds, posted
  * writes drained in batches and a four-activate window, but no JEDEC
- * timing (that is the ddr model, memmodel_ddr.c).  See memmodel.h and
+ * timing (that is the ddr models, memmodel_ddr_config.c).  See memmodel.h and
  * docs/memsys.md.
  */
 #include "sim/memmodel.h"

@@ -77,7 +77,7 @@ struct memsys_cfg {
 	                           batches row hits of interleaved streams
 	                           (FR-FCFS); 1 = strict open-page: 4 */
 
-	/* ddr model (memmodel_ddr.c; docs/memsys.md "The ddr model"): a
+	/* ddr models (memmodel_ddr_config.c; docs/memsys.md "The ddr model"): a
 	 * preset, and every device value overridable (0 = the preset's) */
 	char ddr_preset[32];    /* DDR4-2666 | DDR4-3200 | DDR5-4800 */
 	unsigned ddr_channels, ddr_ranks;   /* 1, 1 */

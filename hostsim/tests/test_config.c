@@ -334,6 +334,8 @@ static void one_value(const struct rvm_cfg_key *k, uint64_t v, int want_ok)
 	c.lat_strides[0] = 8;
 	for (unsigned i = 1; i < RVM_CFG_MAX_STRIDES; i++)
 		c.lat_strides[i] = 0;
+	c.mess_min_loads = 100;               /* mess_max_loads down to its min stays above it */
+	c.mess_max_loads = RVM_CFG_LOADS_MAX; /* and mess_min_loads up to its max below it */
 	d = c;
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)v);
 	/* what rvmess config does: the assignment, then the whole block */
@@ -417,6 +419,9 @@ static void test_image_codes(void **state)
 	CODE(c.integ_slots = 0, "integ_slots_not_in_1..256");
 	CODE(c.integ_lines = 1025, "integ_lines_not_in_1..1024");
 	CODE(c.inject_corrupt = 2, "inject_corrupt_not_in_0..1");
+	CODE(c.mess_tol = 1000001, "mess_tol_not_in_0..1000000");
+	CODE(c.mess_batch_loads = 250, "mess_batch_loads_not_a_multiple_of_100");
+	CODE(c.mess_max_loads = c.mess_min_loads - 1, "mess_min_loads_over_mess_max_loads");
 #undef CODE
 	cfg_default(&c);
 	assert_int_equal(rvm_cfg_check_all(&c, NULL, NULL), 0); /* the default block passes */
@@ -451,6 +456,10 @@ static void test_set_refusals(void **state)
 		{ "mess_gen_size", "0", "out of range" },
 		{ "mess_gen_size", "3136", "3136 out of range 3200..1T" },
 		{ "mess_window_loads", "99", "out of range 100.." },
+		{ "mess_batch_loads", "50", "out of range 100..1000000" },
+		{ "mess_batch_loads", "550", "550 is not a multiple of 100" },
+		{ "mess_tol", "2000000", "out of range 0..1000000" },
+		{ "mess_min_loads", "99", "out of range 100.." },
 		{ "chase_loads", "0", "out of range" },
 		{ "chase_all_harts", "2", "not 0 or 1" },
 		{ "lat_random", "yes", "not 0 or 1" },

@@ -1,5 +1,5 @@
 /*
- * Unit tests: the ddr memory model (sim/memmodel_ddr.c).
+ * Unit tests: the ddr memory model (sim/memmodel_ddr_resv.c).
  *
  * Every expected latency is derived by hand from the timings set in mk()
  * below: a 1 GHz core and 2000 MT/s, so one DRAM clock (nCK) is one core

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "platform.h"
 #include "rvmess/crc32.h"
@@ -225,57 +226,197 @@ static void test_chain_ring_checks(void **state)
 {
 	enum { N = 64, STRIDE = 64 };
 	static uint64_t buf[N * STRIDE / 8] __attribute__((aligned(64)));
-	uint64_t base = (uint64_t)(uintptr_t)buf, k = 0, pos = 0;
+	uint64_t base = (uint64_t)(uintptr_t)buf, k = 0;
 	struct integ_tally t = { 0 };
 
 	(void)state;
 	chain_random(buf, N, STRIDE, 7);
-	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
-	assert_int_equal(t.words, N);
-	assert_int_equal(t.bad, 0);
+	chain_number(buf, N);
+	/* numbered along the ring from base */
+	uint64_t p = base;
+	for (uint64_t i = 0; i < N; i++) {
+		assert_int_equal(chain_pos((void *)(uintptr_t)p), i);
+		p = *(uint64_t *)(uintptr_t)p;
+	}
+	assert_int_equal(p, base);
 	chain_cycle(buf, N, STRIDE, &t);
 	assert_int_equal(t.words, 2 * N);
 	assert_int_equal(t.bad, 0);
+	/* a chase of 100 loads from the element numbered 10 ends at the one
+	 * numbered 110 mod 64 = 46; any other end is reported there */
+	p = base;
+	for (int i = 0; i < 10; i++)
+		p = *(uint64_t *)(uintptr_t)p;
+	uint64_t q = p;
+	for (int i = 0; i < 100; i++)
+		q = *(uint64_t *)(uintptr_t)q;
+	t = (struct integ_tally){ 0 };
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)q, &t);
+	assert_int_equal(t.words, 100);
+	assert_int_equal(t.bad, 0);
+	uint64_t r = *(uint64_t *)(uintptr_t)q; /* one further: number 47 */
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)r, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, r);
+	assert_int_equal(t.want, 46);
+	assert_int_equal(t.got, 47);
+	assert_int_equal(t.want_known, 1);
+	t = (struct integ_tally){ 0 };
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)(base + N * STRIDE), &t); /* off the ring */
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.want_known, 0);
+	t = (struct integ_tally){ 0 };
+	chain_moved(buf, N, STRIDE, 10, 100, (void *)(uintptr_t)(q + 8), &t); /* not an element */
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, q + 8);
 
 	/* the element 10 steps along the ring from base points off the ring */
-	uint64_t p = base;
+	p = base;
 	for (int i = 0; i < 10; i++)
 		p = *(uint64_t *)(uintptr_t)p;
 	k = p;
 	uint64_t saved = *(uint64_t *)(uintptr_t)k;
 	*(uint64_t *)(uintptr_t)k = base + N * STRIDE;
 	t = (struct integ_tally){ 0 };
-	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
-	assert_int_equal(t.words, 11); /* ten good pointers, the eleventh wrong */
-	assert_int_equal(t.bad, 1);
-	assert_int_equal(t.addr, k);
-	assert_int_equal(t.got, base + N * STRIDE);
-	assert_int_equal(t.want_known, 0);
-	t = (struct integ_tally){ 0 };
 	chain_cycle(buf, N, STRIDE, &t);
 	assert_int_equal(t.bad, 1);
 	assert_int_equal(t.addr, k);
 	assert_int_equal(t.got, base + N * STRIDE);
+	assert_int_equal(t.words, 22); /* eleven elements, two words each */
 
-	/* now it points back to base: the cycle closes after 11 steps; a walk of
-	 * N steps from base ends elsewhere than base */
+	/* now it points back to base: the cycle closes after 11 steps */
 	*(uint64_t *)(uintptr_t)k = base;
 	t = (struct integ_tally){ 0 };
 	chain_cycle(buf, N, STRIDE, &t);
 	assert_int_equal(t.bad, 1);
 	assert_int_equal(t.addr, k);
 	assert_int_equal(t.got, base);
-	t = (struct integ_tally){ 0 };
-	chain_rewalk(buf, N, STRIDE, buf, N, buf, &t);
-	pos = N % 11; /* the walk loops over the 11 elements base .. k */
-	p = base;
-	for (uint64_t i = 0; i < pos; i++)
-		p = *(uint64_t *)(uintptr_t)p;
-	assert_int_equal(t.words, N);
-	assert_int_equal(t.bad, 1);
-	assert_int_equal(t.want, base);
-	assert_int_equal(t.got, p);
 	*(uint64_t *)(uintptr_t)k = saved;
+	/* a wrong number: the first one reported, the walk goes on */
+	((uint64_t *)(uintptr_t)k)[1] = 99;
+	t = (struct integ_tally){ 0 };
+	chain_cycle(buf, N, STRIDE, &t);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(t.addr, k + 8);
+	assert_int_equal(t.want, 10);
+	assert_int_equal(t.got, 99);
+	assert_int_equal(t.words, 2 * N);
+	((uint64_t *)(uintptr_t)k)[1] = 10;
+}
+
+/* Batch means against a double-precision computation: the mean, the sum of
+ * squares, the 95 % half-width t(n-1) s / sqrt(n), the stop test and the
+ * pair-variance ratio, for costs of every magnitude the suites see. */
+static double t975_ref(unsigned df)
+{
+	static const double t[] = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	                            2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	                            2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+	return df <= 30 ? t[df - 1] : df < 40 ? 2.042 : df < 60 ? 2.021 : df < 120 ? 2.000 : df < 1000 ? 1.980 : 1.962;
+}
+
+static void test_batch_stats(void **state)
+{
+	static const uint64_t scale[] = { 100, 60000, 2000000, 400000000 };
+	static const unsigned counts[] = { 2, 3, 5, 31, 45, 200, 1500 };
+	uint64_t seed = 12345;
+
+	(void)state;
+	for (size_t si = 0; si < sizeof scale / sizeof scale[0]; si++)
+		for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+			struct bstats s = { 0 }, pr = { 0 };
+			double sum = 0, sq = 0, psum = 0, psq = 0, prev = 0;
+			unsigned n = counts[ci];
+			for (unsigned i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				/* a cost within +-12.5 % of the scale */
+				uint64_t x = scale[si] - scale[si] / 8 + (seed >> 33) % (scale[si] / 4 + 1);
+				bs_add(&s, x);
+				sum += (double)x;
+				sq += (double)x * (double)x;
+				if (i % 2) {
+					bs_add(&pr, (uint64_t)prev + x);
+					psum += prev + (double)x;
+					psq += (prev + (double)x) * (prev + (double)x);
+				}
+				prev = (double)x;
+			}
+			double mean = sum / n, ss = sq - sum * sum / n;
+			double h = t975_ref(n - 1) * sqrt(ss / (n - 1) / n);
+			assert_int_equal(s.n, n);
+			assert_true(fabs((double)s.sum - sum) < 0.5);
+			assert_true(fabs((double)bs_ss(&s) - ss) <= 1e-9 * sq + 2);
+			/* the interval from the integer sum of squares (which rounds by at most one) */
+			double hi = t975_ref(n - 1) * sqrt((double)bs_ss(&s) / (n - 1) / n);
+			assert_true(fabs((double)bs_half_milli(&s) / 1000 - hi) <= 1e-5 * hi + 0.02);
+			assert_true(fabs(hi - h) <= 1e-6 * h + h / (2 * ss) + 0.002);
+			/* the stop test at tolerances just above and below the interval */
+			double rel = h / mean;
+			if (rel > 2e-6) {
+				assert_true(bs_within(&s, (uint64_t)(rel * 1e6 * 1.01) + 1));
+				assert_false(bs_within(&s, (uint64_t)(rel * 1e6 * 0.99)));
+			}
+			if (pr.n >= 4) {
+				unsigned m = pr.n;
+				double vy = (psq - psum * psum / m) / (m - 1), vx = ss / (n - 1);
+				assert_true(fabs((double)bs_vr_milli(&s, &pr) / 1000 - vy / (2 * vx)) <= 2e-3 * vy / (2 * vx) + 0.002);
+			}
+		}
+	/* below two batches: no interval, never within */
+	struct bstats one = { 0 };
+	bs_add(&one, 500);
+	assert_int_equal(bs_half_milli(&one), UINT64_MAX);
+	assert_false(bs_within(&one, 1000000));
+	/* equal batches: no spread, within any tolerance; no variance ratio */
+	struct bstats eq = { 0 }, eqp = { 0 };
+	for (int i = 0; i < 6; i++)
+		bs_add(&eq, 777);
+	for (int i = 0; i < 3; i++)
+		bs_add(&eqp, 1554);
+	assert_int_equal(bs_half_milli(&eq), 0);
+	assert_true(bs_within(&eq, 0));
+	assert_int_equal(bs_vr_milli(&eq, &eqp), UINT64_MAX);
+	bs_add(&eqp, 1554);
+	assert_int_equal(bs_vr_milli(&eq, &eqp), UINT64_MAX); /* no variance */
+	struct bstats three = { 0 }, p3 = { 0 };
+	for (int i = 0; i < 7; i++) {
+		bs_add(&three, 100 + i);
+		if (i % 2)
+			bs_add(&p3, 200 + 2 * i);
+	}
+	assert_int_equal(bs_vr_milli(&three, &p3), UINT64_MAX); /* three pairs */
+	/* a window's halves: a drift beyond their noise and half the tolerance
+	 * is still moving; noise alone, a drift within half the tolerance, or
+	 * fewer than four batches are not */
+	{
+		uint64_t x[12];
+		struct bstats w = { 0 };
+		for (int i = 0; i < 12; i++) { /* 60000 cycles, +-60 of noise, 3 % down over the window */
+			x[i] = 61000 - (uint64_t)i * 160 + (i % 2 ? 60 : 0);
+			bs_add(&w, x[i]);
+		}
+		assert_true(bs_halves_differ(x, 12, bs_half_milli(&w), 20000));
+		assert_false(bs_halves_differ(x, 12, bs_half_milli(&w), 100000)); /* within 5 %: no */
+		assert_false(bs_halves_differ(x, 3, bs_half_milli(&w), 20000));
+		assert_false(bs_halves_differ(x, 12, UINT64_MAX, 20000));
+		static const int noise[12] = { 40, -50, 30, -20, 50, -40, -30, 60, -60, 20, -10, 10 };
+		struct bstats f = { 0 };
+		for (int i = 0; i < 12; i++) { /* no drift, noise whose halves differ a little */
+			x[i] = (uint64_t)(60000 + noise[i]);
+			bs_add(&f, x[i]);
+		}
+		assert_false(bs_halves_differ(x, 12, bs_half_milli(&f), 20000));
+		assert_false(bs_halves_differ(x, 12, bs_half_milli(&f), 0)); /* within its noise */
+	}
+	/* t and the square root */
+	assert_int_equal(bs_t975_milli(1), 12706);
+	assert_int_equal(bs_t975_milli(30), 2042);
+	assert_int_equal(bs_t975_milli(59), 2021);
+	assert_int_equal(bs_t975_milli(100000), 1962);
+	for (uint64_t v = 0; v < 100000; v += 7)
+		assert_int_equal(bs_isqrt(v), (uint64_t)floor(sqrt((double)v)));
+	assert_int_equal(bs_isqrt(UINT64_MAX), 4294967295ull);
+	assert_int_equal(bs_isqrt(1ull << 62), 1ull << 31);
 }
 
 static void test_fixed_point(void **state)
@@ -510,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_err_counts),
 		cmocka_unit_test(test_integ_tally),
 		cmocka_unit_test(test_chain_ring_checks),
+		cmocka_unit_test(test_batch_stats),
 		cmocka_unit_test(test_fixed_point),
 		cmocka_unit_test(test_muldiv),
 		cmocka_unit_test(test_ticks_ns),

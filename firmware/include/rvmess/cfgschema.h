@@ -80,7 +80,7 @@
 	S(mess_gen_size, SIZE, 3200, RVM_CFG_SIZE_MAX, 64, RVM_SUITE_MESS, 2u << 20, \
 	  "per-generator load and store array, bytes, used in whole 3200-byte blocks") \
 	S(mess_window_loads, NUM, 100, RVM_CFG_LOADS_MAX, 1, RVM_SUITE_MESS, 10000, \
-	  "chase loads per measured Mess window") \
+	  "chase loads per Mess window when mess_tol=0 (a fixed window; with mess_tol > 0 unused)") \
 	L(mess_mix, NUM, mess_nmix, RVM_CFG_MAX_MIXES, 0, 100, 2, RVM_SUITE_MESS, \
 	  "store percentage of the generators' kernel, one Mess curve each", \
 	  0, 20, 40, 60, 80, 100) \
@@ -104,13 +104,21 @@
 	S(integ_delay, NUM, 0, 100000, 1, RVM_SUITE_INTEG, 16, \
 	  "integ: largest random delay before a hart's writes, loop turns") \
 	S(inject_corrupt, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
-	  "fault injection: 1 = at the first Mess point, plant a wrong word in a load array, a store array and the ring (the Mess checks must report them)") \
+	  "fault injection: 1 = at each Mess curve's first point, plant wrong words in every load array (second and last line) and store array, and at the first point in the ring (the Mess checks must report them)") \
 	S(wait_flush, BOOL, 0, 1, 1, 0, 0, \
 	  "1: flush the data cache before every read of a wait for another hart's store, from the start (a platform known to need it); 0: flush only to check, and report a store that stays invisible (bug test=visibility), then flush") \
 	S(stale_cycles, NUM, 1000, 1000000000, 1, 0, 20000, \
 	  "cycles a store another hart waits for may stay invisible before the wait flushes, looks again and reports it") \
 	S(mess_share, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
-	  "1: every Mess generator's load array is the lead's chase ring (lines two harts read: coherence traffic, e.g. whether clean lines go back to memory); 0: each generator reads its own array")
+	  "1: every Mess generator's load array is the lead's chase ring (lines two harts read: coherence traffic, e.g. whether clean lines go back to memory); 0: each generator reads its own array") \
+	S(mess_tol, NUM, 0, 1000000, 1, RVM_SUITE_MESS, 20000, \
+	  "Mess window: ends when the 95 % confidence interval of the chase latency (batch means) is within this many ppm of its mean, between mess_min_loads and mess_max_loads; 0: a fixed window of mess_window_loads") \
+	S(mess_batch_loads, NUM, 100, 1000000, 100, RVM_SUITE_MESS, 500, \
+	  "chase loads per batch, the timed unit of a Mess point's warm-up and window (at most half of the window's largest: mess_max_loads, or mess_window_loads with mess_tol=0)") \
+	S(mess_min_loads, NUM, 100, RVM_CFG_LOADS_MAX, 1, RVM_SUITE_MESS, 2000, \
+	  "Mess window with mess_tol > 0: at least this many chase loads (and two batches)") \
+	S(mess_max_loads, NUM, 100, RVM_CFG_LOADS_MAX, 1, RVM_SUITE_MESS, 10000, \
+	  "Mess window with mess_tol > 0: at most this many chase loads (the point then reports an interval wider than mess_tol)")
 
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */

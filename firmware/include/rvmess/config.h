@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define RVM_CFG_MAGIC   0x3147464d56520a00ull /* "\0\nRVMFG1" little-endian */
-#define RVM_CFG_VERSION 4u
+#define RVM_CFG_VERSION 5u
 #define RVM_CFG_SECTION ".rvmess_config"
 
 /* suites bitmask: RVM_SUITE_CHASE ..., RVM_SUITE_ALL */
@@ -86,7 +86,12 @@ struct rvm_config {
 	uint32_t wait_flush;     /* 1: flush before every read of a wait from the start */
 	uint32_t stale_cycles;   /* a store invisible this long is reported; waits flush then */
 	uint32_t mess_share;     /* mess: 1 = the generators' load arrays are the chase ring */
-	uint32_t pad2;
+
+	/* mess: when a point's window ends (firmware/suites/mess.c, docs/mess.md) */
+	uint32_t mess_tol;          /* 95 % interval half-width / mean, ppm; 0: fixed window */
+	uint32_t mess_batch_loads;  /* chase loads per batch (timed unit of warm-up and window) */
+	uint64_t mess_min_loads;    /* adaptive window: at least this many loads */
+	uint64_t mess_max_loads;    /* adaptive window: at most this many loads */
 };
 
 #ifdef __cplusplus
@@ -94,7 +99,7 @@ struct rvm_config {
 #else
 #define RVM_STATIC_ASSERT _Static_assert
 #endif
-RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 464, "rvm_config layout changed: bump RVM_CFG_VERSION");
+RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 488, "rvm_config layout changed: bump RVM_CFG_VERSION");
 RVM_STATIC_ASSERT(RVM_SUITE_CHASE == 1 && RVM_SUITE_LAT == 2 && RVM_SUITE_PAR == 4 &&
                   RVM_SUITE_MESS == 8 && RVM_SUITE_CHECK == 16 &&
                   RVM_SUITE_LITMUS == 32 && RVM_SUITE_INTEG == 64,

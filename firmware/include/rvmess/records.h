@@ -21,7 +21,8 @@
 	            "par_max par_kmax [mess_chase_size mess_gen_size mess_window_loads "        \
 	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test] "                       \
 	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt] "   \
-	            "[wait_flush stale_cycles] [mess_share]")                 \
+	            "[wait_flush stale_cycles] [mess_share mess_tol mess_batch_loads mess_min_loads "  \
+	            "mess_max_loads]")                 \
 	X(FDT, fdt, "status reason off")                                                      \
 	X(PMU, pmu, "counters cycles_csr cycles_err instret_csr instret_err loop_insns "     \
 	            "cycles instret rdcycle rdinstret l1d llc")                                 \
@@ -32,11 +33,12 @@
 	X(LAT, lat, "chain stride size loads cycles ticks ns cpl nspl")                      \
 	X(PAR, par, "size k loads cycles ticks ns cpl nspl")                                 \
 	X(PARMAX, parmax, "size k par")                                                       \
-	X(MESS, mess, "mix pause rep gens loads cycles ticks ns cpl nspl gen_iters "         \
+	X(MESS, mess, "mix pause rep gens [settle batch batches] loads cycles ticks ns cpl "  \
+	              "nspl [ci wall_ns] gen_iters "                                           \
 	              "gen_loads gen_stores iss_rd iss_wr bw_iss [ctr_rd ctr_wr bw_ctr] "     \
 	              "rd_pct src [peak] [l1d_miss llc_miss [cached]]")                       \
 	X(MEMCTL, memctl, "reads writes peak")                                                \
-	X(PROG, prog, "suite done total")                                                     \
+	X(PROG, prog, "suite done total [cycle]")                                                     \
 	X(WARN, warn, "what msg [want got]")                                                  \
 	X(ERR, err, "what msg [addr want got] [hart got]")                                  \
 	X(TRAP, trap, "cause epc tval")                                                       \
