@@ -234,7 +234,8 @@ slurm)
 exec "$SELF" "$PLAN" --task "\$SLURM_ARRAY_TASK_ID"
 EOF
 	{ [ $? = 0 ] && chmod 644 "$sb" && mv -f -- "$sb" "$PLAN/slurm.sbatch"; } || { rm -f "$sb"; die "cannot write $PLAN/slurm.sbatch"; }
-	estimate "$(printf '%s' "$ids" | tr ',' '\n' | wc -l)" # as many at once as there are tasks
+	ntask=$(printf '%s\n' "$ids" | tr ',' '\n' | wc -l)
+	estimate "$ntask" # as many at once as there are tasks
 	w=()
 	[ "$wait" = 1 ] && w=(--wait)
 	echo "sweep-run: sbatch --array=$ids ${w[*]} $* $PLAN/slurm.sbatch"
@@ -243,7 +244,7 @@ EOF
 	sbatch --array="$ids" "${w[@]}" "$@" "$PLAN/slurm.sbatch"; rc=$?
 	[ "$rc" = 0 ] || [ "$wait" = 1 ] || die "sbatch failed (exit $rc): nothing submitted"
 	if [ "$wait" = 1 ]; then
-		estimate "$(printf '%s' "$ids" | tr ',' '\n' | wc -l)"
+		estimate "$ntask"
 		todo left
 		left=$(printf '%s' "$left" | paste -sd' ' -)
 		[ -z "$left" ] || { echo "sweep-run: jobs still without a complete log: $left (run again to resume)" >&2; exit 1; }

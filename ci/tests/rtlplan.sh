@@ -264,7 +264,8 @@ timeout 300 "$PS/run.sh" --slurm --wait >"$T/sbatch.out" 2>&1
 rc=$?
 ntask=$(find "$PS/slurm" -name '*_*.out' 2>/dev/null | wc -l)
 if [ "$rc" = 0 ] && grep -q -- '--array=0,1,2,3 --wait' "$T/sbatch.out" && [ "$ntask" = 4 ] &&
-	[ -z "$("$RVMESS" merge "$PS" --todo)" ] && grep -q '^estimate: a job' "$T/sbatch.out"; then
+	[ -z "$("$RVMESS" merge "$PS" --todo)" ] && grep -q '^estimate: a job' "$T/sbatch.out" &&
+	[ "$(grep -c '^estimate: 4 at once: ' "$T/sbatch.out")" = 2 ]; then
 	pass rtlplan-slurm-array
 else fail rtlplan-slurm-array "exit $rc, $ntask task logs: $(tail -3 "$T/sbatch.out" | tr '\n' '|')"; fi
 "$RVMESS" merge "$PS" -o "$T/ms" -q >"$T/ms.out" 2>&1
