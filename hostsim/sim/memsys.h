@@ -13,7 +13,8 @@
  * write-allocate, true LRU, sets indexed by physical line address.  LLC
  * misses are memory reads, dirty LLC evictions are memory writes, both one
  * line each, served by the selected memory model (memmodel.h: fixed, md1,
- * simple-dram alias dram, ddr, mess; one file each, memmodel_*.c).
+ * simple-dram alias dram, ddr, ddr-resv, mess; one file each,
+ * memmodel_*.c, the ddr pair's configuration in memmodel_ddr_config.c).
  *
  * Not thread-safe: one memsys is driven by one simulator thread.  At most
  * MEMSYS_MAX_HARTS harts.
@@ -49,7 +50,7 @@ struct memsys_cfg {
 	                           use clock passes this (cache.h; a test knob:
 	                           no result depends on it): 2^31 */
 
-	char mem_model[32];     /* "fixed" | "md1" | "simple-dram" (alias "dram") | "ddr" | "mess": "dram" */
+	char mem_model[32];     /* "fixed" | "md1" | "simple-dram" (alias "dram") | "ddr" | "ddr-resv" | "mess": "dram" */
 	unsigned mem_latency;   /* unloaded memory latency, cycles, added after
 	                           l1d_hit + llc_hit; for dram: the latency of a
 	                           read that finds its bank's row closed by another
@@ -117,8 +118,8 @@ void memsys_cfg_default(struct memsys_cfg *c);
  * Set one key from text (for the CLI and config files).  Key names are the
  * option names without "--": memsys's own (line, the l1d-*, llc-*, pf-*
  * keys, coh-lat, lru-age-limit, mem-model, mem-latency, peak-gbps,
- * freq-ghz: the table in memsys.c) and every model's (dram-*, ddr-*,
- * mess-*, in the model's file) and the trace wrapper's (trace-mem,
+ * freq-ghz: the table in memsys.c) and every model's (dram-*, mess-*, in
+ * the model's file; ddr-*, memmodel_ddr_config.c) and the trace wrapper's (trace-mem,
  * profile-mem, profile-window: memmodel_trace.c); memsys_cfg_print and
  * `hostsim --help` list them all.  '_' is accepted for '-'.  Sizes take an
  * optional K/M/G suffix (binary).  Returns 0, or -1 with a message naming
