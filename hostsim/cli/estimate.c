@@ -11,15 +11,6 @@
 
 #include "cli/util.h"
 
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = xrealloc(NULL, n);
-
-	memcpy(d, s, n);
-	return d;
-}
-
 void est_free(struct estimate *e)
 {
 	free(e->target);

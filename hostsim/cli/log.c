@@ -50,64 +50,6 @@ const char *rvm_status_name(enum rvm_status s)
 	}
 }
 
-/* ---- numbers ---------------------------------------------------------- */
-
-static int parse_dec(const char *s, size_t n, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (n == 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned d;
-
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		d = (unsigned)(s[i] - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return -1;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-int rvm_parse_u64(const char *s, uint64_t *v)
-{
-	size_t n;
-
-	if (!s)
-		return -1;
-	n = strlen(s);
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		uint64_t x = 0;
-
-		if (n - 2 > 16)
-			return -1;
-		for (size_t i = 2; i < n; i++) {
-			int h = hexval((unsigned char)s[i]);
-
-			if (h < 0)
-				return -1;
-			x = (x << 4) | (uint64_t)h;
-		}
-		*v = x;
-		return 0;
-	}
-	return parse_dec(s, n, v);
-}
-
 /* ---- one record --------------------------------------------------------- */
 
 void rvm_rec_free(struct rvm_rec *rec)
@@ -181,7 +123,7 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 	if (ncrc < 8)
 		return WHY("truncated record (checksum has %zu of 8 hex digits)", ncrc);
 	for (size_t i = 0; i < 8; i++)
-		crc_line = (crc_line << 4) | (uint32_t)hexval((unsigned char)star[1 + i]);
+		crc_line = (crc_line << 4) | (uint32_t)rvm_hexval((unsigned char)star[1 + i]);
 	if (ncrc > 8)
 		return WHY("%zu unexpected bytes after the checksum", ncrc - 8);
 	if (star == s || star[-1] != ' ')
@@ -210,7 +152,7 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 		if (!tok_end)
 			return WHY("truncated record (no type and h= field)");
 		n = (size_t)(tok_end - p);
-		if (parse_dec(p, n, &rec->seq) < 0 || (n > 1 && p[0] == '0'))
+		if (rvm_parse_dec(p, n, &rec->seq) < 0 || (n > 1 && p[0] == '0'))
 			return WHY("bad sequence number '%.*s'", (int)(n > 40 ? 40 : n), p);
 		p = tok_end + 1;
 		tok_end = memchr(p, ' ', (size_t)(body_end - p));
@@ -257,7 +199,7 @@ int rvm_rec_parse(const char *s, size_t len, struct rvm_rec *rec, char *why, siz
 				rvm_rec_free(rec);
 				return WHY("first field is '%.*s', not h=<hart>", (int)(n > 40 ? 40 : n), p);
 			}
-			if (parse_dec(eq + 1, (size_t)(tok_end - eq - 1), &rec->hart) < 0) {
+			if (rvm_parse_dec(eq + 1, (size_t)(tok_end - eq - 1), &rec->hart) < 0) {
 				rvm_rec_free(rec);
 				return WHY("bad hart number in '%.*s'", (int)(n > 40 ? 40 : n), p);
 			}
@@ -328,12 +270,12 @@ int logrec_double(const struct rvm_rec *rec, const char *key, double *v)
 	dot = strchr(s, '.');
 	if (!dot)
 		return rvm_parse_u64(s, &ip) < 0 ? -1 : (*v = (double)ip, 0);
-	if (parse_dec(s, (size_t)(dot - s), &ip) < 0)
+	if (rvm_parse_dec(s, (size_t)(dot - s), &ip) < 0)
 		return -1;
 	if (dot[1] != '\0') {
 		size_t fn = strlen(dot + 1);
 
-		if (fn > 18 || parse_dec(dot + 1, fn, &fp) < 0)
+		if (fn > 18 || rvm_parse_dec(dot + 1, fn, &fp) < 0)
 			return -1;
 		for (size_t i = 0; i < fn; i++)
 			scale *= 10;

@@ -85,9 +85,6 @@ int logrec_u64(const struct rvm_rec *rec, const char *key, uint64_t *v);
 /* A number that may be fixed point ("12.345") or integer; 0 on success. */
 int logrec_double(const struct rvm_rec *rec, const char *key, double *v);
 
-/* Parse a whole string as unsigned decimal or 0x hex; 0 on success. */
-int rvm_parse_u64(const char *s, uint64_t *v);
-
 /* Next record of a type at index >= *it; NULL at the end.  Start with *it = 0. */
 const struct rvm_rec *rvm_log_next(const struct rvm_log *log, const char *type, size_t *it);
 size_t rvm_log_count(const struct rvm_log *log, const char *type);

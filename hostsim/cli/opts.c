@@ -28,40 +28,6 @@ static const struct cli_opt *find(const struct cli_cmd *c, const char *a)
 	return NULL;
 }
 
-/* Unsigned decimal, or 0x and 1 to 16 hex digits: the numbers of the log's
- * fields (rvm_parse_u64), which plan's options have always taken. */
-static int parse_uint(const char *s, uint64_t *v)
-{
-	uint64_t x = 0;
-	size_t n = strlen(s);
-
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		if (n - 2 > 16)
-			return -1;
-		for (const char *p = s + 2; *p; p++) {
-			unsigned h = *p >= '0' && *p <= '9' ? (unsigned)(*p - '0')
-				   : *p >= 'a' && *p <= 'f' ? (unsigned)(*p - 'a' + 10)
-				   : *p >= 'A' && *p <= 'F' ? (unsigned)(*p - 'A' + 10) : 16;
-
-			if (h > 15)
-				return -1;
-			x = x << 4 | h;
-		}
-	} else {
-		if (n == 0)
-			return -1;
-		for (const char *p = s; *p; p++) {
-			unsigned d = (unsigned)(*p - '0');
-
-			if (*p < '0' || *p > '9' || x > (UINT64_MAX - d) / 10)
-				return -1;
-			x = x * 10 + d;
-		}
-	}
-	*v = x;
-	return 0;
-}
-
 /* "1..64", "0.001..1e+06", "(0, 100)", "(0, 1e+07]" */
 static void range_text(const struct cli_opt *o, char *buf, size_t len)
 {
@@ -116,7 +82,7 @@ static int store(const struct cli_cmd *c, const struct cli_opt *o, const char *v
 	case CLI_UINT: {
 		uint64_t v;
 
-		if (parse_uint(val, &v) == 0 && (double)v >= o->lo && (double)v <= o->hi) {
+		if (rvm_parse_u64(val, &v) == 0 && (double)v >= o->lo && (double)v <= o->hi) {
 			*(uint64_t *)dst = v;
 			return 0;
 		}

@@ -82,30 +82,6 @@ const char *outdir_last_commit(void)
 	return last_commit;
 }
 
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(xrealloc(NULL, n), s, n);
-}
-
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *s;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = xrealloc(NULL, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 static char *errbuf(struct outdir *d)
 {
 	return d->set ? d->set->err : d->err;

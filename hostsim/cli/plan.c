@@ -9,15 +9,6 @@
 
 #include "cli/util.h"
 
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = xrealloc(NULL, n);
-
-	memcpy(d, s, n);
-	return d;
-}
-
 void plan_free(struct plan *p)
 {
 	free(p->target);

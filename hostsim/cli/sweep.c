@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <limits.h>
@@ -18,23 +17,6 @@
 /* RVM_REC_MAX of firmware/include/rvmess/rt.h (which needs a platform.h):
  * the longest record an image prints. */
 #define RVM_REC_MAX 1024
-
-static char *xstrdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xstrdup_printf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *s;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = xrealloc(NULL, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 int sweep_job_config(const struct rvm_config *base, const struct plan_job *j, struct rvm_config *c, char *key,
 		     size_t keylen, char *why, size_t whylen)
@@ -148,9 +130,9 @@ static char *refusal(const struct plan *p, const char *dir, size_t i, const char
 	if (!line && !p->id)
 		goto cfg; /* a plan from before ids: its runner wrote no such line; the cfg record still */
 	if (!line)
-		return xstrdup_printf("the log does not start with the runner's \"rvmess-job:\" line: it cannot show "
+		return xprintf("the log does not start with the runner's \"rvmess-job:\" line: it cannot show "
 				      "it was run for this job (run it with %s/run.sh --task %zu)", dir, i);
-	want = xstrdup_printf(SWEEP_JOB_LINE "plan=%s job=%zu config=%s sim=%s", p->id ? p->id : "-", i, cf->name,
+	want = xprintf(SWEEP_JOB_LINE "plan=%s job=%zu config=%s sim=%s", p->id ? p->id : "-", i, cf->name,
 			      cf->sim);
 	if (strcmp(line, want) != 0) {
 		char got[160];
@@ -158,11 +140,11 @@ static char *refusal(const struct plan *p, const char *dir, size_t i, const char
 
 		snprintf(got, sizeof(got), "%s", line + strlen(SWEEP_JOB_LINE));
 		if (p->id && !strstr(line, p->id))
-			why = xstrdup_printf("another plan's log (its first line: %s; this plan's id is %s)", got, p->id);
+			why = xprintf("another plan's log (its first line: %s; this plan's id is %s)", got, p->id);
 		else if (sscanf(strstr(line, "job=") ? strstr(line, "job=") : "", "job=%lu", &gj) != 1 || gj != i)
-			why = xstrdup_printf("another job's log (its first line: %s)", got);
+			why = xprintf("another job's log (its first line: %s)", got);
 		else
-			why = xstrdup_printf("run with other options (its first line: %s; the manifest's configuration "
+			why = xprintf("run with other options (its first line: %s; the manifest's configuration "
 					     "%s is '%s')", got, cf->name, cf->sim);
 	}
 	free(want);
@@ -172,9 +154,9 @@ static char *refusal(const struct plan *p, const char *dir, size_t i, const char
 cfg:
 	cfg = rvm_log_next(log, "cfg", &it);
 	if (!cfg)
-		return log->nrecs ? xstrdup_printf("no cfg record: the log cannot show its image's configuration") : NULL;
+		return log->nrecs ? xprintf("no cfg record: the log cannot show its image's configuration") : NULL;
 	if (sweep_job_config(base, j, &c, key, sizeof(key), r, sizeof(r)) < 0)
-		return xstrdup_printf("the job's configuration cannot be made from the plan's base image: %s: %s", key, r);
+		return xprintf("the job's configuration cannot be made from the plan's base image: %s: %s", key, r);
 	cfg_record_body(&c, cfg->hart, body, sizeof(body));
 	{
 		const char *text = strchr(cfg->text + 5, ' '); /* "@RVM <seq> " */
@@ -199,7 +181,7 @@ cfg:
 				b += bl + (be ? 1 : 0);
 				t += tl + (te ? 1 : 0);
 			}
-			return xstrdup_printf("its cfg record (line %lu) is not the job's image's configuration%s%s%s%s%s%s",
+			return xprintf("its cfg record (line %lu) is not the job's image's configuration%s%s%s%s%s%s",
 					      cfg->line, wk[0] ? ": " : "", wk, wk[0] ? " is " : "", gv,
 					      wk[0] ? ", the plan's " : "", wv);
 		}
@@ -249,7 +231,7 @@ int sweep_logs_read(struct sweep_logs *L, const struct plan *p, const char *dir,
 			free(log);
 			log = NULL;
 		} else if (!base_ok) {
-			L->why[i] = xstrdup_printf("not checked: the plan's base.elf is unreadable");
+			L->why[i] = xprintf("not checked: the plan's base.elf is unreadable");
 		} else {
 			L->why[i] = refusal(p, dir, i, path, log, &base);
 		}
