@@ -6,6 +6,13 @@
 #   scratch NAME         TMP = a new /tmp/rvmess-NAME.XXXXXX, removed at exit
 #                        unless KEEP_TMP=1
 #   finish               exit status: 0 when no case failed
+#   slurm_cluster CASE...  a Slurm cluster of 2 CPUs in $TMP/slurm
+#                        (tools/slurm-local.sh) for the cases named:
+#                        SLURM_CONF exported, SLURM_DIR its folder, SLURM_PIDS
+#                        its daemons; stopped at exit, before TMP goes.
+#                        Status 1 when the cases cannot run: each skipped
+#                        (not root, no slurm-wlm or munge) or failed (the
+#                        cluster did not start)
 # Each helper prints "PASS CASE", "FAIL CASE WHY" or "SKIP CASE WHY" for the
 # reader and, when ci/test.sh runs the script, appends the same verdict as a
 # tab-separated line to the file named by RVMESS_RESULTS.  ci/test.sh counts
@@ -32,3 +39,30 @@ scratch() {
 	[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 }
 finish() { [ "$fails" = 0 ]; }
+slurm_cluster() {
+	local c
+	if [ "$(id -u)" != 0 ] || ! command -v sbatch >/dev/null || ! [ -x /usr/sbin/slurmctld ] ||
+		! command -v munged >/dev/null; then
+		for c in "$@"; do skip "$c" "needs root and slurm-wlm + munge (tools/deps.sh)"; done
+		return 1
+	fi
+	SLURM_DIR=$TMP/slurm
+	SLURM_PIDS=""
+	trap _slurm_cleanup EXIT
+	trap 'exit 1' INT TERM
+	if ! tools/slurm-local.sh start "$SLURM_DIR" 2 >"$TMP/slurm-start.out" 2>&1; then
+		for c in "$@"; do fail "$c" "the local cluster did not start: $(tail -2 "$TMP/slurm-start.out" | tr '\n' '|')"; done
+		return 1
+	fi
+	SLURM_PIDS=$(cat "$SLURM_DIR"/*.pid)
+	export SLURM_CONF=$SLURM_DIR/slurm.conf
+}
+_slurm_cleanup() {
+	local p
+	if [ -f "$SLURM_DIR/slurm.conf" ]; then
+		SLURM_CONF=$SLURM_DIR/slurm.conf scancel --user=root >/dev/null 2>&1
+		tools/slurm-local.sh stop "$SLURM_DIR"
+	fi
+	for p in ${SLURM_PIDS:-}; do kill -9 "$p" 2>/dev/null; done # whatever stop left behind
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
+}

@@ -236,28 +236,7 @@ else fail rtlplan-local-summary "$res; CPU estimate '$cpu' % (want -60..0): $(gr
 
 # ---- Slurm ------------------------------------------------------------------------
 slurm_cases="rtlplan-slurm-array rtlplan-slurm-merge rtlplan-slurm-vs-truth"
-if [ "$(id -u)" != 0 ] || ! command -v sbatch >/dev/null || ! [ -x /usr/sbin/slurmctld ] || ! command -v munged >/dev/null; then
-	for c in $slurm_cases; do skip "$c" "needs root and slurm-wlm + munge (tools/deps.sh)"; done
-	finish; exit $?
-fi
-SL=$T/slurm
-pids=""
-cleanup() {
-	if [ -f "$SL/slurm.conf" ]; then
-		SLURM_CONF=$SL/slurm.conf scancel --user=root >/dev/null 2>&1
-		tools/slurm-local.sh stop "$SL"
-	fi
-	for p in ${pids:-}; do kill -9 "$p" 2>/dev/null; done
-	[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-if ! tools/slurm-local.sh start "$SL" 2 >"$T/slurm-start.out" 2>&1; then
-	for c in $slurm_cases; do fail "$c" "the local cluster did not start: $(tail -2 "$T/slurm-start.out" | tr '\n' '|')"; done
-	finish; exit $?
-fi
-pids=$(cat "$SL"/*.pid)
-export SLURM_CONF=$SL/slurm.conf
+slurm_cluster $slurm_cases || { finish; exit $?; }
 PS=$T/splan
 "$RVMESS" plan "$IMG" -o "$PS" --file "$T/grid.cfg" "${OP[@]}" --mem 300 >/dev/null 2>&1
 timeout 300 "$PS/run.sh" --slurm --wait >"$T/sbatch.out" 2>&1
@@ -278,5 +257,5 @@ else fail rtlplan-slurm-merge "exit $rc: $(tail -2 "$T/ms.out" | tr '\n' '|')"; 
 res=$(vs "$T/ms.out" +0.0%)
 if [ -z "$res" ] && grep -q "x 4.0000, this model's cycles per count on $PL/runs/" "$T/ms.out"; then pass rtlplan-slurm-vs-truth
 else fail rtlplan-slurm-vs-truth "$res"; fi
-tools/slurm-local.sh stop "$SL"
+tools/slurm-local.sh stop "$SLURM_DIR"
 finish

@@ -188,29 +188,8 @@ else fail sweep-adaptive-converges "exit $rc, '$res' (points and gaps), $rounds 
 
 # ---- Slurm -------------------------------------------------------------------------
 slurm_cases="sweep-slurm-array sweep-slurm-task-logs sweep-slurm-merge-vs-one-boot sweep-slurm-cleanup"
-if [ "$(id -u)" != 0 ] || ! command -v sbatch >/dev/null || ! [ -x /usr/sbin/slurmctld ] || ! command -v munged >/dev/null; then
-	for c in $slurm_cases; do skip "$c" "needs root and slurm-wlm + munge (tools/deps.sh)"; done
-	finish; exit $?
-fi
-SL=$T/slurm
-pids=""
-cleanup() {
-	if [ -f "$SL/slurm.conf" ]; then
-		SLURM_CONF=$SL/slurm.conf scancel --user=root >/dev/null 2>&1
-		tools/slurm-local.sh stop "$SL"
-	fi
-	for p in ${pids:-}; do kill -9 "$p" 2>/dev/null; done # whatever stop left behind
-	[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 t0=$(date +%s)
-if ! tools/slurm-local.sh start "$SL" 2 >"$T/slurm-start.out" 2>&1; then
-	for c in $slurm_cases; do fail "$c" "the local cluster did not start: $(tail -2 "$T/slurm-start.out" | tr '\n' '|')"; done
-	finish; exit $?
-fi
-pids=$(cat "$SL"/*.pid)
-export SLURM_CONF=$SL/slurm.conf
+slurm_cluster $slurm_cases || { finish; exit $?; }
 PS=$T/splan
 "$RVMESS" plan "$IMG" -o "$PS" --file "$T/grid.cfg" "${HARTS[@]}" --time 120 --mem 300 >/dev/null
 timeout 300 "$PS/run.sh" --slurm --wait >"$T/sbatch.out" 2>&1; rc=$?
@@ -229,9 +208,9 @@ case "$rc $res" in
 	fail sweep-slurm-merge-vs-one-boot "points '$got'" ;;
 *) fail sweep-slurm-merge-vs-one-boot "merge exit $rc: $(echo "$res" | head -3 | tr '\n' '|')" ;;
 esac
-tools/slurm-local.sh stop "$SL"
+tools/slurm-local.sh stop "$SLURM_DIR"
 alive=""
-for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
-if [ -n "$pids" ] && [ -z "$alive" ] && ! ls "$SL"/*.pid >/dev/null 2>&1; then pass sweep-slurm-cleanup
-else fail sweep-slurm-cleanup "daemons still running:$alive (pids were: $(echo $pids))"; fi
+for p in $SLURM_PIDS; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+if [ -n "$SLURM_PIDS" ] && [ -z "$alive" ] && ! ls "$SLURM_DIR"/*.pid >/dev/null 2>&1; then pass sweep-slurm-cleanup
+else fail sweep-slurm-cleanup "daemons still running:$alive (pids were: $(echo $SLURM_PIDS))"; fi
 finish
