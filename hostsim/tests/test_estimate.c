@@ -32,6 +32,25 @@ static char *path_in(const char *name)
 	return p[k];
 }
 
+/* An OpenPiton 2-hart estimate on its own memory: a ratio from one sim.txt,
+ * a speed from another, three jobs' shadow counts. */
+static void est_make(struct estimate *e, const char *record, double ratio, const char *ratio_src, double cps,
+		     const char *cps_src, const double sh[3])
+{
+	e->target = strdup("openpiton");
+	e->harts = 2;
+	e->record = strdup(record);
+	e->memory = strdup("own");
+	e->ratio = ratio;
+	e->ratio_src = strdup(ratio_src);
+	e->ratio_same = 1;
+	e->cps = cps;
+	e->cps_src = strdup(cps_src);
+	e->njobs = 3;
+	e->shadow = malloc(3 * sizeof(*sh));
+	memcpy(e->shadow, sh, 3 * sizeof(*sh));
+}
+
 #define HDR "# rvmess: RTL runs\n# date\tsim_txt\tstatus\tcycles\twall\tcpu\tcps\tshadow\tharts\tmemory\n"
 
 /* The ratio comes from the newest clean run with a shadow count and the
@@ -92,18 +111,7 @@ static void test_est_file(void **state)
 	const char *path = path_in("estimate.tsv");
 
 	(void)state;
-	e.target = strdup("openpiton");
-	e.harts = 2;
-	e.record = strdup("/m/rvmess-runs.tsv");
-	e.memory = strdup("own");
-	e.ratio = 2.5;
-	e.ratio_src = strdup("/b/sim.txt");
-	e.ratio_same = 1;
-	e.cps = 4000;
-	e.cps_src = strdup("/c/sim.txt");
-	e.njobs = 3;
-	e.shadow = malloc(sizeof(sh));
-	memcpy(e.shadow, sh, sizeof(sh));
+	est_make(&e, "/m/rvmess-runs.tsv", 2.5, "/b/sim.txt", 4000, "/c/sim.txt", sh);
 	m = open_memstream(&buf, &len);
 	assert_int_equal(est_write(&e, m), 0);
 	fclose(m);
@@ -203,18 +211,7 @@ static void test_est_report(void **state)
 		j->npause = 1;
 		j->pause[0] = i;
 	}
-	e.target = strdup("openpiton");
-	e.harts = 2;
-	e.record = strdup("/r");
-	e.memory = strdup("own");
-	e.ratio = 3;
-	e.ratio_src = strdup("/cal/sim.txt");
-	e.ratio_same = 1;
-	e.cps = 1000;
-	e.cps_src = strdup("/cal/sim.txt");
-	e.njobs = 3;
-	e.shadow = malloc(sizeof(sh));
-	memcpy(e.shadow, sh, sizeof(sh));
+	est_make(&e, "/r", 3, "/cal/sim.txt", 1000, "/cal/sim.txt", sh);
 	assert_int_equal(mkdir(path_in("runs"), 0777), 0);
 	assert_int_equal(mkdir(path_in("runs/0"), 0777), 0);
 	assert_int_equal(mkdir(path_in("runs/1"), 0777), 0);

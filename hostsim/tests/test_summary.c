@@ -32,6 +32,19 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* in's summary.json, written into the test's folder and read back. */
+static char *summary_text(const struct summary_in *in)
+{
+	struct outdir od;
+	char path[256];
+
+	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
+	assert_int_equal(write_summary_json(in, &od, "summary.json"), 0);
+	assert_int_equal(outdir_commit(&od), 0);
+	snprintf(path, sizeof(path), "%s/summary.json", tu_tmpdir());
+	return slurp(path);
+}
+
 static void test_json_writer(void **state)
 {
 	char *buf = NULL;
@@ -137,7 +150,7 @@ static void test_summary_json(void **state)
 	struct run_info ri;
 	size_t invalid = 0;
 	unsigned long s = 0;
-	char path[256], f[256], *text;
+	char f[256], *text;
 
 	(void)state;
 	tb_rec(&b, s++, "hdr", 0, "proto=1 platform=virt mode=M harts=1 cpu_hz=1000000000 version=t\"q cache_max=32768");
@@ -162,12 +175,7 @@ static void test_summary_json(void **state)
 	run_info_find("mem.log", "qemu-virt", &ri);
 
 	struct summary_in in = { &log, &ri, &cl, 0, invalid, rvm_log_clean(&log) };
-	struct outdir od;
-	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
-	assert_int_equal(write_summary_json(&in, &od, "summary.json"), 0);
-	assert_int_equal(outdir_commit(&od), 0);
-	snprintf(path, sizeof(path), "%s/summary.json", tu_tmpdir());
-	text = slurp(path);
+	text = summary_text(&in);
 	assert_non_null(strstr(text, "\"memory_timing\": false"));
 	assert_non_null(strstr(text, "\"warning\": \"QEMU: no memory timing"));
 	assert_non_null(strstr(text, "\"version\": \"t\\\"q\""));
@@ -185,10 +193,7 @@ static void test_summary_json(void **state)
 	cache_levels_free(&cl);
 
 	cache_levels_find(lat_levels_source(&sets), &po, NULL, &cl);
-	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
-	assert_int_equal(write_summary_json(&in, &od, "summary.json"), 0);
-	assert_int_equal(outdir_commit(&od), 0);
-	text = slurp(path);
+	text = summary_text(&in);
 	assert_non_null(strstr(text, "\"lat_memory\": null"));
 	assert_null(strstr(text, "\"level\": \"memory\""));
 	assert_non_null(strstr(text, "\"level\": \"L2\",\n      \"first_size_bytes\": 65536,\n      "
@@ -208,7 +213,7 @@ static void test_summary_version_digits(void **state)
 	struct rvm_log log;
 	struct run_info ri;
 	unsigned long s = 0;
-	char path[256], f[128], *text;
+	char f[128], *text;
 
 	(void)state;
 	tb_rec(&b, s++, "hdr", 0, "proto=1 platform=virt mode=M harts=1 cpu_hz=1000000000 version=2577264");
@@ -218,12 +223,7 @@ static void test_summary_version_digits(void **state)
 	assert_int_equal(rvm_log_read_mem("mem.log", b.s, b.len, NULL, &log), 0);
 	run_info_find("mem.log", "hostsim", &ri);
 	struct summary_in in = { &log, &ri, NULL, 0, 0, rvm_log_clean(&log) };
-	struct outdir od;
-	assert_int_equal(outdir_open(&od, tu_tmpdir(), "test"), 0);
-	assert_int_equal(write_summary_json(&in, &od, "summary.json"), 0);
-	assert_int_equal(outdir_commit(&od), 0);
-	snprintf(path, sizeof(path), "%s/summary.json", tu_tmpdir());
-	text = slurp(path);
+	text = summary_text(&in);
 	assert_non_null(strstr(text, "\"version\": \"2577264\""));
 	assert_non_null(strstr(text, "\"cpu_hz\": 1000000000"));
 	free(text);
