@@ -81,6 +81,8 @@ int sim_dev_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, u
 	if (size < 8)
 		x &= (1ull << (8 * size)) - 1;
 	*v = x;
+	s->dev_loads[i]++;
+	s->dev_load_bytes[i] += size;
 	return 0;
 }
 
@@ -90,7 +92,21 @@ int sim_dev_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, 
 	if (i < 0 || (a & (size - 1)))
 		return -1;
 	const struct sim_dev *d = sim_mach(s)->devs[i];
-	return d->store(s, h, s->dev_state[i], a - d->base, size, v);
+	if (d->store(s, h, s->dev_state[i], a - d->base, size, v))
+		return -1;
+	s->dev_stores[i]++;
+	return 0;
+}
+
+void sim_dev_print_stats(const struct sim *s, FILE *f)
+{
+	unsigned n;
+	const struct sim_dev *const *devs = table(s, &n);
+	for (unsigned i = 0; i < n; i++)
+		if (s->dev_loads[i] || s->dev_stores[i])
+			fprintf(f, "  device %s: loads=%llu load_bytes=%llu stores=%llu\n", devs[i]->name,
+			        (unsigned long long)s->dev_loads[i], (unsigned long long)s->dev_load_bytes[i],
+			        (unsigned long long)s->dev_stores[i]);
 }
 
 int sim_fdt_reg(void *fdt, uint64_t base, uint64_t size)

@@ -56,6 +56,8 @@ void sim_devs_free(struct sim *s);
  * device there, misaligned, or refused by the device). */
 int sim_dev_load(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t *v);
 int sim_dev_store(struct sim *s, struct sim_hart *h, uint64_t a, unsigned size, uint64_t v);
+/* --stats: one line per device the image loaded from or stored to */
+void sim_dev_print_stats(const struct sim *s, FILE *f);
 
 /* The state of device d in s's machine, NULL when it has no such device. */
 void *sim_dev_state(struct sim *s, const struct sim_dev *d);

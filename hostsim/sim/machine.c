@@ -465,6 +465,7 @@ void sim_print_stats(struct sim *s, FILE *f)
 	double mips = s->host_seconds > 0 ? (double)s->total_insns / s->host_seconds / 1e6 : 0;
 	fprintf(f, "  total: instructions=%llu max_cycles=%llu host_seconds=%.3f mips=%.1f\n",
 	        (unsigned long long)s->total_insns, (unsigned long long)maxc, s->host_seconds, mips);
+	sim_dev_print_stats(s, f);
 	uint64_t untimed = 0;
 	for (unsigned i = 0; i < s->nharts; i++)
 		untimed += s->harts[i].untimed_insns;

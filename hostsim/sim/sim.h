@@ -234,6 +234,9 @@ struct sim {
 	uint64_t mtimecmp[SIM_MAX_HARTS];
 	int64_t mtime_off;
 	void *dev_state[SIM_MAX_DEVS];
+	/* per row of the device table: accesses that reached the device
+	 * (--stats: how often the image reads its boot ROM, polls its UART) */
+	uint64_t dev_loads[SIM_MAX_DEVS], dev_load_bytes[SIM_MAX_DEVS], dev_stores[SIM_MAX_DEVS];
 	FILE *console;           /* the UART's output */
 	FILE *stamps;            /* per console line: "cycle instructions" (--console-stamps) */
 
