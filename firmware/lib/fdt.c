@@ -36,7 +36,10 @@
  * Several passes over the structure block are made (the main one, then at
  * most one to resolve the stdout-path node and one to resolve the
  * syscon-poweroff regmap phandle, and one per fdt_find_compatible call);
- * each re-validates what it reads.
+ * each re-validates what it reads.  The passes read the same bytes many
+ * times over, a byte at a time: fdt_copy first brings the blob into the
+ * caller's RAM buffer in 8-byte loads, for a blob in uncached I/O (the
+ * OpenPiton boot ROM), where every load is a round trip.
  */
 #include "rvmess/fdt.h"
 #include "rvmess/memctl.h"
@@ -876,6 +879,70 @@ int fdt_parse(const void *blob, size_t maxlen, struct fdt_info *out)
 	out->blob = blob;
 	out->blob_len = c.size;
 	return 0;
+}
+
+/* ---- the copy (fdt_copy) ---------------------------------------------------- */
+
+/* Wide accesses to the bytes of a blob: a uint8_t array to C. */
+typedef volatile uint64_t __attribute__((may_alias)) vu64;
+typedef volatile uint32_t __attribute__((may_alias)) vu32;
+
+static uint32_t be32v(const volatile uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+/* d[i, end) = s[i, end), d and s at the same address modulo 8: every load
+ * naturally aligned, 8 bytes wide but at the ends (bytes up to a 4-byte
+ * boundary, 4 bytes up to an 8-byte one, and the reverse at the end).
+ * Volatile both ways: s may be I/O, and a plain loop could become memcpy. */
+static void copy_range(volatile uint8_t *d, const volatile uint8_t *s, uint32_t i, uint32_t end)
+{
+	while (i < end && ((uintptr_t)(s + i) & 7u)) {
+		if (!((uintptr_t)(s + i) & 3u) && end - i >= 4) {
+			*(vu32 *)(d + i) = *(const vu32 *)(s + i);
+			i += 4;
+		} else {
+			d[i] = s[i];
+			i++;
+		}
+	}
+	for (; end - i >= 8; i += 8)
+		*(vu64 *)(d + i) = *(const vu64 *)(s + i);
+	if (end - i >= 4) {
+		*(vu32 *)(d + i) = *(const vu32 *)(s + i);
+		i += 4;
+	}
+	for (; i < end; i++)
+		d[i] = s[i];
+}
+
+const void *fdt_copy(const void *blob, size_t maxlen, void *buf, size_t cap, size_t *len)
+{
+	const volatile uint8_t *s = blob;
+	volatile uint8_t *h, *d;
+	uint64_t hb[2]; /* the header's first 8 bytes, at blob's address modulo 8 */
+	uint64_t sa = (uintptr_t)blob, ba = (uintptr_t)buf, shift;
+	uint32_t tsz, i;
+
+	*len = maxlen;
+	if (!blob || !buf || maxlen < 8)
+		return blob;
+	/* the header's own read: magic and totalsize */
+	h = (volatile uint8_t *)hb + (sa & 7u);
+	copy_range(h, s, 0, 8);
+	tsz = be32v(h + 4);
+	shift = (sa - ba) & 7u;
+	if (be32v(h) != FDT_MAGIC || tsz < FDT_HDR_V16 || tsz > maxlen || cap < shift || tsz > cap - shift)
+		return blob;
+	if (sa < ba + cap && ba < sa + tsz) /* a blob inside buf is parsed where it is */
+		return blob;
+	d = (volatile uint8_t *)buf + shift;
+	for (i = 0; i < 8; i++)
+		d[i] = h[i];
+	copy_range(d, s, 8, tsz);
+	*len = tsz;
+	return (const void *)(uintptr_t)d;
 }
 
 int fdt_find_compatible(const struct fdt_info *fi, const char *const *compat,

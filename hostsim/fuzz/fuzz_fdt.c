@@ -2,7 +2,9 @@
  * Fuzz target: the image's flattened-device-tree reader (firmware/lib/fdt.c,
  * built for the host), on an exact-size buffer: fdt.h promises that it never
  * reads outside [blob, blob + maxlen) and always ends.  The fields of an
- * accepted tree are checked against the bounds fdt.h gives them.
+ * accepted tree are checked against the bounds fdt.h gives them.  The image
+ * parses what fdt_copy returns: that parse must be the same, field for
+ * field (the blob pointer aside).
  */
 #include "fuzz/fuzz.h"
 
@@ -10,10 +12,31 @@
 
 #include "rvmess/fdt.h"
 
+static uint8_t copy_buf[32768] __attribute__((aligned(8)));
+
+static void same_via_copy(const uint8_t *data, size_t size, const struct fdt_info *in_place)
+{
+	static struct fdt_info a, b;
+	size_t len;
+	const void *p = fdt_copy(data, size, copy_buf, sizeof copy_buf, &len);
+	int rc = fdt_parse(p, len, &b);
+
+	memcpy(&a, in_place, sizeof a);
+	if (rc != a.status || strcmp(b.reason, a.reason) || b.err_off != a.err_off)
+		fuzz_fail("through fdt_copy: %d %s at %u, in place %d %s at %u", rc, b.reason, b.err_off,
+			  a.status, a.reason, a.err_off);
+	a.blob = b.blob = NULL;
+	a.reason = b.reason = NULL;
+	if (memcmp(&a, &b, sizeof a))
+		fuzz_fail("through fdt_copy: another fdt_info than in place");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fdt_info info;
+	static struct fdt_info info;
 	int rc = fdt_parse(data, size, &info);
+
+	same_via_copy(data, size, &info);
 
 	if (rc != info.status)
 		fuzz_fail("fdt_parse returned %d, status %d", rc, info.status);

@@ -1114,45 +1114,55 @@ static uint32_t rnd(void)
 	return (uint32_t)(x >> 16);
 }
 
-static void test_random_mutations(void **state)
+static const char *const mutation_names[] = {"virt-like.dtb", "jh7110-like.dtb", "cells1.dtb",
+					      "cells2.dtb", "rsv.dtb", "virt-like-v16.dtb",
+					      "qemu-virt.dtb", "qemu-spike.dtb", "qemu-sifive_u.dtb"};
+
+/* m = the first tsz bytes of src with 1 to 6 random edits; returns the
+ * length to parse (tsz, or one time in 8 a random shorter one). */
+static uint32_t mutate(uint8_t *m, const uint8_t *src, uint32_t tsz)
 {
-	static const char *const names[] = {"virt-like.dtb", "jh7110-like.dtb", "cells1.dtb",
-					     "cells2.dtb", "rsv.dtb", "virt-like-v16.dtb",
-					     "qemu-virt.dtb", "qemu-spike.dtb", "qemu-sifive_u.dtb"};
 	static const uint32_t interesting[] = {0, 1, 2, 3, 4, 9, 0xff, 0x7fffffff, 0x80000000,
 					       0xfffffffc, 0xffffffff, 0xd00dfeed};
+	uint32_t n = tsz, edits = 1 + rnd() % 6;
+
+	memcpy(m, src, tsz);
+	for (uint32_t e = 0; e < edits; e++) {
+		uint32_t at = rnd() % tsz;
+		switch (rnd() % 4) {
+		case 0: /* random byte */
+			m[at] = (uint8_t)rnd();
+			break;
+		case 1: /* flip a bit */
+			m[at] ^= (uint8_t)(1u << (rnd() % 8));
+			break;
+		case 2: /* an interesting word, aligned */
+			at &= ~3u;
+			if (at + 4 <= tsz)
+				put32(m + at, interesting[rnd() % (sizeof interesting / sizeof interesting[0])]);
+			break;
+		default: /* a header field nudged */
+			at = 4 + 4 * (rnd() % 9);
+			put32(m + at, be32(m + at) + (rnd() % 9) - 4);
+			break;
+		}
+	}
+	if (rnd() % 8 == 0)
+		n = rnd() % tsz;
+	return n;
+}
+
+static void test_random_mutations(void **state)
+{
 	int ok = 0, refused = 0;
 	(void)state;
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-		struct blob b = load(names[k]);
+	for (size_t k = 0; k < sizeof mutation_names / sizeof mutation_names[0]; k++) {
+		struct blob b = load(mutation_names[k]);
 		uint32_t tsz = be32(b.p + H_TOTALSIZE);
 		uint8_t *m = malloc(tsz);
 		assert_non_null(m);
 		for (int it = 0; it < 1000; it++) {
-			uint32_t n = tsz, edits = 1 + rnd() % 6;
-			memcpy(m, b.p, tsz);
-			for (uint32_t e = 0; e < edits; e++) {
-				uint32_t at = rnd() % tsz;
-				switch (rnd() % 4) {
-				case 0: /* random byte */
-					m[at] = (uint8_t)rnd();
-					break;
-				case 1: /* flip a bit */
-					m[at] ^= (uint8_t)(1u << (rnd() % 8));
-					break;
-				case 2: /* an interesting word, aligned */
-					at &= ~3u;
-					if (at + 4 <= tsz)
-						put32(m + at, interesting[rnd() % (sizeof interesting / sizeof interesting[0])]);
-					break;
-				default: /* a header field nudged */
-					at = 4 + 4 * (rnd() % 9);
-					put32(m + at, be32(m + at) + (rnd() % 9) - 4);
-					break;
-				}
-			}
-			if (rnd() % 8 == 0)
-				n = rnd() % tsz;
+			uint32_t n = mutate(m, b.p, tsz);
 			{
 				int st = parse_copy(m, n, &info);
 				if (st == 0) {
@@ -1178,6 +1188,265 @@ static void test_random_mutations(void **state)
 	print_message("random mutations: %d accepted, %d refused\n", ok, refused);
 	assert_true(ok > 100);
 	assert_true(refused > 1000);
+}
+
+/* ---- the copy (fdt_copy) ------------------------------------------------------- */
+
+static struct fdt_info info_in_place; /* big: off the stack */
+
+#define SENTINEL 0xa5
+
+/* One fdt_copy call, set up so that ASan and UBSan see every slip: the blob
+ * is the last n bytes of a heap block, `shift` bytes past an 8-byte
+ * boundary; the buffer the last cap bytes of another, `bshift` past one,
+ * filled with SENTINEL.  r->p and r->len: fdt_copy's answer. */
+struct copy_run {
+	uint8_t *blk, *blob, *bblk, *buf;
+	size_t   cap, len;
+	const void *p;
+};
+
+static void copy_run(struct copy_run *r, const uint8_t *src, size_t n, unsigned shift, size_t cap,
+		     unsigned bshift)
+{
+	r->blk = malloc(n + shift ? n + shift : 1);
+	r->bblk = malloc(cap + bshift);
+	assert_non_null(r->blk);
+	assert_non_null(r->bblk);
+	assert_int_equal((uintptr_t)r->blk & 7u, 0);
+	assert_int_equal((uintptr_t)r->bblk & 7u, 0);
+	r->blob = r->blk + shift;
+	if (n)
+		memcpy(r->blob, src, n);
+	r->buf = r->bblk + bshift;
+	r->cap = cap;
+	memset(r->buf, SENTINEL, cap);
+	r->p = fdt_copy(r->blob, n, r->buf, cap, &r->len);
+}
+
+static void copy_free(struct copy_run *r)
+{
+	free(r->blk);
+	free(r->bblk);
+}
+
+/* No byte of the buffer was written. */
+static void assert_buf_untouched(const struct copy_run *r)
+{
+	for (size_t i = 0; i < r->cap; i++)
+		if (r->buf[i] != SENTINEL)
+			fail_msg("buffer byte %zu written (%#x) though the blob was not copied", i, r->buf[i]);
+}
+
+/* The blob was copied: to buf at its own address modulo 8, exactly its
+ * totalsize bytes, nothing around them written. */
+static void assert_copied(const struct copy_run *r, const uint8_t *src, uint32_t tsz)
+{
+	const uint8_t *p = r->p;
+	size_t at;
+	assert_true(p >= r->buf && p < r->buf + r->cap);
+	assert_int_equal((uintptr_t)p & 7u, (uintptr_t)r->blob & 7u);
+	assert_true(p - r->buf < 8);
+	assert_int_equal(r->len, tsz);
+	assert_memory_equal(p, src, tsz);
+	at = (size_t)(p - r->buf);
+	for (size_t i = 0; i < r->cap; i++)
+		if ((i < at || i >= at + tsz) && r->buf[i] != SENTINEL)
+			fail_msg("buffer byte %zu written outside the copy [%zu, %zu)", i, at, at + tsz);
+}
+
+/* fdt_parse of what fdt_copy returned gives what fdt_parse of the blob in
+ * place gives (the blob pointer aside): status, reason, offset, every field. */
+static void assert_same_parse(const struct copy_run *r, const uint8_t *src, size_t n)
+{
+	int st_in = parse_copy(src, n, &info_in_place);
+	int st = fdt_parse(r->p, r->len, &info);
+	const void *blob = info.blob;
+	const char *reason = info.reason;
+	assert_int_equal(st, st_in);
+	assert_string_equal(info.reason, info_in_place.reason);
+	assert_int_equal(info.err_off, info_in_place.err_off);
+	assert_ptr_equal(blob, st == 0 ? r->p : NULL);
+	info.blob = info_in_place.blob = NULL;
+	info.reason = info_in_place.reason = NULL;
+	assert_memory_equal(&info, &info_in_place, sizeof info);
+	info.blob = blob; /* for fdt_find_compatible */
+	info.reason = reason;
+}
+
+/* Good trees, at every alignment of blob and buffer: copied, parsed the
+ * same, and every later reader (the UART table's fdt_find_compatible) reads
+ * the copy: the original is wiped before it runs. */
+static void test_copy_good(void **state)
+{
+	static const struct {
+		const char *name;
+		const struct uart_driver *drv;
+		uint64_t base;
+		uint32_t shift, width;
+	} t[] = {
+		{"virt-like.dtb", &uart_ns16550, 0x10000000, 0, 1},
+		{"jh7110-like.dtb", &uart_ns16550, 0x10000000, 2, 4},
+		{"openpiton-genesys2-like.dtb", &uart_ns16550, 0xfff0c2c000ull, 0, 1}, /* by compatible */
+		{"qemu-virt.dtb", &uart_ns16550, 0x10000000, 0, 1}, /* 1 MiB dump: maxlen > totalsize */
+		{"qemu-sifive_u.dtb", &uart_sifive, 0x10010000, 0, 1},
+		{"virt-like-v16.dtb", &uart_ns16550, 0x10000000, 0, 1},
+	};
+	static const unsigned sh[][2] = {{0, 0}, {1, 0}, {2, 0}, {4, 0}, {7, 0}, {0, 3}, {5, 5}, {6, 1}, {3, 4}};
+	(void)state;
+	for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+		struct blob b = load(t[k].name);
+		uint32_t tsz = be32(b.p + H_TOTALSIZE);
+		for (size_t j = 0; j < sizeof sh / sizeof sh[0]; j++) {
+			struct copy_run r;
+			copy_run(&r, b.p, b.n, sh[j][0], 32768, sh[j][1]);
+			assert_copied(&r, b.p, tsz);
+			assert_same_parse(&r, b.p, b.n);
+			memset(r.blob, 0, b.n);
+			check_uart(&info, t[k].drv, t[k].base, t[k].shift, t[k].width);
+			copy_free(&r);
+		}
+		free(b.p);
+	}
+}
+
+/* A blob larger than the buffer is parsed in place, as without the copy;
+ * one that just fits (its alignment offset counted) is copied. */
+static void test_copy_too_big(void **state)
+{
+	struct blob b = load("jh7110-like.dtb");
+	uint32_t tsz = be32(b.p + H_TOTALSIZE);
+	struct copy_run r;
+	(void)state;
+	for (unsigned shift = 0; shift < 8; shift++) {
+		/* buffer 8-aligned: the copy starts shift bytes in */
+		copy_run(&r, b.p, b.n, shift, tsz + shift - 1, 0);
+		assert_ptr_equal(r.p, r.blob);
+		assert_int_equal(r.len, b.n);
+		assert_buf_untouched(&r);
+		assert_same_parse(&r, b.p, b.n);
+		assert_ptr_equal(info.blob, r.blob);
+		check_uart(&info, &uart_ns16550, 0x10000000, 2, 4);
+		copy_free(&r);
+
+		copy_run(&r, b.p, b.n, shift, tsz + shift, 0);
+		assert_copied(&r, b.p, tsz);
+		assert_same_parse(&r, b.p, b.n);
+		copy_free(&r);
+	}
+	free(b.p);
+}
+
+/* Headers fdt_parse refuses are parsed in place (no byte of the buffer
+ * written) and refused exactly as without the copy; every truncation of a
+ * tree, with its header's totalsize or with totalsize patched down to it,
+ * and random mutations too (copied or not, the parse is the same). */
+static void test_copy_refusals(void **state)
+{
+	struct blob b = load("virt-like.dtb");
+	uint32_t tsz = be32(b.p + H_TOTALSIZE);
+	uint8_t *m = malloc(b.n);
+	struct copy_run r;
+	size_t len = 1;
+	(void)state;
+	assert_non_null(m);
+
+#define IN_PLACE(src, n, why)                                   \
+	do {                                                    \
+		copy_run(&r, (src), (n), 0, 32768, 0);          \
+		assert_ptr_equal(r.p, r.blob);                  \
+		assert_int_equal(r.len, (n));                   \
+		assert_buf_untouched(&r);                       \
+		assert_same_parse(&r, (src), (n));              \
+		assert_string_equal(info.reason, (why));        \
+		copy_free(&r);                                  \
+	} while (0)
+#define MUT(field, val, why)                              \
+	do {                                              \
+		memcpy(m, b.p, b.n);                      \
+		put32(m + (field), (val));                \
+		IN_PLACE(m, b.n, why);                    \
+	} while (0)
+
+	MUT(0, 0xd00dfeee, "bad-magic");
+	MUT(0, 0xedfe0dd0, "bad-magic");
+	MUT(H_TOTALSIZE, tsz + 1, "totalsize-exceeds-maxlen"); /* the truncated totalsize */
+	MUT(H_TOTALSIZE, 0xffffffff, "totalsize-exceeds-maxlen");
+	MUT(H_TOTALSIZE, 35, "totalsize-too-small");
+	MUT(H_TOTALSIZE, 7, "totalsize-too-small");
+	MUT(H_TOTALSIZE, 0, "totalsize-too-small");
+	IN_PLACE(b.p, tsz - 1, "totalsize-exceeds-maxlen");
+	IN_PLACE(b.p, 7, "truncated-header");
+	IN_PLACE(b.p, 0, "truncated-header");
+#undef MUT
+#undef IN_PLACE
+	/* nothing to read, nowhere to copy */
+	assert_null(fdt_copy(NULL, 100, m, b.n, &len));
+	assert_int_equal(len, 100);
+	assert_ptr_equal(fdt_copy(b.p, b.n, NULL, 0, &len), b.p);
+	assert_int_equal(len, b.n);
+
+	/* every truncation */
+	for (uint32_t n = 0; n < tsz; n++) {
+		copy_run(&r, b.p, n, n % 8, 32768, 0);
+		assert_ptr_equal(r.p, r.blob);
+		assert_same_parse(&r, b.p, n);
+		copy_free(&r);
+		if (n >= 8) {
+			memcpy(m, b.p, n);
+			put32(m + H_TOTALSIZE, n);
+			copy_run(&r, m, n, n % 8, 32768, 0);
+			if (n >= 36)
+				assert_copied(&r, m, n);
+			assert_same_parse(&r, m, n);
+			assert_true(info.status < 0);
+			copy_free(&r);
+		}
+	}
+	free(m);
+	free(b.p);
+
+	/* random mutations of every tree */
+	for (size_t k = 0; k < sizeof mutation_names / sizeof mutation_names[0]; k++) {
+		struct blob t = load(mutation_names[k]);
+		uint32_t tt = be32(t.p + H_TOTALSIZE);
+		uint8_t *mm = malloc(tt);
+		assert_non_null(mm);
+		for (int it = 0; it < 300; it++) {
+			uint32_t n = mutate(mm, t.p, tt);
+			copy_run(&r, mm, n, it % 8, 32768, (unsigned)(it / 8) % 8);
+			assert_same_parse(&r, mm, n);
+			copy_free(&r);
+		}
+		free(mm);
+		free(t.p);
+	}
+}
+
+/* A blob that already lies in the buffer is parsed where it is, unharmed. */
+static void test_copy_overlap(void **state)
+{
+	struct blob b = load("virt-like.dtb");
+	uint32_t tsz = be32(b.p + H_TOTALSIZE);
+	size_t cap = 4 * (size_t)tsz, len;
+	uint8_t *buf = malloc(cap);
+	static const size_t at[] = {0, 1, 8, 100};
+	(void)state;
+	assert_non_null(buf);
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+		memset(buf, SENTINEL, cap);
+		memcpy(buf + at[k], b.p, tsz);
+		assert_ptr_equal(fdt_copy(buf + at[k], tsz, buf, cap, &len), buf + at[k]);
+		assert_int_equal(len, tsz);
+		assert_memory_equal(buf + at[k], b.p, tsz);
+	}
+	/* ... and so is one whose end reaches into it */
+	memset(buf, SENTINEL, cap);
+	memcpy(buf, b.p, tsz);
+	assert_ptr_equal(fdt_copy(buf, tsz, buf + tsz - 1, cap - tsz + 1, &len), buf);
+	assert_memory_equal(buf, b.p, tsz);
+	free(buf);
+	free(b.p);
 }
 
 /* ---- the UART drivers' register layouts ---------------------------------- */
@@ -1286,6 +1555,10 @@ int main(void)
 		cmocka_unit_test(test_built),
 		cmocka_unit_test(test_bad_rsvmap),
 		cmocka_unit_test(test_random_mutations),
+		cmocka_unit_test(test_copy_good),
+		cmocka_unit_test(test_copy_too_big),
+		cmocka_unit_test(test_copy_refusals),
+		cmocka_unit_test(test_copy_overlap),
 		cmocka_unit_test(test_uart_ns16550_layout),
 		cmocka_unit_test(test_uart_write_only),
 		cmocka_unit_test(test_uart_sifive),

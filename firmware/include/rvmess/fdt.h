@@ -74,6 +74,29 @@ struct fdt_info {
 };
 
 /*
+ * Read the blob once into buf ([buf, buf + cap)) and return where to parse
+ * it: the copy, with *len its totalsize, or `blob` itself, with *len =
+ * maxlen, when it is not copied.  Then fdt_parse(result, *len, ...).
+ *
+ * The parser reads many bytes several times over, and the second user
+ * (fdt_find_compatible) walks the blob again: cheap in cached RAM, but
+ * OpenPiton's boot ROM is uncached I/O, a NoC round trip per load.  The
+ * copy reads each byte once, in naturally aligned loads of 8 bytes
+ * (4-byte loads and single bytes only at the ends, when the blob is not
+ * 8-byte aligned: the copy then sits at the same address modulo 8).
+ *
+ * The header's magic and totalsize are read first (at most 8 bytes, never
+ * beyond maxlen); the blob is copied only when the magic is right, the
+ * totalsize is at least a version-16 header and at most maxlen, it fits buf
+ * (totalsize + (blob - buf) % 8 <= cap) and its range does not overlap
+ * buf's.  Anything else is parsed in place, as before: a blob larger than
+ * buf, or one fdt_parse will refuse, gets exactly the refusal (reason and
+ * offset) it got without the copy, and so does a copied one, since fdt_parse
+ * reads nothing beyond a totalsize it accepted.
+ */
+const void *fdt_copy(const void *blob, size_t maxlen, void *buf, size_t cap, size_t *len);
+
+/*
  * Parse `blob` (at most `maxlen` bytes are ever read; pass the buffer size,
  * or a platform bound such as the end of RAM).  Fills `out` and returns
  * out->status.
@@ -84,7 +107,7 @@ int fdt_parse(const void *blob, size_t maxlen, struct fdt_info *out);
  * The first enabled node, in document order, with a reg and a compatible
  * string from the NULL-terminated list `compat`, in the blob fi accepted.
  * Returns 1 and fills out, or 0 (out zeroed).  The blob must still be where
- * fdt_parse read it.
+ * fdt_parse read it (fdt_copy's copy, when it made one).
  */
 int fdt_find_compatible(const struct fdt_info *fi, const char *const *compat,
 			struct fdt_node *out);
