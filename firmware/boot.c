@@ -29,6 +29,18 @@ static int time_src;                  /* 0 time CSR, 1 CLINT mtime, 2 none, 3 de
 
 #define FDT_MAXLEN (2u << 20)
 
+/*
+ * The blob is read once into this buffer and parsed there (fdt_copy): on
+ * OpenPiton it lies in the boot ROM, uncached, where each of the parser's
+ * byte loads was a NoC round trip (docs/platforms.md).  32 KiB holds every
+ * tree rvmess targets have at 64 harts (QEMU virt's is 27 KiB, OpenPiton's
+ * 22 KiB, hostsim's 23 KiB); a larger blob is parsed in place, as before.
+ * Not in .bss: nothing reads it before the copy writes it, so the lead need
+ * not clear it (linker/sections.ld, .noinit).
+ */
+#define FDT_COPY_MAX (32u << 10)
+static uint8_t fdt_copy_buf[FDT_COPY_MAX] __attribute__((section(".noinit"), aligned(64)));
+
 static void read_time_csr(void)
 {
 	uint64_t t;
@@ -120,7 +132,9 @@ static void discover(unsigned long hartid, const void *fdt)
 		uint64_t wend = plat.default_mem_base + plat.default_mem_size;
 		if (f >= plat.default_mem_base && f < wend && wend - f < maxlen)
 			maxlen = wend - f;
-		rvm.fdt_state = fdt_parse(fdt, (size_t)maxlen, &rvm_fdt) == 0 ? 0 : 1;
+		size_t len;
+		const void *p = fdt_copy(fdt, (size_t)maxlen, fdt_copy_buf, sizeof fdt_copy_buf, &len);
+		rvm.fdt_state = fdt_parse(p, len, &rvm_fdt) == 0 ? 0 : 1;
 	}
 
 	rvm.mem_base = plat.default_mem_base;
@@ -188,7 +202,12 @@ static void limit_harts(uint32_t max)
 /* The heap: from the end of the image to the end of RAM, below the FDT blob
  * and any reserved region above the image.  It starts on a 2 MiB boundary so
  * that the image growing by some code does not move it: every address the
- * suites use, and with them cache-set and DRAM-bank placement, stays put. */
+ * suites use, and with them cache-set and DRAM-bank placement, stays put.
+ * The blob is the one a1 points to, even when the image parses its own
+ * copy: where it lies in RAM the heap's top holds the chase rings, which
+ * freeing it would move; a blob too large for the copy is still read there;
+ * and the firmware below may still use its tree (docs/platforms.md, "The
+ * device-tree copy"). */
 #define HEAP_ALIGN (2ull << 20)
 
 static void heap_setup(const void *fdt)

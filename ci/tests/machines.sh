@@ -11,6 +11,9 @@
 #       the DTB's 32768 Hz every ns would be 381 times too large
 #   cva6-fail, openpiton-fail   a config the image refuses at boot: exit 1
 #       through tohost (its code) / through `fail`
+#   cva6-1-rom-once, openpiton-{1,2,4}-rom-once   the image reads the boot
+#       ROM's DTB once,
+#       in 8-byte loads (hostsim --stats device bootrom), then parses a copy
 #   openpiton-metro   the OPENPITON_END=metro build ends by its load from
 #       0x8100000000 (hostsim says which convention ended the run)
 #   openpiton-{2,4}-coherent   the profile's L1D is coherent: no `bug`
@@ -137,6 +140,27 @@ else
 fi
 for h in 1 2 4; do
 	boot "openpiton-$h" openpiton "$h" "$BUILD/images/openpiton.elf" 390625
+done
+# the boot ROM's DTB is read once, 8 bytes a load (fdt_copy): bootrom loads
+# (--stats) at most totalsize/8 + 4 (the probe, the header, the ends) and
+# totalsize + 4 bytes; parsed where it lies, byte by byte, it took thousands
+for mh in cva6:1 openpiton:1 openpiton:2 openpiton:4; do
+	m=${mh%:*} h=${mh#*:} why=""
+	if ! "$HS" --machine "$m" --harts "$h" --dump-dtb "$T/rom-$m-$h.dtb" >/dev/null 2>&1; then
+		why="hostsim --dump-dtb failed"
+	else
+		tsz=$((0x$(od -An -tx1 -j4 -N4 "$T/rom-$m-$h.dtb" | tr -d ' \n')))
+		rom=$(grep '^  device bootrom: ' "$T/$m-$h.err")
+		loads=$(echo "$rom" | sed -n 's/.* loads=\([0-9]*\) .*/\1/p')
+		bytes=$(echo "$rom" | sed -n 's/.* load_bytes=\([0-9]*\) .*/\1/p')
+		if [ -z "$loads" ] || [ -z "$bytes" ]; then
+			why="no bootrom line in --stats: '$rom'"
+		elif [ "$loads" -gt $((tsz / 8 + 4)) ] || [ "$bytes" -gt $((tsz + 4)) ] || [ "$bytes" -lt "$tsz" ]; then
+			why="bootrom loads=$loads bytes=$bytes for a $tsz-byte DTB: want at most $((tsz / 8 + 4)) loads, $tsz to $((tsz + 4)) bytes"
+		fi
+	fi
+	[ -z "$why" ] && pass "$m-$h-rom-once (bootrom loads=$loads bytes=$bytes, DTB $tsz bytes)" ||
+		fail "$m-$h-rom-once" "$why"
 done
 grep -q "every hart reached \`pass\`" "$T/openpiton-4.err" && pass openpiton-pass-by-pc ||
 	fail openpiton-pass-by-pc "hostsim did not end by pc at pass: $(tail -n 3 "$T/openpiton-4.err" | tr '\n' ' ')"
