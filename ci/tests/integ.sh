@@ -171,4 +171,60 @@ if [ $rc = 3 ] && [ -z "$why" ] && [ $n_ld = 12 ] && [ $n_st = 4 ] && [ $n_rw = 
 else
 	fail integ-mess-planted "parse exit $rc, rows load=$n_ld store=$n_st ring=$n_rw cycle=$n_cy:$why"
 fi
+
+# the sampled check (mess_check=4, docs/mess.md "The generators' check"):
+# the point of epoch e (1..6 here, one per point) checks only the lines i
+# (of the 1 000 in a 64K array: 20 blocks of 50) with i % 4 == e % 4, 250
+# of them, in the load array and among the store slots alike; after the
+# last point the whole load array.  The load plants (lines 1 and 999, made
+# at epochs 1, 3 and 5 and lasting) are found at epochs 1 and 5 (residue 1:
+# line 1) and 3 (residue 3: line 999), not at 2, 4 or 6, and both by the
+# last check; the store plant goes to the first store slot the point
+# reads: epoch 3 (50 % stores: the odd lines are the slots; residue 3:
+# line 3) and 5 (100 %: every line; residue 1: line 1); epoch 1 has no
+# store slot.  Records per generator, in log order, as
+# words,bad,offset (from its array's start)[,epoch of want]: loads
+# 250,1,64 250,1,63936 250,1,64 1000,2,64; stores 250,1,192,3 250,1,64,5.
+# A sample that never rotates, a last check that stays per block, or a
+# plant in a slot the point skips (the first slot: line 1 at epoch 3,
+# line 0 at epoch 5) each change these rows.
+cp "$TMP/m.elf" "$TMP/ms.elf" && "$RV" config "$TMP/ms.elf" mess_check=4 >/dev/null &&
+	cp "$TMP/ms.elf" "$TMP/msc.elf" && "$RV" config "$TMP/msc.elf" inject_corrupt=1 >/dev/null ||
+	fail integ-mess-sampled-config "rvmess config refused mess_check=4"
+timeout 120 "$HS" --harts 3 "$TMP/ms.elf" >"$TMP/ms.log" 2>&1
+if grep -aq ' end h=[0-9]* status=ok ' "$TMP/ms.log" && ! grep -aq ' integ ' "$TMP/ms.log" &&
+	[ "$(grep -ac ' mess h=' "$TMP/ms.log")" = 6 ]; then pass integ-mess-sampled-clean
+else fail integ-mess-sampled-clean "$(grep -a ' integ \| end ' "$TMP/ms.log" | head -2 | tr '\n' ' ')"; fi
+timeout 120 "$HS" --harts 3 "$TMP/msc.elf" >"$TMP/msc.log" 2>&1
+"$RV" parse "$TMP/msc.log" -o "$TMP/msc" >/dev/null 2>&1; rc=$?
+hb=$(heap_base "$TMP/msc.log")
+lead=$(grep -ao ' mess h=[0-9]*' "$TMP/msc.log" | head -1 | cut -d= -f2)
+declare -A seq=()
+why=""
+while IFS=, read -r check hart words bad addr want got; do
+	case $check in mess-load | mess-store) ;; *) continue ;; esac
+	k=$((hart < ${lead:-0} ? hart : hart - 1)) # generator k: its two arrays follow the 2M ring
+	base=$((hb + 2097152 + k * 128000))
+	if [ "$check" = mess-load ]; then
+		row="$words,$bad,$((addr - base))"
+		[ $((want)) = $((addr ^ 0x6d657373a5a5a5a5)) ] && [ $((got)) = $((want ^ 0xff)) ] || why="$why load:$hart,$addr,$want,$got"
+	else
+		row="$words,$bad,$((addr - base - 64000)),$((want >> 32))"
+		[ $((want & 0xffffffff)) = $((hart << 8 | 0x4d)) ] && [ $((got)) = $((want ^ 0xff00)) ] || why="$why store:$hart,$want,$got"
+	fi
+	seq["$check $hart"]="${seq["$check $hart"]:-} $row"
+done < <(tail -n +2 "$TMP/msc/integrity.csv" 2>/dev/null)
+got=$(for c in "${!seq[@]}"; do echo "$c:${seq[$c]}"; done | sort)
+want=""
+for h in 0 1 2; do
+	[ "$h" = "$lead" ] && continue
+	want="$want${want:+|}mess-load $h: 250,1,64 250,1,63936 250,1,64 1000,2,64|mess-store $h: 250,1,192,3 250,1,64,5"
+done
+want=$(echo "$want" | tr '|' '\n' | sort)
+n_rw=$(grep -c '^mess-ring,' "$TMP/msc/integrity.csv" 2>/dev/null) n_cy=$(grep -c '^mess-cycle,' "$TMP/msc/integrity.csv" 2>/dev/null)
+if [ $rc = 3 ] && [ -n "$lead" ] && [ -z "$why" ] && [ "$got" = "$want" ] && [ "$n_rw" = 1 ] && [ "$n_cy" = 1 ]; then
+	pass integ-mess-sampled-planted
+else
+	fail integ-mess-sampled-planted "parse exit $rc, ring=$n_rw cycle=$n_cy,$why rows: $(echo "$got" | tr '\n' '|') want: $(echo "$want" | tr '\n' '|')"
+fi
 finish

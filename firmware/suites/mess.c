@@ -12,11 +12,13 @@
  * of mess_window_loads), with the generators' operation counts and the
  * platform's memory counters at its edges; it stops the generators and
  * prints one `mess` record.  After every point the generators check the
- * blocks of their arrays the point walked and the lead checks that its
- * chase ended where the ring's numbering says (each element holds its
- * place along the ring: a wrong word followed on the way lands elsewhere);
- * after the last point the generators check the rest of their load arrays
- * and the lead walks the whole ring's cycle and numbers.
+ * blocks of their arrays the point walked (with mess_check=N > 1, one line
+ * in N of them: those whose number in the array equals the point's epoch
+ * modulo N) and the lead checks that its chase ended where the ring's
+ * numbering says (each element holds its place along the ring: a wrong
+ * word followed on the way lands elsewhere); after the last point the
+ * generators check the rest of their load arrays (with mess_check > 1,
+ * all of it) and the lead walks the whole ring's cycle and numbers.
  * A check that finds wrong words prints an `integ` record (check
  * mess-load, mess-store, mess-ring or mess-cycle: first wrong address,
  * expected and found value, count), which fails the run.
@@ -117,9 +119,10 @@ static void verify_loads(struct integ_tally *t, const struct mess_gen *g, uint64
  * blocks the point walked still hold their words, every store slot of
  * those blocks the point's pattern.  (The load array's other blocks are
  * checked by the next point that walks them, and after the last point:
- * generator().)  A check with wrong words prints its `integ` record (first
- * wrong word, count); returns the number of wrong words. */
-static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t covered)
+ * gen_points().)  A check with wrong words prints its `integ` record (first
+ * wrong word, count); returns the number of wrong words.  Not inlined:
+ * mess_check=1's points call it as they always did (gen_points()). */
+static __attribute__((noinline)) uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t covered)
 {
 	struct integ_tally ld = { 0 }, st = { 0 };
 	uint64_t off[BLOCK_OPS], ad[8];
@@ -145,16 +148,131 @@ static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t covered
 	return ld.bad + st.bad;
 }
 
+/*
+ * mess_check=N > 1: a point's check reads only the lines of its walked
+ * blocks whose number i in the array (line i is at base + 64 i) has
+ * i % N == e % N, e the point's epoch, in the load array and among the
+ * store slots alike; over N consecutive points every residue comes up
+ * once.  The load array never changes, so a wrong word there is found
+ * when its residue comes up, and by the whole array's check after the
+ * last point at the latest; a store slot is rewritten by every point, so
+ * a wrong word in a slot outside its point's sample is never seen.
+ */
+
+/* The point's epoch: the high word of its pattern (gen_points()). */
+static uint32_t point_epoch(const struct mess_gen *g)
+{
+	return (uint32_t)(g->pattern >> 32);
+}
+
+/* The load array's lines r, r + n, r + 2n, ... of its first `covered` blocks. */
+static void verify_loads_sample(struct integ_tally *t, const struct mess_gen *g, uint64_t covered,
+                                uint32_t n, uint32_t r)
+{
+	uint64_t ad[8], a = g->ld_base + (uint64_t)r * RVM_LINE, end = g->ld_base + covered * BLOCK_BYTES;
+	uint64_t step = (uint64_t)n * RVM_LINE;
+	while (a < end) {
+		uint32_t k = 0;
+		for (; k < 8 && a < end; k++, a += step)
+			ad[k] = a;
+		check_lanes(t, ad, k, load_word(0), 1);
+	}
+}
+
+/* The store slots among the store array's lines r, r + n, r + 2n, ... of
+ * its first `covered` blocks, in order: slots_next() gives each one's
+ * offset in the array, then UINT64_MAX. */
+struct slots {
+	uint64_t mask;    /* bit s: a block's line s is a store slot */
+	uint64_t b, s;    /* the next line: block b, line s of it (s may be >= BLOCK_OPS) */
+	uint64_t covered;
+	uint32_t n;
+};
+
+static void slots_begin(struct slots *w, uint32_t stores, uint64_t covered, uint32_t n, uint32_t r)
+{
+	w->mask = 0;
+	for (uint32_t s = 0; s < BLOCK_OPS; s++)
+		if (is_store_slot(s, stores))
+			w->mask |= 1ull << s;
+	w->b = 0;
+	w->s = r;
+	w->covered = w->mask ? covered : 0;
+	w->n = n;
+}
+
+static uint64_t slots_next(struct slots *w)
+{
+	for (;;) {
+		while (w->s >= BLOCK_OPS) {
+			w->s -= BLOCK_OPS;
+			w->b++;
+		}
+		if (w->b >= w->covered)
+			return UINT64_MAX;
+		uint64_t s = w->s;
+		w->s += w->n;
+		if (w->mask >> s & 1)
+			return w->b * BLOCK_BYTES + s * RVM_LINE;
+	}
+}
+
+/* gen_verify() on the point's sample (mess_check > 1). */
+static __attribute__((noinline)) uint64_t gen_verify_sample(struct mess_gen *g, uint32_t stores, uint64_t covered)
+{
+	struct integ_tally ld = { 0 }, st = { 0 };
+	uint32_t n = rvm.cfg.mess_check, r = point_epoch(g) % n;
+	struct slots w;
+	uint64_t ad[8], o;
+	uint32_t k = 0;
+
+	if (!rvm.cfg.mess_share)
+		verify_loads_sample(&ld, g, covered, n, r);
+	slots_begin(&w, stores, covered, n, r);
+	while ((o = slots_next(&w)) != UINT64_MAX) {
+		ad[k++] = g->st_base + o;
+		if (k == 8) {
+			check_lanes(&st, ad, k, g->pattern, 0);
+			k = 0;
+		}
+	}
+	if (k)
+		check_lanes(&st, ad, k, g->pattern, 0);
+	if (ld.bad)
+		integ_emit("mess-load", rvm_hartid(), &ld);
+	if (st.bad)
+		integ_emit("mess-store", rvm_hartid(), &st);
+	return ld.bad + st.bad;
+}
+
+/* The first store slot of the point's sample (mess_check > 1) in its
+ * first `covered` blocks: its offset in the store array, or UINT64_MAX. */
+static __attribute__((noinline)) uint64_t sample_slot(const struct mess_gen *g, uint32_t stores,
+                                                      uint64_t covered)
+{
+	struct slots w;
+	uint32_t n = rvm.cfg.mess_check;
+	slots_begin(&w, stores, covered, n, point_epoch(g) % n);
+	return slots_next(&w);
+}
+
 /* inject_corrupt: a wrong word in the load array's second line and in its
  * last (which a point that did not walk the whole array leaves to the
- * check after the last point), and in the first store slot, for the
- * checks to find. */
-static void plant(struct mess_gen *g, uint32_t stores)
+ * check after the last point), and in the first store slot (with
+ * `sample`, the first one the point's sample checks in the blocks it
+ * walked, if any), for the checks to find. */
+static inline void plant(struct mess_gen *g, uint32_t stores, uint64_t nblocks, int sample)
 {
 	uint64_t a = g->ld_base + RVM_LINE, z = g->ld_base + g->len - RVM_LINE;
 	if (!rvm.cfg.mess_share) { /* else the load array is the ring: left to the ring's check */
 		*(volatile uint64_t *)(uintptr_t)a = load_word(a) ^ 0xff;
 		*(volatile uint64_t *)(uintptr_t)z = load_word(z) ^ 0xff;
+	}
+	if (sample) {
+		uint64_t o = sample_slot(g, stores, g->iters < nblocks ? g->iters : nblocks);
+		if (o != UINT64_MAX)
+			*(volatile uint64_t *)(uintptr_t)(g->st_base + o) = g->pattern ^ 0xff00;
+		return;
 	}
 	for (uint32_t s = 0; s < BLOCK_OPS; s++)
 		if (is_store_slot(s, stores)) {
@@ -163,30 +281,28 @@ static void plant(struct mess_gen *g, uint32_t stores)
 		}
 }
 
-static void generator(void)
+/*
+ * A generator's points, until the lead says quit: each one's kernel, then
+ * its check (gen_verify(), or with `sample` gen_verify_sample()), and
+ * after the last one the load array's blocks still unchecked (with
+ * `sample`, the whole load array).  Compiled twice with `sample` a
+ * constant (generator()): no point tests which check it runs, and with
+ * mess_check=1 a point runs the instructions, in the stack frame, it ran
+ * before the sample existed.
+ */
+static inline __attribute__((always_inline)) void gen_points(uint32_t h, struct mess_gen *g, int sample)
 {
-	uint32_t h = rvm_hartid();
-	struct mess_gen *g = &gens[h];
 	uint32_t seen = 0;
-
-	rvm_wait_change(&ctl.planned, 0, "mess-plan");
-	rvm_fence();
-	if (g->len == 0)
-		return; /* no room for this generator's arrays */
-	for (uint64_t a = g->ld_base; !rvm.cfg.mess_share && a < g->ld_base + g->len; a += RVM_LINE)
-		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
-	pm_setup_phase(1); /* from here untimed but for the kernel */
-	rvm_fence();
-	rvm_store_pub(&ack[h].done, 0); /* ready */
 	uint64_t nblocks = g->len / BLOCK_BYTES, covered = nblocks;
 	for (;;) {
 		uint32_t e = rvm_wait_change(&ctl.epoch, seen, "mess-epoch");
 		if (ctl.quit) {
 			/* the load array's blocks the last point did not walk (and so
-			 * did not check) since the point that last walked them */
+			 * did not check) since the point that last walked them; with
+			 * a sample, lines of every block went unchecked: all of it */
 			struct integ_tally ld = { 0 };
 			if (!rvm.cfg.mess_share)
-				verify_loads(&ld, g, covered, nblocks);
+				verify_loads(&ld, g, sample ? 0 : covered, nblocks);
 			if (ld.bad) {
 				integ_emit("mess-load", h, &ld);
 				ack[h].errors += (uint32_t)ld.bad;
@@ -208,15 +324,44 @@ static void generator(void)
 		rvm_mess_kernels[stores](g);
 		rvm_fence();
 		if (ctl.corrupt)
-			plant(g, stores);
-		/* timed: reading the arrays evicts the point's dirty lines, as
-		 * the next point expects */
+			plant(g, stores, nblocks, sample);
 		covered = g->iters < nblocks ? g->iters : nblocks;
-		ack[h].errors += (uint32_t)gen_verify(g, stores, covered);
+		/* timed: reading the arrays evicts the point's dirty lines, as
+		 * the next point expects (a sample evicts only its own) */
+		if (sample)
+			ack[h].errors += (uint32_t)gen_verify_sample(g, stores, covered);
+		else
+			ack[h].errors += (uint32_t)gen_verify(g, stores, covered);
 		pm_setup_phase(1);
 		rvm_fence();
 		rvm_store_pub(&ack[h].done, e);
 	}
+}
+
+/* gen_points() with mess_check > 1, in a function (and frame) of its own */
+static __attribute__((noinline)) void gen_points_sample(uint32_t h, struct mess_gen *g)
+{
+	gen_points(h, g, 1);
+}
+
+static void generator(void)
+{
+	uint32_t h = rvm_hartid();
+	struct mess_gen *g = &gens[h];
+
+	rvm_wait_change(&ctl.planned, 0, "mess-plan");
+	rvm_fence();
+	if (g->len == 0)
+		return; /* no room for this generator's arrays */
+	for (uint64_t a = g->ld_base; !rvm.cfg.mess_share && a < g->ld_base + g->len; a += RVM_LINE)
+		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
+	pm_setup_phase(1); /* from here untimed but for the kernel */
+	rvm_fence();
+	rvm_store_pub(&ack[h].done, 0); /* ready */
+	if (rvm.cfg.mess_check > 1)
+		gen_points_sample(h, g);
+	else
+		gen_points(h, g, 0);
 }
 
 /* ---- lead side ------------------------------------------------------------- */

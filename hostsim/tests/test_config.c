@@ -422,6 +422,8 @@ static void test_image_codes(void **state)
 	CODE(c.mess_tol = 1000001, "mess_tol_not_in_0..1000000");
 	CODE(c.mess_batch_loads = 250, "mess_batch_loads_not_a_multiple_of_100");
 	CODE(c.mess_max_loads = c.mess_min_loads - 1, "mess_min_loads_over_mess_max_loads");
+	CODE(c.mess_check = 0, "mess_check_not_in_1..64");
+	CODE(c.mess_check = 65, "mess_check_not_in_1..64");
 #undef CODE
 	cfg_default(&c);
 	assert_int_equal(rvm_cfg_check_all(&c, NULL, NULL), 0); /* the default block passes */
@@ -460,6 +462,8 @@ static void test_set_refusals(void **state)
 		{ "mess_batch_loads", "550", "550 is not a multiple of 100" },
 		{ "mess_tol", "2000000", "out of range 0..1000000" },
 		{ "mess_min_loads", "99", "out of range 100.." },
+		{ "mess_check", "0", "out of range 1..64" },
+		{ "mess_check", "65", "65 out of range 1..64" },
 		{ "chase_loads", "0", "out of range" },
 		{ "chase_all_harts", "2", "not 0 or 1" },
 		{ "lat_random", "yes", "not 0 or 1" },

@@ -104,7 +104,7 @@
 	S(integ_delay, NUM, 0, 100000, 1, RVM_SUITE_INTEG, 16, \
 	  "integ: largest random delay before a hart's writes, loop turns") \
 	S(inject_corrupt, BOOL, 0, 1, 1, RVM_SUITE_MESS, 0, \
-	  "fault injection: 1 = at each Mess curve's first point, plant wrong words in every load array (second and last line) and store array, and at the first point in the ring (the Mess checks must report them)") \
+	  "fault injection: 1 = at each Mess curve's first point, plant wrong words in every load array (second and last line) and store array (the first store slot the point's check reads), and at the first point in the ring (the Mess checks must report them)") \
 	S(wait_flush, BOOL, 0, 1, 1, 0, 0, \
 	  "1: flush the data cache before every read of a wait for another hart's store, from the start (a platform known to need it); 0: flush only to check, and report a store that stays invisible (bug test=visibility), then flush") \
 	S(stale_cycles, NUM, 1000, 1000000000, 1, 0, 20000, \
@@ -118,7 +118,9 @@
 	S(mess_min_loads, NUM, 100, RVM_CFG_LOADS_MAX, 1, RVM_SUITE_MESS, 2000, \
 	  "Mess window with mess_tol > 0: at least this many chase loads (and two batches)") \
 	S(mess_max_loads, NUM, 100, RVM_CFG_LOADS_MAX, 1, RVM_SUITE_MESS, 10000, \
-	  "Mess window with mess_tol > 0: at most this many chase loads (the point then reports an interval wider than mess_tol)")
+	  "Mess window with mess_tol > 0: at most this many chase loads (the point then reports an interval wider than mess_tol)") \
+	S(mess_check, NUM, 1, 64, 1, RVM_SUITE_MESS, 1, \
+	  "Mess generators' check after a point: 1 = every line of the blocks it walked; N > 1 = only their lines i with i mod N = the point's number mod N (each line once in N points), and the whole load array after the last point")
 
 
 /* The default block: `struct rvm_config c = RVM_CFG_DEFAULTS;` */

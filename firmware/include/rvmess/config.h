@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define RVM_CFG_MAGIC   0x3147464d56520a00ull /* "\0\nRVMFG1" little-endian */
-#define RVM_CFG_VERSION 5u
+#define RVM_CFG_VERSION 6u
 #define RVM_CFG_SECTION ".rvmess_config"
 
 /* suites bitmask: RVM_SUITE_CHASE ..., RVM_SUITE_ALL */
@@ -92,6 +92,8 @@ struct rvm_config {
 	uint32_t mess_batch_loads;  /* chase loads per batch (timed unit of warm-up and window) */
 	uint64_t mess_min_loads;    /* adaptive window: at least this many loads */
 	uint64_t mess_max_loads;    /* adaptive window: at most this many loads */
+	uint32_t mess_check;        /* generators check 1 line in N after a point (1: every line) */
+	uint32_t pad2;
 };
 
 #ifdef __cplusplus
@@ -99,7 +101,7 @@ struct rvm_config {
 #else
 #define RVM_STATIC_ASSERT _Static_assert
 #endif
-RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 488, "rvm_config layout changed: bump RVM_CFG_VERSION");
+RVM_STATIC_ASSERT(sizeof(struct rvm_config) == 496, "rvm_config layout changed: bump RVM_CFG_VERSION");
 RVM_STATIC_ASSERT(RVM_SUITE_CHASE == 1 && RVM_SUITE_LAT == 2 && RVM_SUITE_PAR == 4 &&
                   RVM_SUITE_MESS == 8 && RVM_SUITE_CHECK == 16 &&
                   RVM_SUITE_LITMUS == 32 && RVM_SUITE_INTEG == 64,

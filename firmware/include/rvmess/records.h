@@ -22,7 +22,7 @@
 	            "mess_mix mess_pause] [litmus_iters litmus_delay litmus_test] "                       \
 	            "[integ_rounds integ_lines integ_msgs integ_slots integ_delay] [inject_corrupt] "   \
 	            "[wait_flush stale_cycles] [mess_share mess_tol mess_batch_loads mess_min_loads "  \
-	            "mess_max_loads]")                 \
+	            "mess_max_loads mess_check]")                 \
 	X(FDT, fdt, "status reason off")                                                      \
 	X(PMU, pmu, "counters cycles_csr cycles_err instret_csr instret_err loop_insns "     \
 	            "cycles instret rdcycle rdinstret l1d llc")                                 \
