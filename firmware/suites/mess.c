@@ -103,26 +103,41 @@ static void check_lanes(struct integ_tally *t, const uint64_t *ad, uint32_t k, u
 	}
 }
 
-/* Every line of the load array from block b0 to b1 holds its word. */
-static void verify_loads(struct integ_tally *t, const struct mess_gen *g, uint64_t b0, uint64_t b1)
+/* The load array's lines at a, a + step, ... below end hold their words. */
+static void verify_lines(struct integ_tally *t, uint64_t a, uint64_t end, uint64_t step)
 {
-	uint64_t ad[8], a = g->ld_base + b0 * BLOCK_BYTES, end = g->ld_base + b1 * BLOCK_BYTES;
+	uint64_t ad[8];
 	while (a < end) {
 		uint32_t k = 0;
-		for (; k < 8 && a < end; k++, a += RVM_LINE)
+		for (; k < 8 && a < end; k++, a += step)
 			ad[k] = a;
 		check_lanes(t, ad, k, load_word(0), 1);
 	}
+}
+
+/* Every line of the load array from block b0 to b1 holds its word. */
+static void verify_loads(struct integ_tally *t, const struct mess_gen *g, uint64_t b0, uint64_t b1)
+{
+	verify_lines(t, g->ld_base + b0 * BLOCK_BYTES, g->ld_base + b1 * BLOCK_BYTES, RVM_LINE);
+}
+
+/* A point's check's records (mess-load, mess-store); its wrong words. */
+static uint64_t report_checks(const struct integ_tally *ld, const struct integ_tally *st)
+{
+	if (ld->bad)
+		integ_emit("mess-load", rvm_hartid(), ld);
+	if (st->bad)
+		integ_emit("mess-store", rvm_hartid(), st);
+	return ld->bad + st->bad;
 }
 
 /* Check a generator's arrays after a point: the lines of the load array's
  * blocks the point walked still hold their words, every store slot of
  * those blocks the point's pattern.  (The load array's other blocks are
  * checked by the next point that walks them, and after the last point:
- * gen_points().)  A check with wrong words prints its `integ` record (first
- * wrong word, count); returns the number of wrong words.  Not inlined:
- * mess_check=1's points call it as they always did (gen_points()). */
-static __attribute__((noinline)) uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t covered)
+ * generator().)  A check with wrong words prints its `integ` record (first
+ * wrong word, count); returns the number of wrong words. */
+static uint64_t gen_verify(struct mess_gen *g, uint32_t stores, uint64_t covered)
 {
 	struct integ_tally ld = { 0 }, st = { 0 };
 	uint64_t off[BLOCK_OPS], ad[8];
@@ -141,11 +156,7 @@ static __attribute__((noinline)) uint64_t gen_verify(struct mess_gen *g, uint32_
 				ad[k] = g->st_base + b * BLOCK_BYTES + off[s];
 			check_lanes(&st, ad, k, g->pattern, 0);
 		}
-	if (ld.bad)
-		integ_emit("mess-load", rvm_hartid(), &ld);
-	if (st.bad)
-		integ_emit("mess-store", rvm_hartid(), &st);
-	return ld.bad + st.bad;
+	return report_checks(&ld, &st);
 }
 
 /*
@@ -159,24 +170,10 @@ static __attribute__((noinline)) uint64_t gen_verify(struct mess_gen *g, uint32_
  * a wrong word in a slot outside its point's sample is never seen.
  */
 
-/* The point's epoch: the high word of its pattern (gen_points()). */
+/* The point's epoch: the high word of its pattern (generator()). */
 static uint32_t point_epoch(const struct mess_gen *g)
 {
 	return (uint32_t)(g->pattern >> 32);
-}
-
-/* The load array's lines r, r + n, r + 2n, ... of its first `covered` blocks. */
-static void verify_loads_sample(struct integ_tally *t, const struct mess_gen *g, uint64_t covered,
-                                uint32_t n, uint32_t r)
-{
-	uint64_t ad[8], a = g->ld_base + (uint64_t)r * RVM_LINE, end = g->ld_base + covered * BLOCK_BYTES;
-	uint64_t step = (uint64_t)n * RVM_LINE;
-	while (a < end) {
-		uint32_t k = 0;
-		for (; k < 8 && a < end; k++, a += step)
-			ad[k] = a;
-		check_lanes(t, ad, k, load_word(0), 1);
-	}
 }
 
 /* The store slots among the store array's lines r, r + n, r + 2n, ... of
@@ -218,7 +215,7 @@ static uint64_t slots_next(struct slots *w)
 }
 
 /* gen_verify() on the point's sample (mess_check > 1). */
-static __attribute__((noinline)) uint64_t gen_verify_sample(struct mess_gen *g, uint32_t stores, uint64_t covered)
+static uint64_t gen_verify_sample(struct mess_gen *g, uint32_t stores, uint64_t covered)
 {
 	struct integ_tally ld = { 0 }, st = { 0 };
 	uint32_t n = rvm.cfg.mess_check, r = point_epoch(g) % n;
@@ -227,7 +224,8 @@ static __attribute__((noinline)) uint64_t gen_verify_sample(struct mess_gen *g, 
 	uint32_t k = 0;
 
 	if (!rvm.cfg.mess_share)
-		verify_loads_sample(&ld, g, covered, n, r);
+		verify_lines(&ld, g->ld_base + (uint64_t)r * RVM_LINE, g->ld_base + covered * BLOCK_BYTES,
+		             (uint64_t)n * RVM_LINE);
 	slots_begin(&w, stores, covered, n, r);
 	while ((o = slots_next(&w)) != UINT64_MAX) {
 		ad[k++] = g->st_base + o;
@@ -238,17 +236,12 @@ static __attribute__((noinline)) uint64_t gen_verify_sample(struct mess_gen *g, 
 	}
 	if (k)
 		check_lanes(&st, ad, k, g->pattern, 0);
-	if (ld.bad)
-		integ_emit("mess-load", rvm_hartid(), &ld);
-	if (st.bad)
-		integ_emit("mess-store", rvm_hartid(), &st);
-	return ld.bad + st.bad;
+	return report_checks(&ld, &st);
 }
 
 /* The first store slot of the point's sample (mess_check > 1) in its
  * first `covered` blocks: its offset in the store array, or UINT64_MAX. */
-static __attribute__((noinline)) uint64_t sample_slot(const struct mess_gen *g, uint32_t stores,
-                                                      uint64_t covered)
+static uint64_t sample_slot(const struct mess_gen *g, uint32_t stores, uint64_t covered)
 {
 	struct slots w;
 	uint32_t n = rvm.cfg.mess_check;
@@ -281,18 +274,22 @@ static inline void plant(struct mess_gen *g, uint32_t stores, uint64_t nblocks, 
 		}
 }
 
-/*
- * A generator's points, until the lead says quit: each one's kernel, then
- * its check (gen_verify(), or with `sample` gen_verify_sample()), and
- * after the last one the load array's blocks still unchecked (with
- * `sample`, the whole load array).  Compiled twice with `sample` a
- * constant (generator()): no point tests which check it runs, and with
- * mess_check=1 a point runs the instructions, in the stack frame, it ran
- * before the sample existed.
- */
-static inline __attribute__((always_inline)) void gen_points(uint32_t h, struct mess_gen *g, int sample)
+static void generator(void)
 {
+	uint32_t h = rvm_hartid();
+	struct mess_gen *g = &gens[h];
 	uint32_t seen = 0;
+	int sample = rvm.cfg.mess_check > 1; /* each point checks one line in N */
+
+	rvm_wait_change(&ctl.planned, 0, "mess-plan");
+	rvm_fence();
+	if (g->len == 0)
+		return; /* no room for this generator's arrays */
+	for (uint64_t a = g->ld_base; !rvm.cfg.mess_share && a < g->ld_base + g->len; a += RVM_LINE)
+		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
+	pm_setup_phase(1); /* from here untimed but for the kernel */
+	rvm_fence();
+	rvm_store_pub(&ack[h].done, 0); /* ready */
 	uint64_t nblocks = g->len / BLOCK_BYTES, covered = nblocks;
 	for (;;) {
 		uint32_t e = rvm_wait_change(&ctl.epoch, seen, "mess-epoch");
@@ -336,32 +333,6 @@ static inline __attribute__((always_inline)) void gen_points(uint32_t h, struct 
 		rvm_fence();
 		rvm_store_pub(&ack[h].done, e);
 	}
-}
-
-/* gen_points() with mess_check > 1, in a function (and frame) of its own */
-static __attribute__((noinline)) void gen_points_sample(uint32_t h, struct mess_gen *g)
-{
-	gen_points(h, g, 1);
-}
-
-static void generator(void)
-{
-	uint32_t h = rvm_hartid();
-	struct mess_gen *g = &gens[h];
-
-	rvm_wait_change(&ctl.planned, 0, "mess-plan");
-	rvm_fence();
-	if (g->len == 0)
-		return; /* no room for this generator's arrays */
-	for (uint64_t a = g->ld_base; !rvm.cfg.mess_share && a < g->ld_base + g->len; a += RVM_LINE)
-		*(volatile uint64_t *)(uintptr_t)a = load_word(a);
-	pm_setup_phase(1); /* from here untimed but for the kernel */
-	rvm_fence();
-	rvm_store_pub(&ack[h].done, 0); /* ready */
-	if (rvm.cfg.mess_check > 1)
-		gen_points_sample(h, g);
-	else
-		gen_points(h, g, 0);
 }
 
 /* ---- lead side ------------------------------------------------------------- */
