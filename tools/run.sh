@@ -61,8 +61,10 @@
 # the Mess DPI adapter gives it at a clock of --mess-mhz (default 1000) MHz,
 # with --mess-onchip NS (default 0) subtracted from the family's latencies
 # and windows of --mess-window requests (default 1000); the family is
-# checked (`rvmess sim info`) before the run.  --mem-fixed N instead holds
-# each one N cycles.  Without either such a model keeps its memory's own
+# checked (`rvmess sim info`) before the run; the adapter writes a line per
+# closed window to DIR/mess-windows.tsv (RVMESS_MESS_LOG: the traffic it
+# saw, the latency it read from the family and gave; docs/mess.md, "The
+# window log").  --mem-fixed N instead holds each one N cycles.  Without either such a model keeps its memory's own
 # timing.  run.txt's `memory` line says which it was.
 #
 # RTL runs are recorded for the estimates of RTL plans (docs/sweeps.md,
@@ -345,6 +347,12 @@ fi
 case $TARGET in cva6|openpiton) "$fn" ;; esac # they run in the run directory
 LOG=$OUT/console.log
 : >"$LOG"
+if [ -n "$MESS_CURVES" ]; then
+	# the Mess adapter's window log (messsim_dpi.c), in the run directory
+	RVMESS_MESS_LOG=$(cd "$OUT" && pwd)/mess-windows.tsv || exit 2
+	export RVMESS_MESS_LOG
+	rm -f "$RVMESS_MESS_LOG"
+fi
 rm -f "$OUT/exit.status" "$OUT/stats.txt" "$OUT/hostsim.cfg"
 
 # What reproduces the run.

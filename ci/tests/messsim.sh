@@ -55,6 +55,14 @@
 #                         reads) on a linear family, each ending at the
 #                         curve's latency within one cycle (the testbench
 #                         computes it: 100 + (200 - R) x MB/s / 12800 ns);
+#   verilator-mess-window-log  the adapter's RVMESS_MESS_LOG on the delay
+#                         stage's flat family (below), 1000 reads then 3000
+#                         writes: every request once, the reads given
+#                         100 ns, the last window's writes 200 ns at 0 %
+#                         reads;
+#   mess-windows-summary  tools/mess-windows.sh over that log's reads: 99
+#                         windows, 990 reads at 100 cycles; a broken line
+#                         is named by file and line and left out;
 #   verilator-mem-delay   the Mess delay stage on an RTL memory's response
 #                         path (hostsim/mess/dpi/rvmess_mem_delay.sv, which
 #                         OpenPiton's and CVA6's memories get) in its
@@ -342,10 +350,34 @@ if command -v verilator >/dev/null; then
 			done
 		done
 		[ -z "$why" ] && [ $n = 8 ] && pass "verilator-mem-delay ($n runs)" || fail verilator-mem-delay "$why"
+		# the adapter's window log on the mess run: 1000 reads, then 3000
+		# writes, windows of 10; each line's requests and latencies are the
+		# ones the adapter passed since the line before
+		rm -f "$TMP/vl/wlog.tsv"
+		RVMESS_MESS_LOG=$TMP/vl/wlog.tsv timeout 300 "$TMP/vl/objd/tbdelay" +mode=mess \
+			+rvmess_mess_curves="$TMP/vl/flat" +rvmess_mess_window=10 >"$TMP/vl/wlog.out" 2>&1
+		if got=$(awk -F'\t' '/^#/ { next }
+			{ n++; req += $5; rd += $6; if ($6 > 0) { rl += $7 * $6; nr += $6 } if ($5 > $6) { wl += $8 * ($5 - $6); nw += $5 - $6 }
+			  if ($2 > $3 || $4 != n || $1 != "closed") bad = bad " line " NR }
+			END { if (!n || !nr || !nw) { print "no windows"; exit 1 }
+			  printf "%d windows, %d requests, %d reads at %.3f, writes at %.3f, the last %s %s%%", n, req, rd, rl / nr, wl / nw, $8, $11
+			  exit !(bad == "" && req > 3990 && req <= 4000 && rd == 1000 && rl / nr == 100 && $8 >= 199 && $8 <= 201 && $11 == 0) }' \
+			"$TMP/vl/wlog.tsv" 2>&1); then pass "verilator-mess-window-log ($got)"
+		else fail verilator-mess-window-log "${got:-no log} ($(head -c 300 "$TMP/vl/wlog.out"))"; fi
+		# tools/mess-windows.sh over the reads' span, and a broken line named
+		sum=$(tools/mess-windows.sh "$TMP/vl/wlog.tsv" 0 31000 2>&1)
+		{ cat "$TMP/vl/wlog.tsv"; printf 'closed\t1\t2\n'; } >"$TMP/vl/wlog-bad.tsv"
+		bad=$(tools/mess-windows.sh "$TMP/vl/wlog-bad.tsv" 2>&1 >/dev/null)
+		if grep -q '^windows 99 requests 990 reads 990 (100.0 %) .* rd_lat 100.000 wr_lat - cycles  curve_ns 100.000..100.000$' <<<"$sum" &&
+			[ "$bad" = "mess-windows.sh: $TMP/vl/wlog-bad.tsv:403: 3 fields, not 13; left out" ]; then
+			pass "mess-windows-summary ($sum)"
+		else fail mess-windows-summary "got '$sum' and '$bad'"; fi
 	else fail verilator-mem-delay "build: $(grep -m2 -i error "$TMP/vl/buildd.log" | tr '\n' ' ')"; fi
 else
 	skip verilator-dpi "verilator not installed (tools/deps.sh installs it)"
 	skip verilator-mem-delay "verilator not installed (tools/deps.sh installs it)"
+	skip verilator-mess-window-log "verilator not installed (tools/deps.sh installs it)"
+	skip mess-windows-summary "verilator not installed (tools/deps.sh installs it)"
 fi
 
 # ---- closed loop ---------------------------------------------------------------------

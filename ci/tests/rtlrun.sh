@@ -50,8 +50,9 @@
 #                         --mess-curves on a model built with it (config.v's
 #                         RVMESS_MESS) passes the stage's plusargs through
 #                         sims (-sim_run_args: the family's absolute path,
-#                         the clock, the on-chip part in ps, the window) and
-#                         run.txt says so; --mem-fixed N passes
+#                         the clock, the on-chip part in ps, the window),
+#                         run.txt says so and RVMESS_MESS_LOG names the run
+#                         directory's mess-windows.tsv; --mem-fixed N passes
 #                         +rvmess_mem_fixed=N; CVA6 gets them as plusargs
 #   trace-prof            tools/trace-prof.sh on a made-up trace over the image's
 #                         own symbols: a call to pm_time from lead and the return,
@@ -219,6 +220,7 @@ cat >"$T/cva6/work-ver/Variane_testharness" <<SH
 #!/usr/bin/env bash
 pwd >where
 printf '%s\n' "\$@" >args
+echo "\${RVMESS_MESS_LOG-}" >messlog
 readlink /proc/self/ns/net >netns
 awk -F: 'NR > 2 { gsub(/ /, "", \$1); print \$1 }' /proc/net/dev >ifaces
 ip -o link show lo >lo 2>&1
@@ -346,6 +348,7 @@ cat >"$P/piton/tools/bin/sims" <<EOF
 pwd >where
 readlink /proc/self/ns/net >netns
 printf '%s\n' "\$@" >args
+echo "\${RVMESS_MESS_LOG-}" >messlog
 : >fake_uart.log
 while IFS= read -r l; do printf '%s\n' "\$l" >>fake_uart.log; sleep 0.02; done <"$T/replay.log"
 case \$(cat "$P/mode") in
@@ -472,13 +475,15 @@ a=$T/pmess/sims/args
 fam=$(realpath "$FAM")
 if [ "$rc" = 0 ] && grep -qx -- "-sim_run_args=+rvmess_mess_curves=$fam" "$a" && grep -qx -- -sim_run_args=+rvmess_mess_mhz=800 "$a" &&
 	grep -qx -- -sim_run_args=+rvmess_mess_onchip_ps=12500 "$a" && grep -qx -- -sim_run_args=+rvmess_mess_window=4000 "$a" &&
-	grep -qx "memory: mess $fam at 800 MHz, on-chip 12.5 ns, window 4000 (rvmess_mem_delay)" "$T/pmess/run.txt"; then
+	grep -qx "memory: mess $fam at 800 MHz, on-chip 12.5 ns, window 4000 (rvmess_mem_delay)" "$T/pmess/run.txt" &&
+	[ "$(cat "$T/pmess/sims/messlog")" = "$(realpath "$T/pmess")/mess-windows.tsv" ]; then
 	pass rtl-mem-mess-openpiton
-else fail rtl-mem-mess-openpiton "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null); $(grep memory "$T/pmess/run.txt")"; fi
+else fail rtl-mem-mess-openpiton "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null); $(grep memory "$T/pmess/run.txt"); RVMESS_MESS_LOG='$(cat "$T/pmess/sims/messlog" 2>/dev/null)'"; fi
 $RUN "${PB[@]}" "${NETOPT[@]}" --out "$T/pfix" --timeout 50 --mem-fixed 120 >"$T/out" 2>&1
 rc=$?
 a=$T/pfix/sims/args
 if [ "$rc" = 0 ] && grep -qx -- -sim_run_args=+rvmess_mem_fixed=120 "$a" && ! grep -q rvmess_mess "$a" &&
+	[ -z "$(cat "$T/pfix/sims/messlog")" ] &&
 	grep -qx "memory: fixed 120 cycles (rvmess_mem_delay)" "$T/pfix/run.txt"; then
 	pass rtl-mem-fixed-openpiton
 else fail rtl-mem-fixed-openpiton "exit $rc; sims ran with: $(tr '\n' ' ' <"$a" 2>/dev/null)"; fi
@@ -490,7 +495,8 @@ $RUN --target cva6 --cva6 "$T/cva6" --image "$BUILD/images/spike.elf" --out "$T/
 rc=$?
 a=$T/cmess/args
 if [ "$rc" = 0 ] && grep -qx -- "+rvmess_mess_curves=$fam" "$a" && grep -qx -- +rvmess_mess_mhz=1000 "$a" &&
-	grep -qx -- +rvmess_mess_onchip_ps=0 "$a" && ! grep -q rvmess_mess_window "$a"; then
+	grep -qx -- +rvmess_mess_onchip_ps=0 "$a" && ! grep -q rvmess_mess_window "$a" &&
+	[ "$(cat "$T/cmess/messlog")" = "$(realpath "$T/cmess")/mess-windows.tsv" ]; then
 	pass rtl-mem-mess-cva6
 else fail rtl-mem-mess-cva6 "exit $rc; the harness ran with: $(tr '\n' ' ' <"$a" 2>/dev/null)"; fi
 # ---- tools/trace-prof.sh: cycles by function from an instruction trace -------------------
