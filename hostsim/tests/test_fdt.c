@@ -692,6 +692,14 @@ static void test_caches_which(void **state)
 
 /* ---- header refusals -------------------------------------------------------- */
 
+/* m = b's bytes with the big-endian word at `field` set to val; returns m */
+static uint8_t *with_field(uint8_t *m, const struct blob *b, uint32_t field, uint32_t val)
+{
+	memcpy(m, b->p, b->n);
+	put32(m + field, val);
+	return m;
+}
+
 static void test_bad_header(void **state)
 {
 	struct blob b = load("virt-like.dtb");
@@ -700,12 +708,7 @@ static void test_bad_header(void **state)
 	(void)state;
 	assert_non_null(m);
 
-#define MUT(field, val, why)                      \
-	do {                                      \
-		memcpy(m, b.p, b.n);              \
-		put32(m + (field), (val));        \
-		expect_refusal(m, b.n, why);      \
-	} while (0)
+#define MUT(field, val, why) expect_refusal(with_field(m, &b, (field), (val)), b.n, why)
 
 	MUT(0, 0xd00dfeee, "bad-magic");
 	MUT(0, 0xedfe0dd0, "bad-magic"); /* little-endian magic */
@@ -1363,8 +1366,7 @@ static void test_copy_refusals(void **state)
 	} while (0)
 #define MUT(field, val, why)                              \
 	do {                                              \
-		memcpy(m, b.p, b.n);                      \
-		put32(m + (field), (val));                \
+		with_field(m, &b, (field), (val));        \
 		IN_PLACE(m, b.n, why);                    \
 	} while (0)
 
