@@ -40,5 +40,8 @@ counts() {
 	n = NF / 2; for (i = 3; i <= n; i++) D[i] = $(n + i) - $i
 	rd = D[3]; wr = D[4]; t = D[5] + D[6] + D[7]
 	if (rd <= 0 || wr <= 0 || t <= 0) { print "ddr-point: no window counts" > "/dev/stderr"; exit 1 }
-	printf "%s: %.1f ns at %.2f GB/s; window: %d reads %d writes, rows hit %.1f %% empty %.1f %% conflict %.1f %%, read-queue wait %.1f cycles/read, write-queue wait %.1f cycles/write, %.1f drains per 1000 writes\n",
-		lbl, $(n + 1), $(n + 2) / 1000, rd, wr, 100 * D[5] / t, 100 * D[6] / t, 100 * D[7] / t, D[9] / rd, D[11] / wr, 1000 * D[12] / wr }'
+	# two runs subtracted: a window with few writes can show fewer drains
+	# in the longer run; say so rather than print a negative rate
+	dr = (D[12] >= 0 && wr >= 1000) ? sprintf("%.1f drains per 1000 writes", 1000 * D[12] / wr) : sprintf("drains not counted (%d in the window, from %d writes)", D[12], wr)
+	printf "%s: %.1f ns at %.2f GB/s; window: %d reads %d writes, rows hit %.1f %% empty %.1f %% conflict %.1f %%, read-queue wait %.1f cycles/read, write-queue wait %.1f cycles/write, %s\n",
+		lbl, $(n + 1), $(n + 2) / 1000, rd, wr, 100 * D[5] / t, 100 * D[6] / t, 100 * D[7] / t, D[9] / rd, D[11] / wr, dr }'
