@@ -147,6 +147,27 @@ estimate() { # PARALLEL
 	"$RVMESS" plan --estimate "$PLAN" -j "$1" || echo "sweep-run: rvmess plan --estimate $PLAN failed (above); running anyway" >&2
 }
 
+# slurm_cpus [SBATCH-OPTIONS]: the CPUs of the partition the array goes to
+# (-p/--partition among the options, else the default one), from sinfo; empty
+# when sinfo cannot tell
+slurm_cpus() {
+	local part="" c
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-p | --partition) part=${2:-}; shift ;;
+		--partition=*) part=${1#--partition=} ;;
+		-p?*) part=${1#-p} ;;
+		esac
+		shift
+	done
+	command -v sinfo >/dev/null 2>&1 || return 0
+	# %P: the partition (the default one ends in *), %C: CPUs allocated/idle/other/total
+	c=$(sinfo -h -o '%P %C' 2>/dev/null | awk -v p="$part" '
+		{ n = $1; d = sub(/\*$/, "", n); split($2, a, "/") }
+		(p == "" && d) || (p != "" && n == p) { print a[4]; exit }')
+	case $c in '' | *[!0-9]* | 0) ;; *) echo "$c" ;; esac
+}
+
 run_local() {
 	local ids total start xpid d e rc left
 	todo ids
@@ -235,7 +256,14 @@ exec "$SELF" "$PLAN" --task "\$SLURM_ARRAY_TASK_ID"
 EOF
 	{ [ $? = 0 ] && chmod 644 "$sb" && mv -f -- "$sb" "$PLAN/slurm.sbatch"; } || { rm -f "$sb"; die "cannot write $PLAN/slurm.sbatch"; }
 	ntask=$(printf '%s\n' "$ids" | tr ',' '\n' | wc -l)
-	estimate "$ntask" # as many at once as there are tasks
+	# the estimate's tasks at once: as many as there are, or as the
+	# partition has CPUs (a task asks for one), if sinfo tells
+	par=$ntask cpus=$(slurm_cpus "$@")
+	if [ -n "$cpus" ] && [ "$cpus" -lt "$ntask" ]; then
+		par=$cpus
+		echo "sweep-run: the partition has $cpus CPUs for $ntask tasks: the estimate runs $cpus at once"
+	fi
+	estimate "$par"
 	w=()
 	[ "$wait" = 1 ] && w=(--wait)
 	echo "sweep-run: sbatch --array=$ids ${w[*]} $* $PLAN/slurm.sbatch"
@@ -244,7 +272,7 @@ EOF
 	sbatch --array="$ids" "${w[@]}" "$@" "$PLAN/slurm.sbatch"; rc=$?
 	[ "$rc" = 0 ] || [ "$wait" = 1 ] || die "sbatch failed (exit $rc): nothing submitted"
 	if [ "$wait" = 1 ]; then
-		estimate "$ntask"
+		estimate "$par"
 		todo left
 		left=$(printf '%s' "$left" | paste -sd' ' -)
 		[ -z "$left" ] || { echo "sweep-run: jobs still without a complete log: $left (run again to resume)" >&2; exit 1; }

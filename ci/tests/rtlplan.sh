@@ -27,7 +27,8 @@
 #   rtlplan-merge-*     merged clean; the estimate against the truth per job
 #                       (the model ran R' = 4/3 R: every job -25.0 %) and in total
 #   rtlplan-slurm-*     the same plan as a Slurm array on tools/slurm-local.sh's
-#                       cluster, merged (the points of the local run), its
+#                       cluster (2 CPUs: the estimate runs 2 of the 4 tasks at
+#                       once), merged (the points of the local run), its
 #                       estimate now calibrated on a job of the local run:
 #                       +0.0 % on each job
 set -u
@@ -244,7 +245,8 @@ rc=$?
 ntask=$(find "$PS/slurm" -name '*_*.out' 2>/dev/null | wc -l)
 if [ "$rc" = 0 ] && grep -q -- '--array=0,1,2,3 --wait' "$T/sbatch.out" && [ "$ntask" = 4 ] &&
 	[ -z "$("$RVMESS" merge "$PS" --todo)" ] && grep -q '^estimate: a job' "$T/sbatch.out" &&
-	[ "$(grep -c '^estimate: 4 at once: ' "$T/sbatch.out")" = 2 ]; then
+	[ "$(grep -c '^estimate: 2 at once: ' "$T/sbatch.out")" = 2 ] &&
+	grep -q '^sweep-run: the partition has 2 CPUs for 4 tasks' "$T/sbatch.out"; then
 	pass rtlplan-slurm-array
 else fail rtlplan-slurm-array "exit $rc, $ntask task logs: $(tail -3 "$T/sbatch.out" | tr '\n' '|')"; fi
 "$RVMESS" merge "$PS" -o "$T/ms" -q >"$T/ms.out" 2>&1
