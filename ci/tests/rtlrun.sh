@@ -58,6 +58,10 @@
 #                         own symbols: a call to pm_time from lead and the return,
 #                         each function's self and inclusive cycles and calls,
 #                         the window's bounds; refused without a line in it
+#   trace-chase           tools/trace-chase.sh on a made-up trace: the chase's
+#                         loads 100, 96, 104 cycles apart (min, percentiles,
+#                         bins), a non-load and a line out of order left out,
+#                         --last and --bin; refused without a load in the window
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
@@ -532,4 +536,34 @@ if [ -n "$la" ] && [ -n "$pa" ] && [ -n "$ca" ]; then
 	if [ "$rc" = 2 ] && grep -q 'no trace line in the window' "$T/prof.out"; then pass trace-prof-empty
 	else fail trace-prof-empty "exit $rc: $(tr '\n' '|' <"$T/prof.out")"; fi
 else fail trace-prof "no lead, pm_time or rvm_crc32 symbol in $IMGV"; fi
+
+# ---- tools/trace-chase.sh: the chase's load-to-use times from the trace --------------------
+ka=$("$NMT" "$IMGV" | awk '$3 == "rvm_chase" { print $1; exit }')
+if [ -n "$ka" ]; then
+	K=$((16#$ka))
+	# four loads of rvm_chase (ld a0,0(a0)) 100, 96 and 104 cycles apart; then an
+	# add at PC + 4 (not a load: not counted), a line another hart wrote earlier
+	# (left out), and a load after a jump back to the kernel's start (no pair)
+	{
+		printf '%20d 0x%x M (0x00053503) DASM(00053503)\n' 100 $K 200 $((K + 4)) 296 $((K + 8)) 400 $((K + 12))
+		printf '%20d 0x%x M (0xfff58593) DASM(fff58593)\n' 410 $((K + 16))
+		printf '%20d 0x%x M (0x00053503) DASM(00053503)\n' 300 $((K + 20)) 500 $K
+	} >"$T/chase.dasm"
+	tools/trace-chase.sh "$IMGV" "$T/chase.dasm" >"$T/tc.out" 2>"$T/tc.err"
+	rc=$?
+	tools/trace-chase.sh "$IMGV" "$T/chase.dasm" 0 1000 --last 2 --bin 8 >"$T/tc2.out" 2>/dev/null
+	rc2=$?
+	if [ "$rc" = 0 ] && [ "$rc2" = 0 ] &&
+		cmp -s "$T/tc.out" <(printf '%s\n' 'loads 3 mean 100.0 min 96 p10 96 p50 100 p90 104 max 104' \
+			'96..99 1 33.3%' '100..103 1 33.3%' '104..107 1 33.3%') &&
+		grep -q '^trace-chase.sh: 1 lines left out' "$T/tc.err" &&
+		cmp -s "$T/tc2.out" <(printf '%s\n' 'loads 2 mean 100.0 min 96 p10 96 p50 96 p90 104 max 104' \
+			'96..103 1 50.0%' '104..111 1 50.0%'); then
+		pass trace-chase
+	else fail trace-chase "exit $rc/$rc2: $(cat "$T/tc.out" "$T/tc.err" "$T/tc2.out" | tr '\n' '|')"; fi
+	tools/trace-chase.sh "$IMGV" "$T/chase.dasm" 600 700 >"$T/tc.out" 2>&1
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q 'no chase load in the window' "$T/tc.out"; then pass trace-chase-empty
+	else fail trace-chase-empty "exit $rc: $(tr '\n' '|' <"$T/tc.out")"; fi
+else fail trace-chase "no rvm_chase symbol in $IMGV"; fi
 finish
