@@ -98,6 +98,7 @@ const struct memsys_key ddr_config_keys[] = {
 	{ "ddr-cap", K_U32, OFF(ddr_cap), 0, 100000, "ddr: starvation cap: a read's burst goes at most this many bus slots before the latest committed one" },
 	{ "ddr-fair", K_U32, OFF(ddr_fair), 0, 1023, "ddr: read-queue entries kept for a hart with no read queued (< ddr-rq; 0 = off: first come first served)" },
 	{ "ddr-src-rq", K_U32, OFF(ddr_src_rq), 0, 1024, "ddr: read-queue entries one hart may hold, its further reads waiting to enter (0 = off: up to ddr-rq)" },
+	{ "ddr-pf-room", K_U32, OFF(ddr_pf_room), 0, 1, "ddr: 1 = a prefetch is dropped when the read queue has no room left by the harts' shares (their reads beyond ddr-src-rq wait outside and leave room); 0 = when the reads pending fill ddr-rq" },
 	{ "ddr-frontend", K_U32, OFF(ddr_frontend), 0, 100000, "ddr: on-chip path LLC -> controller -> LLC, core cycles" },
 };
 
@@ -119,6 +120,7 @@ void ddr_config_defaults(struct memsys_cfg *c)
 	c->ddr_frontend = 40;
 	c->ddr_fair = 0;
 	c->ddr_src_rq = 4;
+	c->ddr_pf_room = 0;
 }
 
 /* ---- checks ------------------------------------------------------------------ */
@@ -302,6 +304,7 @@ int ddr_config_resolve(const struct memsys_cfg *c, struct ddr_config *dc, char *
 	dc->starve_cap = c->ddr_cap;
 	dc->fair_kept = c->ddr_fair;
 	dc->src_rq = c->ddr_src_rq < c->ddr_rq ? c->ddr_src_rq : 0; /* ddr-rq or more: no limit of its own */
+	dc->pf_room = c->ddr_pf_room && dc->src_rq;
 	/* nCK -> ticks: n * 2000 / mts ns * freq_ghz cycles/ns * 256 */
 	/* one DRAM clock in whole ticks (within 0.3 % of the exact value at
 	 * 1 GHz); every timing is a whole number of clocks and commands issue

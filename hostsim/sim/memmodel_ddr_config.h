@@ -49,6 +49,7 @@ struct ddr_config {
 	unsigned starve_cap;       /* ddr-cap */
 	unsigned fair_kept;        /* ddr-fair: read-queue entries kept for a source with none queued */
 	unsigned src_rq;           /* ddr-src-rq; 0 when it is ddr-rq or more: no share of its own */
+	int pf_room;               /* ddr-pf-room with a share: prefetches see the room the shares leave */
 	/* the address map (ddr_map): what each byte of a line address
 	 * contributes, the contributions XORed together; the row is the line
 	 * address from bit row_shift up */
@@ -71,7 +72,7 @@ enum { MAP_CHANNEL = 0, MAP_RANK = 8, MAP_BANK_GROUP = 16, MAP_BANK_IN_GROUP = 2
  * table; both models read them), their defaults and their checks (made
  * whichever model is selected; those that involve other keys, such as
  * line, are made by ddr_config_resolve). */
-#define DDR_CONFIG_NKEYS 39 /* (more: test_memsys fails on an empty key; fewer: no build) */
+#define DDR_CONFIG_NKEYS 40 /* (more: test_memsys fails on an empty key; fewer: no build) */
 extern const struct memsys_key ddr_config_keys[DDR_CONFIG_NKEYS];
 void ddr_config_defaults(struct memsys_cfg *c);
 int ddr_config_check(const struct memsys_cfg *c, char *err, size_t errlen);

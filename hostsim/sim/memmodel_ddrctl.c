@@ -116,6 +116,10 @@ struct ctl_chan {
 	int changed;
 	unsigned reads_pending; /* reads queued or waiting to enter */
 	unsigned src_queued[MEMSYS_MAX_HARTS]; /* reads queued per source (ddr-src-rq) */
+	/* ddr-pf-room: demand reads queued or waiting per source, the sum of
+	 * their shares' part of them (min(src_pending, src_rq)) and the
+	 * prefetches queued or waiting */
+	unsigned src_pending[MEMSYS_MAX_HARTS], share_pending, pf_pending;
 	uint16_t writes_per_bucket[1024]; /* writes queued or waiting per bucket line & 1023 */
 };
 
@@ -253,7 +257,7 @@ static void enqueue(struct ddrctl *d, struct ctl_chan *ch, const struct arrival 
 }
 
 /* Entry i (of bank b's list w, after entry prev, -1 when first) leaves. */
-static void dequeue(struct ctl_chan *ch, struct ctl_bank *b, int prev, int i)
+static void dequeue(const struct ddrctl *d, struct ctl_chan *ch, struct ctl_bank *b, int prev, int i)
 {
 	struct queued_req *q = &ch->entries[i];
 	unsigned w = q->is_write;
@@ -268,8 +272,12 @@ static void dequeue(struct ctl_chan *ch, struct ctl_bank *b, int prev, int i)
 		bit_clear(ch->has_queued[w], q->bank);
 	ch->queued[w]--;
 	if (!w) {
-		if (!q->prefetch)
+		if (!q->prefetch) {
 			ch->src_queued[q->src]--;
+			if (--ch->src_pending[q->src] < d->cfg.src_rq)
+				ch->share_pending--;
+		} else
+			ch->pf_pending--;
 		ch->reads_pending--;
 	} else {
 		ch->writes_per_bucket[q->line & 1023]--;
@@ -574,7 +582,7 @@ static void issue(struct ddrctl *d, struct ctl_chan *ch, const struct cmd_choice
 		ticket_set(d, q->ticket, t2cyc_up(data_end + d->to_llc - d->base));
 	}
 	int64_t row = q->row;
-	dequeue(ch, b, c->prev, c->req);
+	dequeue(d, ch, b, c->prev, c->req);
 	if (d->cfg.closed_page && !row_wanted(ch, b, row)) { /* auto-precharge */
 		b->open_row = -1;
 		b->earliest_act = max64(b->earliest_act, b->earliest_pre + timing[T_RP]);
@@ -834,11 +842,18 @@ static uint64_t ctl_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	}
 	d->stats.reads++;
 	ch->reads_pending++;
+	if (src & MEMMODEL_PF)
+		ch->pf_pending++;
+	else if (ch->src_pending[src & (MEMSYS_MAX_HARTS - 1)]++ < d->cfg.src_rq)
+		ch->share_pending++;
 	a->ticket = ticket_new(d);
 	return MEMSYS_PEND | a->ticket;
 }
 
-/* A prefetch is dropped while the channel's reads fill its read queue. */
+/* A prefetch is dropped while the channel's reads fill its read queue:
+ * those pending, or with ddr-pf-room those the harts' shares let in (a
+ * hart's reads beyond its share wait outside the queue) and the
+ * prefetches. */
 static uint64_t ctl_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 {
 	struct ddrctl *d = st;
@@ -846,7 +861,9 @@ static uint64_t ctl_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 		return now;
 	struct ddr_loc l;
 	ddr_map(&d->cfg, la, &l);
-	return d->chans[l.channel].reads_pending >= d->cfg.rq_entries ? now + 1 : now;
+	const struct ctl_chan *ch = &d->chans[l.channel];
+	unsigned in = d->cfg.pf_room ? ch->share_pending + ch->pf_pending : ch->reads_pending;
+	return in >= d->cfg.rq_entries ? now + 1 : now;
 }
 
 static void ctl_stats(const void *st, struct memsys_model_stats *s)

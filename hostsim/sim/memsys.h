@@ -92,6 +92,7 @@ struct memsys_cfg {
 	unsigned ddr_cap;       /* starvation cap, bus slots: 64 */
 	unsigned ddr_fair;      /* read-queue entries kept for sources with none queued: 0 */
 	unsigned ddr_src_rq;    /* read-queue entries one source may hold: 4 (0: up to ddr-rq) */
+	unsigned ddr_pf_room;   /* 1: prefetches dropped only when the shares leave no room: 0 */
 	unsigned ddr_frontend;  /* LLC <-> controller path, cycles: 40 */
 
 	/* mess model (memmodel_mess.c, docs/mess.md): a measured curve family

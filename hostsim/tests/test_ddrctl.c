@@ -191,6 +191,58 @@ static void test_sync_lookahead(void **state)
 	memmodel_close(&mm);
 }
 
+/*
+ * ddr-pf-room: a prefetch sees the read-queue room the harts' shares leave.
+ * ddr-rq 8, ddr-src-rq 2; hart 1 sends 8 reads at cycle 0: 2 of them may
+ * be queued (its share), 6 wait outside.  Without ddr-pf-room the 8
+ * pending fill the queue and a prefetch of hart 2 is dropped (admit says
+ * the next cycle); with it the shares hold 2 entries, so 6 prefetches
+ * enter and the 7th is dropped; a read of hart 3 takes one more share
+ * entry, leaving none.  Once every read has issued, 8 prefetches enter
+ * again, and a 9th is dropped.
+ */
+static void test_pf_room(void **state)
+{
+	(void)state;
+	for (int room = 0; room < 2; room++) {
+		struct memmodel mm = mk("ddr-rq", "8", "ddr-src-rq", "2", "ddr-pf-room", room ? "1" : "0", NULL);
+		if (mm.ops != &memmodel_ddrctl)
+			skip();
+		for (uint64_t i = 0; i < 8; i++)
+			memmodel_request_src(&mm, i, 0, 0, 1);
+		if (!room) {
+			assert_int_equal(mm.ops->admit(mm.st, 128, 0, 2 | MEMMODEL_PF), 1);
+			memmodel_close(&mm);
+			continue;
+		}
+		unsigned in = 0;
+		for (uint64_t i = 0; i < 8; i++)
+			if (mm.ops->admit(mm.st, 128 + i, 0, 2 | MEMMODEL_PF) == 0) {
+				memmodel_request_src(&mm, 128 + i, 0, 0, 2 | MEMMODEL_PF);
+				in++;
+			}
+		assert_int_equal(in, 6);
+		memmodel_close(&mm);
+
+		mm = mk("ddr-rq", "8", "ddr-src-rq", "2", "ddr-pf-room", "1", NULL);
+		for (uint64_t i = 0; i < 8; i++)
+			memmodel_request_src(&mm, i, 0, 0, 1);
+		memmodel_request_src(&mm, 8, 0, 0, 3);
+		for (uint64_t i = 0; i < 5; i++) {
+			assert_int_equal(mm.ops->admit(mm.st, 128 + i, 0, 2 | MEMMODEL_PF), 0);
+			memmodel_request_src(&mm, 128 + i, 0, 0, 2 | MEMMODEL_PF);
+		}
+		assert_int_equal(mm.ops->admit(mm.st, 133, 0, 2 | MEMMODEL_PF), 1);
+		ddrctl_sync(mm.st, 100000);
+		for (uint64_t i = 0; i < 8; i++) { /* the whole queue: nothing left counted */
+			assert_int_equal(mm.ops->admit(mm.st, 256 + i, 100000, 2 | MEMMODEL_PF), 100000);
+			memmodel_request_src(&mm, 256 + i, 0, 100000, 2 | MEMMODEL_PF);
+		}
+		assert_int_equal(mm.ops->admit(mm.st, 264, 100000, 2 | MEMMODEL_PF), 100001);
+		memmodel_close(&mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_write_drain_batch),
 		cmocka_unit_test(test_turnarounds),
 		cmocka_unit_test(test_sync_lookahead),
+		cmocka_unit_test(test_pf_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
