@@ -17,7 +17,7 @@
 #     standard error.
 # Then the counts, and how many points a 95 % test puts outside by chance
 # (5 %).  A benchmark, not a test: about 16 x 0.5 G + 4 x 3.5 G simulated
-# cycles (about half an hour of CPU here).
+# cycles (14 CPU-minutes here, 7 minutes of wall time with -j 2).
 #
 #   tools/mess-window-seeds.sh [-o DIR] [--rule-seeds N] [--fixed-seeds M] [-j J] [--no-run]
 #
