@@ -116,10 +116,9 @@ struct ctl_chan {
 	int changed;
 	unsigned reads_pending; /* reads queued or waiting to enter */
 	unsigned src_queued[MEMSYS_MAX_HARTS]; /* reads queued per source (ddr-src-rq) */
-	/* ddr-pf-room: demand reads queued or waiting per source, the sum of
-	 * their shares' part of them (min(src_pending, src_rq)) and the
-	 * prefetches queued or waiting */
-	unsigned src_pending[MEMSYS_MAX_HARTS], share_pending, pf_pending;
+	/* ddr-pf-room: demand reads queued or waiting per source, and how
+	 * many of them wait beyond their source's share (out of the queue) */
+	unsigned src_pending[MEMSYS_MAX_HARTS], over_share;
 	uint16_t writes_per_bucket[1024]; /* writes queued or waiting per bucket line & 1023 */
 };
 
@@ -274,10 +273,9 @@ static void dequeue(const struct ddrctl *d, struct ctl_chan *ch, struct ctl_bank
 	if (!w) {
 		if (!q->prefetch) {
 			ch->src_queued[q->src]--;
-			if (--ch->src_pending[q->src] < d->cfg.src_rq)
-				ch->share_pending--;
-		} else
-			ch->pf_pending--;
+			if (d->cfg.pf_room && --ch->src_pending[q->src] >= d->cfg.src_rq)
+				ch->over_share--;
+		}
 		ch->reads_pending--;
 	} else {
 		ch->writes_per_bucket[q->line & 1023]--;
@@ -842,18 +840,15 @@ static uint64_t ctl_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	}
 	d->stats.reads++;
 	ch->reads_pending++;
-	if (src & MEMMODEL_PF)
-		ch->pf_pending++;
-	else if (ch->src_pending[src & (MEMSYS_MAX_HARTS - 1)]++ < d->cfg.src_rq)
-		ch->share_pending++;
+	if (d->cfg.pf_room && !(src & MEMMODEL_PF) && ch->src_pending[src & (MEMSYS_MAX_HARTS - 1)]++ >= d->cfg.src_rq)
+		ch->over_share++;
 	a->ticket = ticket_new(d);
 	return MEMSYS_PEND | a->ticket;
 }
 
 /* A prefetch is dropped while the channel's reads fill its read queue:
- * those pending, or with ddr-pf-room those the harts' shares let in (a
- * hart's reads beyond its share wait outside the queue) and the
- * prefetches. */
+ * those pending, less with ddr-pf-room those waiting beyond their hart's
+ * share (outside the queue). */
 static uint64_t ctl_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 {
 	struct ddrctl *d = st;
@@ -862,8 +857,7 @@ static uint64_t ctl_admit(void *st, uint64_t la, uint64_t now, unsigned src)
 	struct ddr_loc l;
 	ddr_map(&d->cfg, la, &l);
 	const struct ctl_chan *ch = &d->chans[l.channel];
-	unsigned in = d->cfg.pf_room ? ch->share_pending + ch->pf_pending : ch->reads_pending;
-	return in >= d->cfg.rq_entries ? now + 1 : now;
+	return ch->reads_pending - ch->over_share >= d->cfg.rq_entries ? now + 1 : now;
 }
 
 static void ctl_stats(const void *st, struct memsys_model_stats *s)
