@@ -21,7 +21,18 @@
 #                         reads/writes equal the memory-controller counts;
 #   ddr-prefetch-reads    the prefetcher sent reads, most of them used, and
 #                         the memory reads are the harts' LLC misses plus
-#                         its reads.
+#                         its reads;
+#   ddr-trace-mem         the same run's --trace-mem: as many r and w lines
+#                         as the model served, "p" lines as the prefetcher's
+#                         reads, every address a line of RAM, every source a hart;
+#   ddr-replay            hostsim --replay-mem of that trace: the ddr model
+#                         gets every transfer and none late (the trace steps
+#                         back between harts); on the fixed model every read
+#                         takes its mem-latency exactly; a trace without
+#                         addresses is refused with its line;
+#   ddr-profile-mem       the run's --profile-mem: every window's read
+#                         latency between 80 ns and 5 us (the ddr model
+#                         answers a read later: its latency is taken then).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -38,7 +49,8 @@ field() { # LOG MIX PAUSE KEY
 	grep -o "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2
 }
 
-timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --stats --config tools/configs/hostsim-ddr4.sim "$TMP/virt.elf" >"$TMP/ddr.log" 2>"$TMP/ddr.err"
+timeout 300 "$HOSTSIM" --harts 8 --mem-size 512M --stats --config tools/configs/hostsim-ddr4.sim \
+	--trace-mem "$TMP/ddr.trace" --profile-mem "$TMP/ddr.prof" "$TMP/virt.elf" >"$TMP/ddr.log" 2>"$TMP/ddr.err"
 rc=$?
 n=$(grep -c "@RVM [0-9]* mess " "$TMP/ddr.log")
 if [ $rc != 0 ] || [ "$n" != 6 ]; then fail ddr-grid "exit $rc, $n mess records (want 6)"; finish; exit; fi
@@ -74,4 +86,28 @@ if [ -n "$pf" ] && awk -v p="$pf" -v m="$misses" -v c="${ctl%% *}" 'BEGIN { spli
 	exit !(a[1] > 0 && a[2] > 0.5 * a[1] && m + a[1] == c) }'
 then pass "ddr-prefetch-reads (prefetch reads / used $pf, demand misses $misses, memctl reads ${ctl%% *})"
 else fail ddr-prefetch-reads "prefetch '$pf', demand misses '$misses', memctl reads '${ctl%% *}'"; fi
+
+# the trace: "cycle r|w 0xADDR HART[p]"; RAM is 512 MiB from 0x80000000
+tr=$(awk '{ c[$2]++ } $4 ~ /p$/ { p++ } { a = strtonum($3); h = $4 + 0
+	if (NF != 4 || a % 64 || a < 2147483648 || a >= 2147483648 + 536870912 || h > 7 || ($4 ~ /p$/ && $2 != "r")) { print "bad line " NR ": " $0; exit } }
+	END { print c["r"] + 0, c["w"] + 0, p + 0 }' "$TMP/ddr.trace")
+if [ -n "$truth" ] && [ "$tr" = "$truth ${pf%% *}" ]; then pass "ddr-trace-mem (r w p: $tr)"
+else fail ddr-trace-mem "trace '$tr', model served '$truth', prefetch reads '${pf%% *}'"; fi
+
+"$HOSTSIM" --config tools/configs/hostsim-ddr4.sim --replay-mem "$TMP/ddr.trace" >"$TMP/replay.out" 2>&1; rc=$?
+got=$(sed -n 's/^replay: reads \([0-9]*\) writes \([0-9]*\);.*/\1 \2/p' "$TMP/replay.out")
+late=$(sed -n 's/^replay: .*later than the controller.s decisions \([0-9]*\).*/\1/p' "$TMP/replay.out")
+"$HOSTSIM" --mem-model fixed --mem-latency 80 --replay-mem "$TMP/ddr.trace" >"$TMP/replayf.out" 2>&1; rc2=$?
+fx=$(sed -n 's/^replay: read latency mean \([0-9.]*\) ns, max \([0-9.]*\) ns.*/\1 \2/p' "$TMP/replayf.out")
+printf '10 r 0x80000000 0\n20 r\n' >"$TMP/old.trace"
+"$HOSTSIM" --replay-mem "$TMP/old.trace" >"$TMP/replayo.out" 2>&1; rc3=$?
+if [ $rc = 0 ] && [ -n "$truth" ] && [ "$got" = "$truth" ] && [ "$late" = 0 ] && [ $rc2 = 0 ] && [ "$fx" = "80.00 80.00" ] &&
+	[ $rc3 = 2 ] && grep -q "old.trace:2: no address" "$TMP/replayo.out"
+then pass "ddr-replay (reads writes $got, late $late; fixed: $fx ns)"
+else fail ddr-replay "exit $rc, replayed '$got' of '$truth', late '$late'; fixed exit $rc2 '$fx'; old trace exit $rc3 $(head -1 "$TMP/replayo.out")"; fi
+# "cycle requests MBps read_pct latency_ns" per window; latency load-to-use
+why=$(awk '/^#/ { next } { n++ } $4 > 0 && ($5 < 80 || $5 > 5000) { print "window " $1 ": " $5 " ns"; exit }
+	END { if (!n) print "no windows" }' "$TMP/ddr.prof")
+if [ -z "$why" ]; then pass "ddr-profile-mem ($(grep -vc '^#' "$TMP/ddr.prof") windows)"
+else fail ddr-profile-mem "$why"; fi
 finish

@@ -11,7 +11,7 @@
 #                         (0 MB/s 100 ns .. 12800 MB/s 200 ns): at 6400 MB/s
 #                         the curve's latency is 150 ns (periodic exact,
 #                         Poisson within 2 %);
-#   sim-trace             a "cycle r|w" trace of one request per 10 cycles
+#   sim-trace             a "cycle r|w [address source]" trace of one request per 10 cycles
 #                         (6400 MB/s at 1 GHz) replays to a mean of 150 ns;
 #                         a bad trace line is refused with its line number;
 #   sim-bench-streams     rvmess sim bench's steady, bursty and closed streams
@@ -135,13 +135,14 @@ got=$(sed -n 's/^mean latency, second half: \([0-9.]*\) ns.*/\1/p' "$TMP/runp.ou
 if awk -v g="$got" 'BEGIN { exit !(g != "" && (g - 150) ^ 2 < 3 ^ 2) }'; then pass "sim-run-poisson ($got ns)"
 else fail sim-run-poisson "mean ${got:-?} ns, want 150 +- 2 %"; fi
 
-awk 'BEGIN { for (i = 1; i <= 200000; i++) printf "%d %s\n", 10 * i, i % 2 ? "r" : "w" }' >"$TMP/t.trace"
+# (every fourth line in hostsim --trace-mem's form, with address and source)
+awk 'BEGIN { for (i = 1; i <= 200000; i++) printf "%d %s%s\n", 10 * i, i % 2 ? "r" : "w", i % 4 ? "" : sprintf(" 0x%x %dp", 64 * i, i % 8) }' >"$TMP/t.trace"
 "$RVMESS" sim trace "$TMP/lin" "$TMP/t.trace" >"$TMP/trace.out" 2>&1; rc=$?
 got=$(sed -n 's/^mean latency, second half: \([0-9.]*\) ns.*/\1/p' "$TMP/trace.out")
 printf '10 r\n20 x\n' >"$TMP/bad.trace"
 "$RVMESS" sim trace "$TMP/lin" "$TMP/bad.trace" >"$TMP/badt.out" 2>&1; rc2=$?
 if [ $rc = 0 ] && awk -v g="$got" 'BEGIN { exit !(g != "" && (g - 150) ^ 2 < 1.5 ^ 2) }' && [ $rc2 = 2 ] &&
-	grep -q "bad.trace:2: not a \"cycle r|w\" line" "$TMP/badt.out"; then pass "sim-trace ($got ns)"
+	grep -q "bad.trace:2: not a \"cycle r|w \[address source\]\" line" "$TMP/badt.out"; then pass "sim-trace ($got ns)"
 else fail sim-trace "exit $rc mean ${got:-?} ns (want 150); bad trace: exit $rc2 $(head -1 "$TMP/badt.out")"; fi
 
 # the benchmark's streams on the same family (20 ns of each latency on chip):

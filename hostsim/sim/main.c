@@ -15,6 +15,8 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "  --print-config     print every option in effect as --config lines and exit\n"
 	        "  --dump-dtb FILE    write the device tree the image would get to FILE and exit\n"
+	        "  --replay-mem TRACE send a --trace-mem trace through the memory model open loop,\n"
+	        "                     print its bandwidth, read latency and counts, and exit (no IMAGE)\n"
 	        "                     (no IMAGE needed; dtc -I dtb -O dts FILE shows it)\n"
 	        "  --version          print the version and exit\n"
 	        "exit status: the image's (finisher), %d unhandled trap, %d limit, %d reset request,\n"
@@ -28,7 +30,7 @@ int main(int argc, char **argv)
 {
 	struct sim_opts o;
 	char err[512];
-	const char *image = NULL, *dump_dtb = NULL;
+	const char *image = NULL, *dump_dtb = NULL, *replay = NULL;
 	int print_config = 0;
 	sim_opts_default(&o);
 
@@ -60,12 +62,12 @@ int main(int argc, char **argv)
 				print_config = 1;
 				continue;
 			}
-			if (!strcmp(key, "dump-dtb")) {
+			if (!strcmp(key, "dump-dtb") || !strcmp(key, "replay-mem")) {
 				if (!eq && i + 1 >= argc) {
-					fprintf(stderr, "hostsim: option --dump-dtb needs a value\n");
+					fprintf(stderr, "hostsim: option --%s needs a value\n", key);
 					return SIM_EXIT_USAGE;
 				}
-				dump_dtb = eq ? eq + 1 : argv[++i];
+				*(key[0] == 'd' ? &dump_dtb : &replay) = eq ? eq + 1 : argv[++i];
 				continue;
 			}
 			int kind = sim_opts_kind(key);
@@ -108,6 +110,17 @@ int main(int argc, char **argv)
 	if (print_config) {
 		sim_opts_print(&o, stdout);
 		if (tm_print_config(&o, stdout, err, sizeof(err))) {
+			fprintf(stderr, "hostsim: %s\n", err);
+			return SIM_EXIT_USAGE;
+		}
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (replay) {
+		if (image || dump_dtb) {
+			fprintf(stderr, "hostsim: --replay-mem runs no image\n");
+			return SIM_EXIT_USAGE;
+		}
+		if (tm_replay_mem(&o, replay, stdout, err, sizeof(err))) {
 			fprintf(stderr, "hostsim: %s\n", err);
 			return SIM_EXIT_USAGE;
 		}

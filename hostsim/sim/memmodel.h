@@ -21,6 +21,7 @@
 #define HOSTSIM_MEMMODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "sim/memsys.h"
 
@@ -108,11 +109,17 @@ uint64_t ddrctl_resolve(void *st, uint64_t pend);
 uint64_t ddrctl_lb(const void *st);
 uint64_t ddrctl_wait(void *st, uint64_t pend);
 uint64_t ddrctl_known(const void *st); /* completions found so far */
+/* From now on call fn(ctx, sent, done) as each read's completion is found:
+ * the cycle it was sent (request's now) and its completion (fn NULL:
+ * stop).  For a caller that wants every read's latency (--profile-mem,
+ * --replay-mem).  0, or -1 out of memory. */
+typedef void ddrctl_watch_fn(void *ctx, uint64_t sent, uint64_t done);
+int ddrctl_watch(void *st, ddrctl_watch_fn *fn, void *ctx);
 
 /* The mess model (memmodel_mess.c). */
 extern const struct memmodel_ops memmodel_mess;
 /* --trace-mem, --profile-mem: if either file is set, wrap mm so that every
- * transfer is also written to the trace as "cycle r|w" and counted in the
+ * transfer is also written to the trace as "cycle r|w address source" and counted in the
  * profile's windows (memmodel_trace.c).  0 or -1 + err. */
 int memmodel_trace(struct memmodel *mm, const struct memsys_cfg *cfg, char *err, size_t errlen);
 /* The wrapper's keys (trace-mem, profile-mem, profile-window) and defaults. */
@@ -122,6 +129,20 @@ void memmodel_trace_defaults(struct memsys_cfg *cfg);
 /* Key group g in *keys, *n: model g's keys for g < the number of models,
  * then the trace wrapper's; returns 0 past the end. */
 int memmodel_keys_at(size_t g, const struct memsys_key **keys, size_t *n);
+
+/* hostsim --replay-mem (memmodel_replay.c): the trace in `in` (a
+ * --trace-mem file with addresses; `name` for messages) sent through a
+ * fresh model of cfg open loop, each transfer at its cycle, in cycle
+ * order; the model's counts in *ms.  0, or -1 + err ("NAME:LINE: reason"
+ * for a bad line). */
+struct memmodel_replay {
+	uint64_t reads, writes;
+	uint64_t first, last;        /* cycles: the first transfer sent, the last completion (ddr: data) */
+	uint64_t lat_sum, lat_max;   /* reads, cycles from sent to completion */
+	uint64_t late;               /* ddr: requests later than its decisions (0 in cycle order) */
+};
+int memmodel_replay(const struct memsys_cfg *cfg, FILE *in, const char *name, struct memmodel_replay *r,
+                    struct memsys_model_stats *ms, char *err, size_t errlen);
 
 /* Look a model up by name ("dram" is simple-dram); NULL if unknown. */
 const struct memmodel_ops *memmodel_find(const char *name);

@@ -130,14 +130,17 @@ struct ddrctl {
 	                          state's zero times ("no command yet") bind nothing */
 	unsigned nbanks;       /* per channel */
 	struct ctl_chan *chans;
-	/* tickets: a ring of (id, completion cycle; 0 unknown) */
-	uint64_t *ticket_id, *ticket_done, ticket_mask, next_ticket;
+	/* tickets: a ring of (id, completion cycle; 0 unknown), and with a
+	 * watch (ddrctl_watch) the cycle each read was sent */
+	uint64_t *ticket_id, *ticket_done, *ticket_sent, ticket_mask, next_ticket;
 	uint64_t synced;       /* cycles: the latest sync */
 	uint64_t frontier;     /* ticks: no channel has a command to decide before it */
 	uint64_t pending;      /* reads with no completion yet */
 	uint64_t known;        /* completions found so far */
 	uint64_t next_order;   /* requests so far */
 	struct ddr_stats stats;
+	ddrctl_watch_fn *watch; /* ddrctl_watch: told each completion found */
+	void *watch_ctx;
 };
 
 /* ---- tickets ----------------------------------------------------------------- */
@@ -146,7 +149,8 @@ static void tickets_grow(struct ddrctl *d)
 {
 	uint64_t n = (d->ticket_mask + 1) * 2;
 	uint64_t *id = calloc(n, sizeof *id), *dn = calloc(n, sizeof *dn);
-	if (!id || !dn) {
+	uint64_t *sn = d->ticket_sent ? calloc(n, sizeof *sn) : NULL;
+	if (!id || !dn || (d->ticket_sent && !sn)) {
 		fprintf(stderr, "ddr: out of memory (tickets)\n");
 		abort();
 	}
@@ -154,15 +158,19 @@ static void tickets_grow(struct ddrctl *d)
 		if (d->ticket_id[i]) {
 			id[d->ticket_id[i] & (n - 1)] = d->ticket_id[i];
 			dn[d->ticket_id[i] & (n - 1)] = d->ticket_done[i];
+			if (sn)
+				sn[d->ticket_id[i] & (n - 1)] = d->ticket_sent[i];
 		}
 	free(d->ticket_id);
 	free(d->ticket_done);
+	free(d->ticket_sent);
 	d->ticket_id = id;
 	d->ticket_done = dn;
+	d->ticket_sent = sn;
 	d->ticket_mask = n - 1;
 }
 
-static uint64_t ticket_new(struct ddrctl *d)
+static uint64_t ticket_new(struct ddrctl *d, uint64_t now)
 {
 	uint64_t id = ++d->next_ticket;
 	/* a ticket is dropped from the ring only when known; an unknown one
@@ -171,6 +179,8 @@ static uint64_t ticket_new(struct ddrctl *d)
 		tickets_grow(d);
 	d->ticket_id[id & d->ticket_mask] = id;
 	d->ticket_done[id & d->ticket_mask] = 0;
+	if (d->ticket_sent)
+		d->ticket_sent[id & d->ticket_mask] = now;
 	d->pending++;
 	return id;
 }
@@ -180,6 +190,18 @@ static void ticket_set(struct ddrctl *d, uint64_t id, uint64_t done)
 	d->ticket_done[id & d->ticket_mask] = done;
 	d->pending--;
 	d->known++;
+	if (d->watch)
+		d->watch(d->watch_ctx, d->ticket_sent[id & d->ticket_mask], done);
+}
+
+int ddrctl_watch(void *st, ddrctl_watch_fn *fn, void *ctx)
+{
+	struct ddrctl *d = st;
+	if (fn && !d->ticket_sent && !(d->ticket_sent = calloc(d->ticket_mask + 1, sizeof *d->ticket_sent)))
+		return -1;
+	d->watch = fn;
+	d->watch_ctx = ctx;
+	return 0;
 }
 
 uint64_t ddrctl_resolve(void *st, uint64_t pend)
@@ -706,6 +728,7 @@ static void ctl_destroy(void *st)
 	free(d->chans);
 	free(d->ticket_id);
 	free(d->ticket_done);
+	free(d->ticket_sent);
 	ddr_config_free(&d->cfg);
 	free(d);
 }
@@ -842,7 +865,7 @@ static uint64_t ctl_request(void *st, uint64_t la, int w, uint64_t now, unsigned
 	ch->reads_pending++;
 	if (d->cfg.pf_room && !(src & MEMMODEL_PF) && ch->src_pending[src & (MEMSYS_MAX_HARTS - 1)]++ >= d->cfg.src_rq)
 		ch->over_share++;
-	a->ticket = ticket_new(d);
+	a->ticket = ticket_new(d, now);
 	return MEMSYS_PEND | a->ticket;
 }
 

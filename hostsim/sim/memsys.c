@@ -845,7 +845,7 @@ static const char *const ev_names[MEMSYS_EV_COUNT] = {
 	"l1d_wb", "inv_sent", "inv_recv", "coh_wb", "back_inv", "upgrade",
 };
 
-static void print_ddr(FILE *f, const char *what, const struct ddr_stats *d)
+void memsys_print_ddr(FILE *f, const char *what, const struct ddr_stats *d)
 {
 	uint64_t n = d->hits + d->empties + d->conflicts;
 	double el = d->last_t > d->first_t ? (double)(d->last_t - d->first_t) : 1;
@@ -894,7 +894,7 @@ void memsys_stats(const struct memsys *m, FILE *f)
 		        (unsigned long long)s.row_misses, (unsigned long long)s.row_conflicts);
 	fputc('\n', f);
 	if (s.has_ddr)
-		print_ddr(f, "ddr", &s.ddr);
+		memsys_print_ddr(f, "ddr", &s.ddr);
 	if (m->pf)
 		fprintf(f, "prefetch: %u lines ahead, %u pages a hart, trained by %s; reads %llu, "
 		        "used by a demand access %llu, dropped (controller full) %llu\n",

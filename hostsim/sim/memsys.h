@@ -104,7 +104,7 @@ struct memsys_cfg {
 	double mess_onchip;     /* on-chip part of the curves' latency, ns;
 	                           -1: l1d-hit + llc-hit cycles at the clock */
 	double mess_curve_mhz;  /* curve latencies in cycles at this clock; 0: ns */
-	/* every memory transfer as a "cycle r|w" line (any model) */
+	/* every memory transfer as a "cycle r|w address source" line (any model) */
 	char trace_mem[256];
 	/* per window of profile_window cycles: bandwidth, read share and mean
 	 * read latency the image produced (any model; docs/mess.md) */
@@ -282,6 +282,8 @@ struct memsys_model_stats {
 	struct ddr_stats ddr;     /* (times in core cycles) */
 };
 void memsys_model_stats(const struct memsys *m, struct memsys_model_stats *s);
+/* The ddr lines of memsys_stats (--stats), each starting with `what`. */
+void memsys_print_ddr(FILE *f, const char *what, const struct ddr_stats *d);
 
 /* The stream prefetcher's counts (pf-dist): reads it sent, lines of them
  * a demand access used, prefetches dropped because the controller could

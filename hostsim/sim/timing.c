@@ -1,12 +1,14 @@
 /*
  * The adapter between hostsim's core and memsys (hostsim/sim/memsys.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
 #include "sim/timing.h"
 #include "sim/memsys.h"
+#include "sim/memmodel.h"
 
 static struct memsys_cfg g_cfg; /* the configuration s->ms was built with */
 uint64_t tm_line_mask = ~63ull;
@@ -205,6 +207,38 @@ int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen)
 		fprintf(f, "%s=%s%s%s\n", key, val, help ? "  " : "", help ? help : "");
 	}
 	free(buf);
+	return 0;
+}
+
+int tm_replay_mem(const struct sim_opts *o, const char *trace, FILE *f, char *err, size_t errlen)
+{
+	struct memsys_cfg c;
+	struct memmodel_replay r;
+	struct memsys_model_stats ms;
+	if (build_cfg(o, &c, err, errlen))
+		return -1;
+	FILE *in = fopen(trace, "r");
+	if (!in)
+		return sim_fail(err, errlen, "%s: cannot open: %s", trace, strerror(errno));
+	int rc = memmodel_replay(&c, in, trace, &r, &ms, err, errlen);
+	fclose(in);
+	if (rc)
+		return -1;
+	double ns = 1.0 / c.freq_ghz, span = (double)(r.last - r.first) * ns;
+	uint64_t n = r.reads + r.writes;
+	fprintf(f, "replay: %s on %s: %llu transfers (%llu reads, %.1f %%), cycles %llu..%llu\n", trace,
+	        c.mem_model, (unsigned long long)n, (unsigned long long)r.reads, 100.0 * (double)r.reads / (double)n,
+	        (unsigned long long)r.first, (unsigned long long)r.last);
+	fprintf(f, "replay: bandwidth %.3f GB/s (%u-byte lines, first sent to last done, %.1f ns)\n",
+	        span > 0 ? (double)n * c.line / span : 0.0, c.line, span);
+	if (r.reads)
+		fprintf(f, "replay: read latency mean %.2f ns, max %.2f ns (sent to data at the LLC)\n",
+		        (double)r.lat_sum / (double)r.reads * ns, (double)r.lat_max * ns);
+	if (ms.row_hits + ms.row_misses + ms.row_conflicts)
+		fprintf(f, "replay: rows hit %llu empty %llu conflict %llu\n", (unsigned long long)ms.row_hits,
+		        (unsigned long long)ms.row_misses, (unsigned long long)ms.row_conflicts);
+	if (ms.has_ddr)
+		memsys_print_ddr(f, "replay", &ms.ddr);
 	return 0;
 }
 

@@ -15,6 +15,9 @@ int tm_init(struct sim *s, char *err, size_t errlen);
 void tm_free(struct sim *s);
 /* Print the memory-system options in effect as --config lines; 0, or -1 with err. */
 int tm_print_config(const struct sim_opts *o, FILE *f, char *err, size_t errlen);
+/* --replay-mem TRACE: the trace through the memory model of o, open loop
+ * (memmodel_replay); its figures to f.  0, or -1 with err. */
+int tm_replay_mem(const struct sim_opts *o, const char *trace, FILE *f, char *err, size_t errlen);
 
 /*
  * Data-side accesses issued by hart `h` at cycle `now` (through h->msh,

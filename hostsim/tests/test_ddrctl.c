@@ -30,7 +30,8 @@ static void set(struct memsys_cfg *c, const char *k, const char *v)
 		fail_msg("%s=%s: %s", k, v, err);
 }
 
-static struct memmodel mk(const char *k, ...)
+/* the configuration above, and k, v, ... (NULL-terminated) */
+static void cfg_of(struct memsys_cfg *cp, const char *k, va_list ap)
 {
 	struct memsys_cfg c;
 	memsys_cfg_default(&c);
@@ -47,10 +48,27 @@ static struct memmodel mk(const char *k, ...)
 	};
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
 		set(&c, kv[i][0], kv[i][1]);
-	va_list ap;
-	va_start(ap, k);
 	for (; k; k = va_arg(ap, const char *))
 		set(&c, k, va_arg(ap, const char *));
+	*cp = c;
+}
+
+static struct memsys_cfg cfg(const char *k, ...)
+{
+	struct memsys_cfg c;
+	va_list ap;
+	va_start(ap, k);
+	cfg_of(&c, k, ap);
+	va_end(ap);
+	return c;
+}
+
+static struct memmodel mk(const char *k, ...)
+{
+	struct memsys_cfg c;
+	va_list ap;
+	va_start(ap, k);
+	cfg_of(&c, k, ap);
 	va_end(ap);
 	struct memmodel mm;
 	if (memmodel_open(&mm, &c, err, sizeof err))
@@ -243,6 +261,62 @@ static void test_pf_room(void **state)
 	}
 }
 
+/* hostsim --replay-mem's core on a trace given as text */
+static int replay(const char *text, struct memmodel_replay *r, struct memsys_model_stats *ms)
+{
+	struct memsys_cfg c = cfg(NULL);
+	FILE *f = fmemopen((void *)(uintptr_t)text, strlen(text), "r");
+	assert_non_null(f);
+	int rc = memmodel_replay(&c, f, "t", r, ms, err, sizeof err);
+	fclose(f);
+	return rc;
+}
+
+/*
+ * The requests of test_hit_overtakes_conflicts as a --trace-mem trace,
+ * replayed open loop: reads done at 46, 90, 134 and 54 (sent at 0, 2, 4,
+ * 20): mean (46 + 88 + 130 + 34) / 4, longest 130, last done 134.  The
+ * same with Y's line first after A's (the order a hart running ahead
+ * sends it; the trace steps back from 20 to 2): the controller must not
+ * have decided anything past 2 when X comes, so nothing is late and the
+ * answers are the same.  Bad lines are refused with their line number.
+ */
+static void test_replay(void **state)
+{
+	(void)state;
+	static const char *const tr[] = {
+		"0 r 0x0 0\n2 r 0x2000 0\n4 r 0x4000 0\n20 r 0x40 0\n",
+		"0 r 0x0 0\n20 r 0x40 0\n2 r 0x2000 0\n4 r 0x4000 0\n",
+	};
+	struct memmodel_replay r;
+	struct memsys_model_stats ms;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(replay(tr[i], &r, &ms), 0);
+		assert_int_equal(r.reads, 4);
+		assert_int_equal(r.writes, 0);
+		assert_int_equal(r.lat_sum, 46 + 88 + 130 + 34);
+		assert_int_equal(r.lat_max, 130);
+		assert_int_equal(r.first, 0);
+		assert_int_equal(r.last, 134);
+		assert_int_equal(r.late, 0);
+		assert_int_equal(ms.row_hits, 1);
+		assert_int_equal(ms.row_conflicts, 2);
+	}
+	static const char *const bad[][2] = {
+		{ "0 r 0x0 0\n10 r\n", "t:2: no address" },
+		{ "0 x 0x0 0\n", "t:1: not a \"cycle r|w address [source]\" line" },
+		{ "0 r 0x41 0\n", "t:1: address not on a line boundary" },
+		{ "0 r 0x40 64\n", "t:1: source not a hart number" },
+		{ "0 r 0x40 1p x\n", "t:1: text after the source" },
+		{ "", "t: empty trace" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(replay(bad[i][0], &r, &ms), -1);
+		if (strncmp(err, bad[i][1], strlen(bad[i][1])))
+			fail_msg("trace %zu: \"%s\", want \"%s...\"", i, err, bad[i][1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_turnarounds),
 		cmocka_unit_test(test_sync_lookahead),
 		cmocka_unit_test(test_pf_room),
+		cmocka_unit_test(test_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

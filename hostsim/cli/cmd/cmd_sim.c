@@ -4,7 +4,7 @@
  *   rvmess sim info FAMILY              what was read, interpolated, copied
  *   rvmess sim curves MESS.csv -o DIR   a bwlat directory from few kernels
  *   rvmess sim run FAMILY --bw MBPS --read PCT [--arrivals poisson|periodic]
- *   rvmess sim trace FAMILY TRACE       replay "cycle r|w" lines
+ *   rvmess sim trace FAMILY TRACE       replay "cycle r|w [address source]" lines
  *   rvmess sim sweep FAMILY [--read PCT] the self-check: the synthetic rate
  *                                       swept over a curve reproduces it
  *   rvmess sim profile FAMILY PROFILE [-o SVG]
@@ -119,7 +119,7 @@ static int help(void)
 	       "                (default 100), --arrivals periodic (default) or poisson, --requests N\n"
 	       "                (default 1000000), --seed S; prints the timeline every --every K\n"
 	       "                windows (default 0: none) and a summary\n"
-	       "  trace         replay a file of \"cycle r|w\" lines (hostsim --trace-mem writes one)\n"
+	       "  trace         replay a file of \"cycle r|w [address source]\" lines (hostsim --trace-mem writes one)\n"
 	       "  sweep         for each point of each measured curve (or --read PCT), run the\n"
 	       "                synthetic rate at the point's bandwidth and compare the simulated\n"
 	       "                latency with the curve's: exit 1 if one is off by more than 1 %%\n"
@@ -305,6 +305,24 @@ static double synth(const struct args *a, struct messsim *s, double bw, double r
 	return cyc2ns(a, st.hold_cycles);
 }
 
+/* "cycle r|w", or hostsim --trace-mem's "cycle r|w 0xADDR SRC[p]" (the
+ * address and source are not the Mess simulator's business): 1 if so */
+static int trace_line(const char *line, unsigned long long *cyc, char *rw)
+{
+	int n = -1, m = -1;
+	unsigned long long addr;
+	unsigned src;
+	if (line[0] < '0' || line[0] > '9' || sscanf(line, "%llu %c%n", cyc, rw, &n) != 2 || n < 0 ||
+	    (*rw != 'r' && *rw != 'w'))
+		return 0;
+	line += n;
+	if (*line == ' ' && sscanf(line, " 0x%llx %u%n", &addr, &src, &m) == 2 && m > 0) {
+		line += m;
+		line += *line == 'p';
+	}
+	return *line == '\n' || !*line;
+}
+
 static int do_trace(const struct args *a, struct messsim *s)
 {
 	FILE *in = fopen(a->file, "r");
@@ -314,7 +332,7 @@ static int do_trace(const struct args *a, struct messsim *s)
 	}
 	char line[256];
 	unsigned long long cyc;
-	char rw, extra;
+	char rw;
 	size_t lineno = 0, n = 0;
 	/* two passes: count (for the second half), then replay */
 	while (fgets(line, sizeof line, in))
@@ -328,8 +346,8 @@ static int do_trace(const struct args *a, struct messsim *s)
 			fclose(in);
 			return 2;
 		}
-		if (sscanf(line, "%llu %c %c", &cyc, &rw, &extra) != 2 || (rw != 'r' && rw != 'w') || line[0] == '-') {
-			fprintf(stderr, "rvmess sim: %s:%zu: not a \"cycle r|w\" line\n", a->file, lineno);
+		if (!trace_line(line, &cyc, &rw)) {
+			fprintf(stderr, "rvmess sim: %s:%zu: not a \"cycle r|w [address source]\" line\n", a->file, lineno);
 			fclose(in);
 			return 2;
 		}
