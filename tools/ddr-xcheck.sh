@@ -39,6 +39,13 @@ if [ -n "$DS3" ] && [ ! -x "$DS3/build/dramsim3main" ] && [ ! -x "$DS3/dramsim3m
 fi
 make --no-print-directory all >/dev/null
 mkdir -p "$OUT"
+# the DRAMsim3 device and address conversion below are make run's: one
+# DDR4-3200 channel and rank, the preset's geometry, map and XOR
+if [ -n "$DS3" ]; then
+	want="ddr-bankgroups=0 ddr-banks=0 ddr-channels=1 ddr-map=co2:bg:co:ch:ba:ra ddr-mts=0 ddr-preset=DDR4-3200 ddr-ranks=1 ddr-row=0 ddr-width=0 ddr-xor=1 freq-mhz=1000 line=64"
+	got=$("$HS" $SYS --print-config | sed 's/  #.*//' | grep -E '^(ddr-(bankgroups|banks|channels|map|mts|preset|ranks|row|width|xor)|freq-mhz|line)=' | sort | tr '\n' ' ')
+	[ "$got" = "$want " ] || { echo "ddr-xcheck.sh: --dramsim3 needs make run's device (want: $want; SIM gives: $got)" >&2; exit 2; }
+fi
 
 # field LOG MIX PAUSE KEY
 field() { grep -ao "@RVM [0-9]* mess .* mix=$2 pause=$3 .*" "$1" | grep -o " $4=[0-9.]*" | head -1 | cut -d= -f2; }
@@ -223,6 +230,7 @@ PY
 # terms as DRAMsim3's: less the wait to enter the read queue and the front end
 fe=$("$HS" $SYS --print-config | sed -n 's/^ddr-frontend=\([0-9]*\).*/\1/p')
 printf '%-14s %9s %6s %8s | %8s %8s | %8s %8s | %7s %7s\n' trace transfers read% offered hs_GB/s hs_ns ds3_GB/s ds3_ns d_GB/s% d_ns% >"$OUT/table.txt"
+ls "$OUT"/m*.trace >/dev/null 2>&1 || { echo "ddr-xcheck.sh: no traces in $OUT (run without --no-run first)" >&2; exit 2; }
 for t in "$OUT"/m*.trace; do
 	name=$(basename "$t" .trace)
 	"$HS" $SYS --ddr-src-rq 0 --replay-mem "$t" >"$OUT/$name.replay"
