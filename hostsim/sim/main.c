@@ -67,7 +67,11 @@ int main(int argc, char **argv)
 					fprintf(stderr, "hostsim: option --%s needs a value\n", key);
 					return SIM_EXIT_USAGE;
 				}
-				*(key[0] == 'd' ? &dump_dtb : &replay) = eq ? eq + 1 : argv[++i];
+				const char *file = eq ? eq + 1 : argv[++i];
+				if (!strcmp(key, "dump-dtb"))
+					dump_dtb = file;
+				else
+					replay = file;
 				continue;
 			}
 			int kind = sim_opts_kind(key);
