@@ -32,7 +32,11 @@
 #                         addresses is refused with its line;
 #   ddr-profile-mem       the run's --profile-mem: every window's read
 #                         latency between 80 ns and 5 us (the ddr model
-#                         answers a read later: its latency is taken then).
+#                         answers a read later: its latency is taken then);
+#   ddr-xcheck-table      tools/ddr-xcheck.sh --no-run on 200 000 lines of the
+#                         trace: its hostsim columns are the replay's own
+#                         (transfers, read share, bandwidth, and the latency
+#                         less the read-queue wait and the 40-cycle front end).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . ci/lib.sh
@@ -110,4 +114,15 @@ why=$(awk '/^#/ { next } { n++ } $4 > 0 && ($5 < 80 || $5 > 5000) { print "windo
 	END { if (!n) print "no windows" }' "$TMP/ddr.prof")
 if [ -z "$why" ]; then pass "ddr-profile-mem ($(grep -vc '^#' "$TMP/ddr.prof") windows)"
 else fail ddr-profile-mem "$why"; fi
+
+mkdir -p "$TMP/xc"
+head -200000 "$TMP/ddr.trace" >"$TMP/xc/m0-t.trace"
+HOSTSIM=$HOSTSIM tools/ddr-xcheck.sh -o "$TMP/xc" --no-run >"$TMP/xc.out" 2>&1; rc=$?
+row=$(awk '$1 == "m0-t" { gsub(/\|/, ""); $0 = $0; print $2, $3, $5, $6 }' "$TMP/xc/table.txt" 2>/dev/null)
+want=$("$HOSTSIM" --config tools/configs/hostsim-ddr4.sim --ddr-src-rq 0 --replay-mem "$TMP/xc/m0-t.trace" |
+	awk '/^replay: .* transfers \(/ { n = $5; r = substr($7, 2) } /^replay: bandwidth/ { bw = $3 }
+	/^replay: read latency mean/ { l = $5 } /^replay: read queue:/ { w = $0; sub(/ cycles waited.*/, "", w); sub(/.*\(/, "", w) }
+	END { printf "%d %.1f %s %.2f", n, 100 * r / n, bw, l - w / r - 40 }')
+if [ $rc = 0 ] && [ -n "$row" ] && [ "$row" = "$want" ]; then pass "ddr-xcheck-table ($row)"
+else fail ddr-xcheck-table "exit $rc, table '$row', replay '$want': $(tail -1 "$TMP/xc.out")"; fi
 finish
