@@ -139,7 +139,6 @@ struct memmodel_replay {
 	uint64_t reads, writes;
 	uint64_t first, last;        /* cycles: the first transfer sent, the last completion (ddr: data) */
 	uint64_t lat_sum, lat_max;   /* reads, cycles from sent to completion */
-	uint64_t late;               /* ddr: requests later than its decisions (0 in cycle order) */
 };
 int memmodel_replay(const struct memsys_cfg *cfg, FILE *in, const char *name, struct memmodel_replay *r,
                     struct memsys_model_stats *ms, char *err, size_t errlen);

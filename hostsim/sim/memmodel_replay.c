@@ -54,19 +54,16 @@ static int parse(const char *s, unsigned line_bytes, struct xfer *x, const char 
 	return 0;
 }
 
-static void add_read(struct memmodel_replay *r, uint64_t sent, uint64_t done)
+/* a read's latency (also the ddr controller's watch: ctx is r) */
+static void add_read(void *ctx, uint64_t sent, uint64_t done)
 {
+	struct memmodel_replay *r = ctx;
 	uint64_t l = done > sent ? done - sent : 0;
 	r->lat_sum += l;
 	if (l > r->lat_max)
 		r->lat_max = l;
 	if (done > r->last)
 		r->last = done;
-}
-
-static void on_done(void *ctx, uint64_t sent, uint64_t done)
-{
-	add_read(ctx, sent, done);
 }
 
 int memmodel_replay(const struct memsys_cfg *cfg, FILE *in, const char *name, struct memmodel_replay *r,
@@ -115,13 +112,15 @@ int memmodel_replay(const struct memsys_cfg *cfg, FILE *in, const char *name, st
 		snprintf(err, errlen, "%s", e);
 		goto out;
 	}
-	int ctl = mm.ops == &memmodel_ddrctl; /* its reads' completions: on_done */
-	if (ctl && ddrctl_watch(mm.st, on_done, r)) {
+	int ctl = mm.ops == &memmodel_ddrctl; /* its reads' completions: add_read */
+	if (ctl && ddrctl_watch(mm.st, add_read, r)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		goto out;
 	}
 	r->first = x[0].min;
+	uint64_t latest = 0;
 	for (size_t i = 0; i < n; i++) {
+		latest = x[i].at > latest ? x[i].at : latest;
 		if (ctl)
 			ddrctl_sync(mm.st, x[i].min); /* nothing is sent before it any more */
 		uint64_t done = memmodel_request_src(&mm, x[i].line, x[i].w, x[i].at, x[i].src);
@@ -137,9 +136,7 @@ int memmodel_replay(const struct memsys_cfg *cfg, FILE *in, const char *name, st
 			r->last = done;
 	}
 	if (ctl) { /* run the controller on until every read is known and the writes are out */
-		uint64_t t = 0;
-		for (size_t i = 0; i < n; i++)
-			t = x[i].at > t ? x[i].at : t;
+		uint64_t t = latest;
 		while (ddrctl_lb(mm.st) != UINT64_MAX)
 			ddrctl_sync(mm.st, t += 1000);
 		ddrctl_sync(mm.st, t + 1000000);
@@ -148,8 +145,6 @@ int memmodel_replay(const struct memsys_cfg *cfg, FILE *in, const char *name, st
 	mm.ops->stats(mm.st, ms);
 	if (ms->has_ddr && ms->ddr.last_t > r->last)
 		r->last = ms->ddr.last_t;
-	if (ms->has_ddr)
-		r->late = ms->ddr.late;
 	rc = 0;
 out:
 	if (mm.ops)

@@ -234,11 +234,11 @@ int tm_replay_mem(const struct sim_opts *o, const char *trace, FILE *f, char *er
 	if (r.reads)
 		fprintf(f, "replay: read latency mean %.2f ns, max %.2f ns (sent to data at the LLC)\n",
 		        (double)r.lat_sum / (double)r.reads * ns, (double)r.lat_max * ns);
-	if (ms.row_hits + ms.row_misses + ms.row_conflicts)
+	if (ms.has_ddr) /* (its rows line among them) */
+		memsys_print_ddr(f, "replay", &ms.ddr);
+	else if (ms.row_hits + ms.row_misses + ms.row_conflicts)
 		fprintf(f, "replay: rows hit %llu empty %llu conflict %llu\n", (unsigned long long)ms.row_hits,
 		        (unsigned long long)ms.row_misses, (unsigned long long)ms.row_conflicts);
-	if (ms.has_ddr)
-		memsys_print_ddr(f, "replay", &ms.ddr);
 	return 0;
 }
 

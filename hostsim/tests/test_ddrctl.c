@@ -298,7 +298,7 @@ static void test_replay(void **state)
 		assert_int_equal(r.lat_max, 130);
 		assert_int_equal(r.first, 0);
 		assert_int_equal(r.last, 134);
-		assert_int_equal(r.late, 0);
+		assert_int_equal(ms.ddr.late, 0);
 		assert_int_equal(ms.row_hits, 1);
 		assert_int_equal(ms.row_conflicts, 2);
 	}
