@@ -18,7 +18,8 @@
 # hostsim options, after make run's system), WIN (cycles, 2000000), RATE
 # (GB/s, 32: above the 25.6 GB/s peak), N (synthetic transfers, 400000),
 # CMDQ (DRAMsim3's per-bank command queues, cmd_queue_size: 8, its own
-# configurations' value), HOSTSIM.
+# configurations' value), TRANSQ (DRAMsim3's read queue and write buffer,
+# trans_queue_size: 64, hostsim's ddr-rq and ddr-wq), HOSTSIM.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=out/ddr-xcheck DS3= MIXES="0 20 40 60 80 100" RUN=1
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
 	*) echo "usage: tools/ddr-xcheck.sh [-o DIR] [--dramsim3 DIR] [--mixes \"0 20 ...\"] [--no-run]" >&2; exit 2 ;;
 	esac
 done
-SIM=${SIM:-} WIN=${WIN:-2000000} RATE=${RATE:-32} N=${N:-400000} CMDQ=${CMDQ:-8}
+SIM=${SIM:-} WIN=${WIN:-2000000} RATE=${RATE:-32} N=${N:-400000} CMDQ=${CMDQ:-8} TRANSQ=${TRANSQ:-64}
 HS=${HOSTSIM:-build/bin/hostsim}
 SYS="--config tools/configs/hostsim-ddr4.sim $SIM"
 if [ -n "$DS3" ] && [ ! -x "$DS3/build/dramsim3main" ] && [ ! -x "$DS3/dramsim3main" ]; then
@@ -177,7 +178,8 @@ trans_queue_size = 64
 epoch_period = 1600000
 output_level = 1
 INI
-	sed -i "s/^cmd_queue_size = 8\$/cmd_queue_size = $CMDQ/" "$OUT/hostsim-ddr4-3200.ini"
+	sed -i -e "s/^cmd_queue_size = 8\$/cmd_queue_size = $CMDQ/" \
+		-e "s/^trans_queue_size = 64\$/trans_queue_size = $TRANSQ/" "$OUT/hostsim-ddr4-3200.ini"
 	# "CYCLE r|w 0xADDR ..." (1 GHz core cycles, leaving the LLC) -> "0xADDR
 	# READ|WRITE CLOCK": sorted by cycle (DRAMsim3 needs it), the clock the
 	# request reaches the controller (ddr-frontend / 2 later, rounded up to
