@@ -31,7 +31,12 @@
 # MSHR= / SB= (pin the MSHRs / store-buffer entries to this instead of M, to
 # tell their effects apart), HOSTSIM= (another hostsim binary), MIXES= (other
 # mixes than tools/configs/hostsim.cfg's, comma-separated store shares: a
-# sweep of one mix; the checks then judge only the mixes run).
+# sweep of one mix; the checks then judge only the mixes run),
+# SEEDS= (the image's seed for each run, e.g. "1 2 3 4": another chase ring
+# and generator layout each; every M runs once per seed, the table and the
+# checks take the mean over the seeds of each figure, and the knees of
+# each seed and their spread are printed too; unset: the image's own seed,
+# once), JOBS=1 (hostsim runs at once).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-out/ddr-anchors}
@@ -48,16 +53,51 @@ cp build/images/virt.elf "$OUT/virt.elf"
 build/bin/rvmess config "$OUT/virt.elf" --file "$OUT/mess.cfg" >/dev/null
 
 hs() { ${HOSTSIM:-build/bin/hostsim} --harts 8 --mem-size 512M --config tools/configs/hostsim-ddr4.sim $SIM "$@"; }
-peak=
+# one run: M and seed ("-": the image's own) -> $OUT/m$M[-s$S].log, parsed beside it
+seeds=${SEEDS:--}
+tag() { echo "m$1$([ "$2" = - ] || echo "-s$2")"; }
+run() {
+	local img=$OUT/virt.elf tag
+	tag=$(tag "$1" "$2")
+	if [ "$2" != - ]; then
+		img=$OUT/s$2.elf
+		[ -e "$img" ] || { cp "$OUT/virt.elf" "$img.tmp" && build/bin/rvmess config "$img.tmp" seed="$2" >/dev/null && mv "$img.tmp" "$img"; }
+	fi
+	hs --mshrs "${MSHR:-$1}" --store-buffer "${SB:-$1}" "$img" >"$OUT/$tag.log"
+	build/bin/rvmess parse "$OUT/$tag.log" -o "$OUT/$tag" -q >/dev/null || true
+}
+n=0
 for m in $MS; do
-	hs --mshrs "${MSHR:-$m}" --store-buffer "${SB:-$m}" "$OUT/virt.elf" >"$OUT/m$m.log"
-	build/bin/rvmess parse "$OUT/m$m.log" -o "$OUT/m$m" -q >/dev/null || true
-	peak=$(grep -o '@RVM [0-9]* mess .* peak=[0-9]*' "$OUT/m$m.log" | grep -o ' peak=[0-9]*' | head -1 | cut -d= -f2)
-	# stores sat max_bw max_ns (mess_metrics.txt rows) + unloaded
-	idle=$(sed -n 's/^unloaded latency *\([0-9.]*\) ns.*/\1/p' "$OUT/m$m/mess_metrics.txt")
-	sed -n 's/^\([0-9]*\) *[0-9]* *\([0-9.-]*\) *\([0-9.]*\) *\([0-9.]*\) *\(yes\|no\)$/\1 \2 \3 \4 \5/p' \
-		"$OUT/m$m/mess_metrics.txt" | awk -v m="$m" -v i="$idle" '{ print m, $1, $2, $3, $4, i, $5 }'
-done >"$OUT/table.txt"
+	for s in $seeds; do
+		run "$m" "$s" &
+		n=$((n + 1))
+		[ $((n % ${JOBS:-1})) -ne 0 ] || wait
+	done
+done
+wait
+peak=
+# per M (and seed): stores sat max_bw max_ns (mess_metrics.txt rows) + unloaded
+for m in $MS; do
+	for s in $seeds; do
+		tag=$(tag "$m" "$s")
+		[ -s "$OUT/$tag/mess_metrics.txt" ] || { echo "ddr-anchors.sh: no curves from $OUT/$tag.log" >&2; exit 1; }
+		p=$(grep -o '@RVM [0-9]* mess .* peak=[0-9]*' "$OUT/$tag.log" | grep -o ' peak=[0-9]*' | head -1 | cut -d= -f2)
+		peak=${peak:-$p}
+		idle=$(sed -n 's/^unloaded latency *\([0-9.]*\) ns.*/\1/p' "$OUT/$tag/mess_metrics.txt")
+		sed -n 's/^\([0-9]*\) *[0-9]* *\([0-9.-]*\) *\([0-9.]*\) *\([0-9.]*\) *\(yes\|no\)$/\1 \2 \3 \4 \5/p' \
+			"$OUT/$tag/mess_metrics.txt" | awk -v m="$m" -v s="$s" -v i="$idle" '{ print m, s, $1, $2, $3, $4, i, $5 }'
+	done
+done >"$OUT/seeds.txt"
+# the mean over the seeds, to one more digit than a run's figures (the
+# checks judge it unrounded); "-" when a seed's curve has no 2x crossing,
+# a wave when any has one; one seed: its row as it is
+awk '{ k = $1 " " $3; if (!(k in n)) order[++nk] = k; n[k]++; row[k] = $1 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8
+	if ($4 == "-") nos[k] = 1; else sat[k] += $4
+	bw[k] += $5; ns[k] += $6; idle[k] += $7; if ($8 == "yes") wave[k] = 1 }
+	END { for (i = 1; i <= nk; i++) { k = order[i]
+		if (n[k] == 1) { print row[k]; continue }
+		printf "%s %s %.3f %.2f %.2f %s\n", k, (k in nos) ? "-" : sprintf("%.3f", sat[k] / n[k]), bw[k] / n[k], ns[k] / n[k], idle[k] / n[k], (k in wave) ? "yes" : "no" } }' \
+	"$OUT/seeds.txt" >"$OUT/table.txt"
 
 echo "ddr anchors: one DDR4-3200 channel (peak $peak MB/s), 8 harts, Mess pauses $PAUSES"
 echo
@@ -65,7 +105,8 @@ echo "    M  stores   sat GB/s   max GB/s    max ns  unloaded ns  max/unl  wave"
 awk '{ printf "%5s  %6s  %9s  %9s  %8s  %11s  %7.2f  %4s\n", $1, $2, $3, $4, $5, $6, $5 / $6, $7 }' "$OUT/table.txt"
 echo
 echo "stores  sat GB/s over M (move)       max/unl (min over M)"
-awk -v peak="$peak" -v nm="$(echo $MS | wc -w)" '
+# (over several seeds the move to two decimals: the bar is judged unrounded)
+awk -v peak="$peak" -v nm="$(echo $MS | wc -w)" -v dig="$([ "$(echo $seeds | wc -w)" -gt 1 ] && echo 2 || echo 1)" '
 	{ k = $2; nr++; sat[nr] = $3; max[nr] = $4; key[nr] = k; r = $5 / $6; if (!(k in rmin) || r < rmin[k]) rmin[k] = r
 	  if ($3 == "-") nosat[k] = 1; if (k == 0 && $1 == 8) bw0 = $4; keys[k] = 1 }
 	END {
@@ -76,7 +117,7 @@ awk -v peak="$peak" -v nm="$(echo $MS | wc -w)" '
 		ok = 1
 		for (k = 0; k <= 100; k++) if (k in keys) {
 			mv = 100 * (hi[k] - lo[k]) / lo[k]
-			printf "%6d  %-22s %5.1f %%   %.2f%s\n", k, s[k], mv, rmin[k], (k in nosat) ? "  (no 2x crossing: highest bandwidth)" : ""
+			printf "%6d  %-22s %5." dig "f %%   %.2f%s\n", k, s[k], mv, rmin[k], (k in nosat) ? "  (no 2x crossing: highest bandwidth)" : ""
 			if (mv > 3) { ok = 0; bad = bad " move(" k ")" }
 			if (rmin[k] < 2) { ok = 0; bad = bad " 2x(" k ")" }
 		}
@@ -95,6 +136,28 @@ awk -v peak="$peak" -v nm="$(echo $MS | wc -w)" '
 		}
 		print ok ? "anchors: all met" : "anchors: NOT met:" bad
 	}' "$OUT/table.txt"
+
+if [ "$(echo $seeds | wc -w)" -gt 1 ]; then
+	echo
+	echo "per seed: the knee (sat GB/s; the highest bandwidth where a curve has no 2x crossing) and its move over M"
+	awk -v ms="$MS" -v seeds="$seeds" '{ v = ($4 == "-") ? $5 : $4; k[$3] = 1; x[$3, $1, $2] = v }
+		END {
+			nm = split(ms, M, " "); ns = split(seeds, S, " ")
+			for (st = 0; st <= 100; st++) if (st in k) {
+				for (i = 1; i <= ns; i++) { s = S[i]
+					lo = hi = ""; line = ""
+					for (j = 1; j <= nm; j++) { v = x[st, M[j], s]; line = line sprintf(" %6.2f", v)
+						if (lo == "" || v < lo) lo = v; if (hi == "" || v > hi) hi = v }
+					printf "%6d%% seed %-4s %s   move %4.1f %%\n", st, s, line, 100 * (hi - lo) / lo
+				}
+				line = ""
+				for (j = 1; j <= nm; j++) { n = 0; a = 0; q = 0
+					for (i = 1; i <= ns; i++) { v = x[st, M[j], S[i]]; n++; a += v; q += v ^ 2 }
+					m = a / n; line = line sprintf(" %6.2f +- %.2f", m, sqrt((q - n * m * m) / (n - 1))) }
+				printf "%6d%% mean, sd %s\n", st, line
+			}
+		}' "$OUT/seeds.txt"
+fi
 
 echo
 for p in 16384 0; do
