@@ -2,7 +2,9 @@
  * The text inputs of the curve readers: one number rule and one way to open
  * a file, shared by messsim's family readers (family.c: `rvmess sim`,
  * `hostsim --mess-curves`, the DPI adapter) and rvmess's own (`rvmess curves`,
- * `rvmess compare`), so that a file one of them accepts the other accepts too.
+ * `rvmess compare`), so that a file one of them accepts the other accepts too;
+ * and the memory-trace line that `rvmess sim trace` and `hostsim
+ * --replay-mem` both read (hostsim --trace-mem writes it).
  * Header-only: the DPI adapter builds family.c alone.
  */
 #ifndef RVMESS_MESS_TEXTIN_H
@@ -85,6 +87,52 @@ static inline FILE *mess_text_open(const char *path)
 static inline const char *mess_text_strerror(int e)
 {
 	return e == ENODEV ? "not a regular file (a FIFO or a device)" : strerror(e);
+}
+
+/*
+ * A memory-trace line: "CYCLE r|w", or as hostsim --trace-mem writes it
+ * "CYCLE r|w 0xADDR SRC" with "p" after SRC for a prefetch (SRC may be
+ * left out); one space between fields, then the end of the line.  The
+ * caller says whether it needs the address and which sources exist.
+ * 0, or -1 with the reason in *why.
+ */
+struct mess_trace_rec {
+	unsigned long long cycle, addr;
+	unsigned long src;
+	int write, has_addr, prefetch;
+};
+static inline int mess_trace_line(const char *s, struct mess_trace_rec *t, const char **why)
+{
+	char *e;
+	if (*s < '0' || *s > '9')
+		return *why = "not a \"cycle r|w address [source]\" line", -1;
+	errno = 0;
+	t->cycle = strtoull(s, &e, 10);
+	if (errno || *e != ' ' || (e[1] != 'r' && e[1] != 'w') || (e[2] != ' ' && e[2] != '\n' && e[2]))
+		return *why = "not a \"cycle r|w address [source]\" line", -1;
+	t->write = e[1] == 'w';
+	t->has_addr = t->prefetch = 0;
+	t->addr = t->src = 0;
+	if (e[2] != ' ')
+		return 0;
+	s = e + 3;
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !isxdigit((unsigned char)s[2]))
+		return *why = "no address (0x...) after r|w", -1;
+	t->addr = strtoull(s, &e, 16);
+	t->has_addr = 1;
+	if (*e == ' ') {
+		s = e + 1;
+		if (!isdigit((unsigned char)*s))
+			return *why = "source not a hart number", -1;
+		t->src = strtoul(s, &e, 10);
+		if (*e == 'p') {
+			t->prefetch = 1;
+			e++;
+		}
+	}
+	if (*e != '\n' && *e)
+		return *why = "text after the source", -1;
+	return 0;
 }
 
 #endif

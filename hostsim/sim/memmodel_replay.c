@@ -10,6 +10,7 @@
  * nothing comes earlier than the least cycle still to come.
  */
 #include "sim/memmodel.h"
+#include "mess/textin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,40 +18,23 @@
 
 struct xfer { uint64_t at, line, min; unsigned src; int w; }; /* min: the least cycle from here on */
 
-/* "cycle r|w 0xADDR [SRC[p]]": 0, or -1 with the reason */
+/* "cycle r|w 0xADDR [SRC[p]]" (mess/textin.h), the address needed: 0, or
+ * -1 with the reason */
 static int parse(const char *s, unsigned line_bytes, struct xfer *x, const char **why)
 {
-	char *e;
-	if (*s < '0' || *s > '9')
-		return *why = "not a \"cycle r|w address [source]\" line", -1;
-	x->at = strtoull(s, &e, 10);
-	static const char *const noaddr = "no address (0x...): a trace from a hostsim before addresses were traced?";
-	if (*e != ' ' || (e[1] != 'r' && e[1] != 'w') || (e[2] != ' ' && e[2] != '\n' && e[2]))
-		return *why = "not a \"cycle r|w address [source]\" line", -1;
-	x->w = e[1] == 'w';
-	s = e + 3;
-	if (e[2] != ' ' || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-		return *why = noaddr, -1;
-	uint64_t a = strtoull(s, &e, 16);
-	if (e == s + 2)
-		return *why = noaddr, -1;
-	if (a % line_bytes)
+	struct mess_trace_rec t;
+	if (mess_trace_line(s, &t, why))
+		return -1;
+	if (!t.has_addr)
+		return *why = "no address (0x...): a trace from a hostsim before addresses were traced?", -1;
+	if (t.addr % line_bytes)
 		return *why = "address not on a line boundary", -1;
-	x->line = a / line_bytes;
-	x->src = 0;
-	if (*e == ' ') {
-		s = e + 1;
-		unsigned long v = strtoul(s, &e, 10);
-		if (e == s || v >= MEMSYS_MAX_HARTS)
-			return *why = "source not a hart number", -1;
-		x->src = (unsigned)v;
-		if (*e == 'p') {
-			x->src |= MEMMODEL_PF;
-			e++;
-		}
-	}
-	if (*e != '\n' && *e != 0)
-		return *why = "text after the source", -1;
+	if (t.src >= MEMSYS_MAX_HARTS)
+		return *why = "source not a hart number", -1;
+	x->at = t.cycle;
+	x->w = t.write;
+	x->line = t.addr / line_bytes;
+	x->src = (unsigned)t.src | (t.prefetch ? MEMMODEL_PF : 0);
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include "cli/simloop.h"
 #include "cli/svg.h"
 #include "mess/messsim.h"
+#include "mess/textin.h"
 
 struct args {
 	const char *family, *file, *out;
@@ -305,24 +306,6 @@ static double synth(const struct args *a, struct messsim *s, double bw, double r
 	return cyc2ns(a, st.hold_cycles);
 }
 
-/* "cycle r|w", or hostsim --trace-mem's "cycle r|w 0xADDR SRC[p]" (the
- * address and source are not the Mess simulator's business): 1 if so */
-static int trace_line(const char *line, unsigned long long *cyc, char *rw)
-{
-	int n = -1, m = -1;
-	unsigned long long addr;
-	unsigned src;
-	if (line[0] < '0' || line[0] > '9' || sscanf(line, "%llu %c%n", cyc, rw, &n) != 2 || n < 0 ||
-	    (*rw != 'r' && *rw != 'w'))
-		return 0;
-	line += n;
-	if (*line == ' ' && sscanf(line, " 0x%llx %u%n", &addr, &src, &m) == 2 && m > 0) {
-		line += m;
-		line += *line == 'p';
-	}
-	return *line == '\n' || !*line;
-}
-
 static int do_trace(const struct args *a, struct messsim *s)
 {
 	FILE *in = fopen(a->file, "r");
@@ -331,8 +314,6 @@ static int do_trace(const struct args *a, struct messsim *s)
 		return 2;
 	}
 	char line[256];
-	unsigned long long cyc;
-	char rw;
 	size_t lineno = 0, n = 0;
 	/* two passes: count (for the second half), then replay */
 	while (fgets(line, sizeof line, in))
@@ -346,12 +327,14 @@ static int do_trace(const struct args *a, struct messsim *s)
 			fclose(in);
 			return 2;
 		}
-		if (!trace_line(line, &cyc, &rw)) {
+		struct mess_trace_rec t;
+		const char *why; /* (the message below names the form; the address is not the Mess simulator's business) */
+		if (mess_trace_line(line, &t, &why)) {
 			fprintf(stderr, "rvmess sim: %s:%zu: not a \"cycle r|w [address source]\" line\n", a->file, lineno);
 			fclose(in);
 			return 2;
 		}
-		acc_add(&c, a, s, messsim_request(s, rw == 'w', cyc), cyc);
+		acc_add(&c, a, s, messsim_request(s, t.write, t.cycle), t.cycle);
 	}
 	fclose(in);
 	if (!lineno) {
